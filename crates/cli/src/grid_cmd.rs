@@ -1,0 +1,108 @@
+//! `foehn grid …`: generate grids, write ICON grid files, print grid summaries.
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use foehn_grid::info::GridInfo;
+use foehn_grid::{io, Grid, GridSpec, Location, Zone};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Grid subcommands.
+#[derive(Subcommand)]
+pub enum GridCommand {
+    /// Generate a grid and write it as an ICON grid file (NetCDF).
+    ///
+    /// NAME is `rNbK` (global icosahedral, e.g. r2b6), `torus_<L>mx<H>m_res<R>m`
+    /// (doubly periodic plane), or a limited area cut from a global grid:
+    /// `<global>:cap:<lat>,<lon>,<radius_km>` or `<global>:box:<lat0>,<lat1>,<lon0>,<lon1>`.
+    Generate {
+        /// Grid name (see above).
+        name: String,
+        /// Output file.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Sphere radius in metres (global and limited-area grids).
+        #[arg(long)]
+        radius: Option<f64>,
+    },
+    /// Print counts, zone ranges, edge lengths, area ratio and index locality.
+    Info {
+        /// A grid name (as for `generate`) or an ICON grid file.
+        grid: String,
+    },
+}
+
+/// Runs a grid subcommand.
+pub fn run(cmd: GridCommand) -> Result<()> {
+    match cmd {
+        GridCommand::Generate { name, output, radius } => {
+            let t0 = Instant::now();
+            let grid = build(&name, radius)?;
+            let built = t0.elapsed();
+            io::write_grid(&grid, &output).with_context(|| format!("writing {}", output.display()))?;
+            println!(
+                "{}: {} cells, {} edges, {} vertices; generated in {:.2} s, written to {} in {:.2} s",
+                grid.name,
+                grid.size(Location::Cell),
+                grid.size(Location::Edge),
+                grid.size(Location::Vertex),
+                built.as_secs_f64(),
+                output.display(),
+                (t0.elapsed() - built).as_secs_f64()
+            );
+            Ok(())
+        }
+        GridCommand::Info { grid } => {
+            let t0 = Instant::now();
+            let grid = load(&grid)?;
+            print_info(&grid, t0.elapsed().as_secs_f64());
+            Ok(())
+        }
+    }
+}
+
+/// Builds a grid from a name, with an optional sphere radius.
+pub fn build(name: &str, radius: Option<f64>) -> Result<Grid> {
+    let spec = GridSpec::parse(name)?;
+    let grid = match (spec, radius) {
+        (GridSpec::Icosahedral { root, bisections }, Some(r)) => Grid::icosahedral(root, bisections, r)?,
+        (GridSpec::LimitedArea { root, bisections, region }, Some(r)) => {
+            foehn_grid::generate::limited_area(&Grid::icosahedral(root, bisections, r)?, &region)?
+        }
+        (spec, _) => spec.build()?,
+    };
+    Ok(grid)
+}
+
+/// Loads a grid from a file path (if it exists or ends in `.nc`) or builds it from a name.
+pub fn load(name_or_file: &str) -> Result<Grid> {
+    let path = Path::new(name_or_file);
+    if path.exists() || name_or_file.ends_with(".nc") {
+        Ok(io::read_grid(path)?)
+    } else {
+        build(name_or_file, None)
+    }
+}
+
+fn print_info(grid: &Grid, seconds: f64) {
+    let info = GridInfo::of(grid);
+    let (c, e, v) = info.counts;
+    println!("grid        {}", grid.name);
+    println!("kind        {:?}", grid.kind);
+    println!("counts      {c} cells, {e} edges, {v} vertices (built/read in {seconds:.2} s)");
+    println!("limited     {}", if grid.is_limited_area() { "yes" } else { "no (global or periodic)" });
+    let (min, mean, max) = info.edge_length;
+    println!("edge length min {:.1} m, mean {:.1} m, max {:.1} m", min, mean, max);
+    println!("cell area   mean {:.4e} m², max/min ratio {:.4}", info.mean_cell_area, info.area_ratio);
+    println!("locality    {:.2} (mean scaled index distance over E2C, C2E, C2E2C pairs)", info.locality);
+    println!("zones       [start, end)");
+    for loc in Location::ALL {
+        let z = grid.zones.of(loc);
+        let parts: Vec<String> = z
+            .ranges()
+            .filter(|(zone, s, e)| e > s || matches!(zone, Zone::Interior | Zone::Local))
+            .map(|(zone, s, e)| format!("{zone} [{s}, {e})"))
+            .collect();
+        println!("  {:<7} {}", loc.name(), parts.join(", "));
+    }
+}

@@ -1,0 +1,31 @@
+//! `foehn`: the command line of the foehn stencil compiler and ICON dycore.
+
+mod grid_cmd;
+
+use clap::{Parser, Subcommand};
+
+/// foehn: ICON's dynamical core as declarative stencils, compiled for CPUs and GPUs.
+#[derive(Parser)]
+#[command(name = "foehn", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate, inspect and convert grids.
+    #[command(subcommand)]
+    Grid(grid_cmd::GridCommand),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Grid(cmd) => grid_cmd::run(cmd),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}

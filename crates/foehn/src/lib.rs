@@ -1,0 +1,1 @@
+//! foehn: stencil DSL, IR, backends.
