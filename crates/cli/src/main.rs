@@ -1,5 +1,6 @@
 //! `foehn`: the command line of the foehn stencil compiler and ICON dycore.
 
+mod cache_cmd;
 mod grid_cmd;
 
 use clap::{Parser, Subcommand};
@@ -17,12 +18,16 @@ enum Command {
     /// Generate, inspect and convert grids.
     #[command(subcommand)]
     Grid(grid_cmd::GridCommand),
+    /// Inspect or clear the compiled-program cache (FOEHN_CACHE_DIR).
+    #[command(subcommand)]
+    Cache(cache_cmd::CacheCommand),
 }
 
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Grid(cmd) => grid_cmd::run(cmd),
+        Command::Cache(cmd) => cache_cmd::run(cmd),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

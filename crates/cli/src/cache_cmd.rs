@@ -1,0 +1,34 @@
+//! `foehn cache …`: list and clear the compiled-program cache.
+
+use anyhow::Result;
+use clap::Subcommand;
+use foehn_cache::Cache;
+
+/// Cache subcommands.
+#[derive(Subcommand)]
+pub enum CacheCommand {
+    /// List cached compiled programs (key, size, description).
+    Ls,
+    /// Remove every cached compiled program.
+    Clear,
+}
+
+/// Runs a cache subcommand on the cache at `FOEHN_CACHE_DIR` (or the user cache dir).
+pub fn run(cmd: CacheCommand) -> Result<()> {
+    let cache = Cache::from_env();
+    match cmd {
+        CacheCommand::Ls => {
+            let entries = cache.list()?;
+            println!("{} entries in {}", entries.len(), cache.root().display());
+            for e in entries {
+                let desc = e.meta.as_ref().map_or("(no metadata: corrupt)", |m| m.description.as_str());
+                println!("{}  {:>10} B  {}", &e.key[..16.min(e.key.len())], e.bytes, desc);
+            }
+        }
+        CacheCommand::Clear => {
+            let n = cache.clear()?;
+            println!("removed {n} entries from {}", cache.root().display());
+        }
+    }
+    Ok(())
+}
