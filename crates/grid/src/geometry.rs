@@ -138,26 +138,6 @@ pub struct Geometry {
     pub mean_cell_area: f64,
 }
 
-struct EdgeRec {
-    lat: f64,
-    lon: f64,
-    primal: f64,
-    dual: f64,
-    vv: f64,
-    orient: f64,
-    f: f64,
-    pn: (f64, f64),
-    dn: (f64, f64),
-    n: Vec3,
-    t: Vec3,
-    pn_cell: [(f64, f64); 2],
-    dn_cell: [(f64, f64); 2],
-    pn_vert: [(f64, f64); 4],
-    dn_vert: [(f64, f64); 4],
-    cell_dist: [f64; 2],
-    vert_dist: [f64; 2],
-}
-
 impl Geometry {
     /// Computes all geometry from topology and point positions.
     pub fn compute(space: &Space, topo: &Topology, pts: &Points) -> Geometry {
@@ -185,20 +165,21 @@ impl Geometry {
             })
             .collect();
 
-        let recs: Vec<EdgeRec> = (0..topo.n_edges())
+        let ne = topo.n_edges();
+        let cell_of = |e: usize, s: usize| edges.neighbor(e, s).map(|c| pts.cell[c]);
+        let vert_of = |e: usize, k: usize| e2c2v.neighbor(e, k).map(|v| pts.vertex[v]);
+        // Normal n (from E2C[0] to E2C[1]) and tangent t = n × up, per edge.
+        let (normal, tangent): (Vec<Vec3>, Vec<Vec3>) = (0..ne)
             .into_par_iter()
             .map(|e| {
                 let pe = pts.edge[e];
                 let (v0, v1) = (pts.vertex[verts.get(e, 0) as usize], pts.vertex[verts.get(e, 1) as usize]);
-                let c0 = edges.neighbor(e, 0).map(|c| pts.cell[c]);
-                let c1 = edges.neighbor(e, 1).map(|c| pts.cell[c]);
                 let along = space.delta(v0, v1);
-                let (_, _, up) = space.local_frame(pe);
                 let mut n = normalize(match space {
                     Space::Sphere { .. } => cross(v0, v1),
                     Space::Torus { .. } => [-along[1], along[0], 0.0],
                 });
-                let across = match (c0, c1) {
+                let across = match (cell_of(e, 0), cell_of(e, 1)) {
                     (Some(a), Some(b)) => space.delta(a, b),
                     (Some(a), None) => space.delta(a, pe),
                     (None, Some(b)) => space.delta(pe, b),
@@ -207,46 +188,60 @@ impl Geometry {
                 if dot(n, across) < 0.0 {
                     n = [-n[0], -n[1], -n[2]];
                 }
-                let t = cross(n, up);
-                let orient = if dot(along, t) >= 0.0 { 1.0 } else { -1.0 };
-                let cell_dist = [c0, c1].map(|c| c.map_or(f64::NAN, |c| space.distance(pe, c)));
-                let cell_dist = [
-                    if cell_dist[0].is_nan() { cell_dist[1] } else { cell_dist[0] },
-                    if cell_dist[1].is_nan() { cell_dist[0] } else { cell_dist[1] },
-                ];
-                let dual = match (c0, c1) {
-                    (Some(a), Some(b)) => space.distance(a, b),
-                    _ => 2.0 * cell_dist[0],
-                };
-                let far = [2, 3].map(|k| e2c2v.neighbor(e, k).map(|v| pts.vertex[v]));
-                let vv = match far {
-                    [Some(a), Some(b)] => space.distance(a, b),
-                    [Some(a), None] | [None, Some(a)] => 2.0 * space.distance(pe, a),
-                    [None, None] => f64::NAN,
-                };
-                let comp = |p: Option<Vec3>, v: Vec3| p.map_or((0.0, 0.0), |p| space.components(p, v));
-                let (lat, lon) = space.lat_lon(pe);
-                EdgeRec {
-                    lat,
-                    lon,
-                    primal: space.distance(v0, v1),
-                    dual,
-                    vv,
-                    orient,
-                    f: if space.is_sphere() { 2.0 * EARTH_ANGULAR_VELOCITY * lat.sin() } else { 0.0 },
-                    pn: space.components(pe, n),
-                    dn: space.components(pe, t),
-                    n,
-                    t,
-                    pn_cell: [comp(c0, n), comp(c1, n)],
-                    dn_cell: [comp(c0, t), comp(c1, t)],
-                    pn_vert: [0, 1, 2, 3].map(|k| comp(e2c2v.neighbor(e, k).map(|v| pts.vertex[v]), n)),
-                    dn_vert: [0, 1, 2, 3].map(|k| comp(e2c2v.neighbor(e, k).map(|v| pts.vertex[v]), t)),
-                    cell_dist,
-                    vert_dist: [space.distance(pe, v0), space.distance(pe, v1)],
+                (n, cross(n, space.local_frame(pe).2))
+            })
+            .unzip();
+        let per_edge = |f: &(dyn Fn(usize) -> f64 + Sync)| -> Vec<f64> { (0..ne).into_par_iter().map(f).collect() };
+        let sparse = |w: usize, f: &(dyn Fn(usize, usize) -> f64 + Sync)| -> Vec<f64> {
+            (0..ne * w).into_par_iter().map(|i| f(i / w, i % w)).collect()
+        };
+        let edge_cell_distance = sparse(2, &|e, s| {
+            let d = |s| cell_of(e, s).map(|c| space.distance(pts.edge[e], c));
+            d(s).or_else(|| d(1 - s)).unwrap_or(f64::NAN)
+        });
+        let dual_edge_length = per_edge(&|e| match (cell_of(e, 0), cell_of(e, 1)) {
+            (Some(a), Some(b)) => space.distance(a, b),
+            _ => 2.0 * edge_cell_distance[2 * e],
+        });
+        let primal_edge_length = per_edge(&|e| {
+            space.distance(pts.vertex[verts.get(e, 0) as usize], pts.vertex[verts.get(e, 1) as usize])
+        });
+        let vert_vert_length = per_edge(&|e| match (vert_of(e, 2), vert_of(e, 3)) {
+            (Some(a), Some(b)) => space.distance(a, b),
+            (Some(a), None) | (None, Some(a)) => 2.0 * space.distance(pts.edge[e], a),
+            (None, None) => f64::NAN,
+        });
+        let tangent_orientation = per_edge(&|e| {
+            let along =
+                space.delta(pts.vertex[verts.get(e, 0) as usize], pts.vertex[verts.get(e, 1) as usize]);
+            if dot(along, tangent[e]) >= 0.0 {
+                1.0
+            } else {
+                -1.0
+            }
+        });
+        let (edge_lat, edge_lon) = lat_lon(space, &pts.edge);
+        let coriolis_frequency = per_edge(&|e| {
+            if space.is_sphere() {
+                2.0 * EARTH_ANGULAR_VELOCITY * edge_lat[e].sin()
+            } else {
+                0.0
+            }
+        });
+        // Zonal (x) or meridional (y) component of a vector at a point (0 where absent).
+        let comp = |p: Option<Vec3>, v: Vec3, y: bool| {
+            p.map_or(0.0, |p| {
+                let (u, w) = space.components(p, v);
+                if y {
+                    w
+                } else {
+                    u
                 }
             })
-            .collect();
+        };
+        let at_edge = |vecs: &[Vec3], y: bool| per_edge(&|e| comp(Some(pts.edge[e]), vecs[e], y));
+        let at_cells = |vecs: &[Vec3], y: bool| sparse(2, &|e, s| comp(cell_of(e, s), vecs[e], y));
+        let at_verts = |vecs: &[Vec3], y: bool| sparse(4, &|e, k| comp(vert_of(e, k), vecs[e], y));
 
         let (vertex_lat, vertex_lon) = lat_lon(space, &pts.vertex);
         let v2e = topo.table(C::V2E);
@@ -280,7 +275,7 @@ impl Geometry {
                     let pv = pts.vertex[v];
                     let (_, _, up) = space.local_frame(pv);
                     let ccw = cross(up, space.delta(pv, pts.edge[e]));
-                    if dot(recs[e].n, ccw) >= 0.0 {
+                    if dot(normal[e], ccw) >= 0.0 {
                         1.0
                     } else {
                         -1.0
@@ -291,51 +286,41 @@ impl Geometry {
 
         let total: f64 = cell_area.iter().sum();
         let mean_cell_area = total / topo.n_cells().max(1) as f64;
-        let col = |f: &dyn Fn(&EdgeRec) -> f64| recs.iter().map(f).collect::<Vec<f64>>();
-        let pair = |f: &dyn Fn(&EdgeRec) -> &[(f64, f64)]| {
-            let x = recs.iter().flat_map(|r| f(r).iter().map(|p| p.0)).collect();
-            let y = recs.iter().flat_map(|r| f(r).iter().map(|p| p.1)).collect();
-            (x, y)
-        };
-        let (primal_normal_cell_x, primal_normal_cell_y) = pair(&|r| &r.pn_cell);
-        let (dual_normal_cell_x, dual_normal_cell_y) = pair(&|r| &r.dn_cell);
-        let (primal_normal_vert_x, primal_normal_vert_y) = pair(&|r| &r.pn_vert);
-        let (dual_normal_vert_x, dual_normal_vert_y) = pair(&|r| &r.dn_vert);
-        let primal_edge_length = col(&|r| r.primal);
-        let dual_edge_length = col(&|r| r.dual);
-        let vert_vert_length = col(&|r| r.vv);
+        let inverse = |v: &[f64]| v.par_iter().map(|x| 1.0 / x).collect::<Vec<f64>>();
         Geometry {
             cell_lat,
             cell_lon,
             cell_area,
             cell_edge_orientation,
-            edge_lat: col(&|r| r.lat),
-            edge_lon: col(&|r| r.lon),
-            inv_primal_edge_length: primal_edge_length.iter().map(|x| 1.0 / x).collect(),
-            inv_dual_edge_length: dual_edge_length.iter().map(|x| 1.0 / x).collect(),
-            inv_vert_vert_length: vert_vert_length.iter().map(|x| 1.0 / x).collect(),
-            edge_area: recs.iter().map(|r| r.primal * r.dual).collect(),
+            inv_primal_edge_length: inverse(&primal_edge_length),
+            inv_dual_edge_length: inverse(&dual_edge_length),
+            inv_vert_vert_length: inverse(&vert_vert_length),
+            edge_area: per_edge(&|e| primal_edge_length[e] * dual_edge_length[e]),
+            primal_normal_x: at_edge(&normal, false),
+            primal_normal_y: at_edge(&normal, true),
+            dual_normal_x: at_edge(&tangent, false),
+            dual_normal_y: at_edge(&tangent, true),
+            primal_normal_cell_x: at_cells(&normal, false),
+            primal_normal_cell_y: at_cells(&normal, true),
+            dual_normal_cell_x: at_cells(&tangent, false),
+            dual_normal_cell_y: at_cells(&tangent, true),
+            primal_normal_vert_x: at_verts(&normal, false),
+            primal_normal_vert_y: at_verts(&normal, true),
+            dual_normal_vert_x: at_verts(&tangent, false),
+            dual_normal_vert_y: at_verts(&tangent, true),
+            edge_vert_distance: sparse(2, &|e, k| {
+                space.distance(pts.edge[e], pts.vertex[verts.get(e, k) as usize])
+            }),
+            edge_cell_distance,
             primal_edge_length,
             dual_edge_length,
             vert_vert_length,
-            tangent_orientation: col(&|r| r.orient),
-            coriolis_frequency: col(&|r| r.f),
-            primal_normal_x: col(&|r| r.pn.0),
-            primal_normal_y: col(&|r| r.pn.1),
-            dual_normal_x: col(&|r| r.dn.0),
-            dual_normal_y: col(&|r| r.dn.1),
-            primal_normal_cartesian: recs.iter().map(|r| r.n).collect(),
-            dual_normal_cartesian: recs.iter().map(|r| r.t).collect(),
-            primal_normal_cell_x,
-            primal_normal_cell_y,
-            dual_normal_cell_x,
-            dual_normal_cell_y,
-            primal_normal_vert_x,
-            primal_normal_vert_y,
-            dual_normal_vert_x,
-            dual_normal_vert_y,
-            edge_cell_distance: recs.iter().flat_map(|r| r.cell_dist).collect(),
-            edge_vert_distance: recs.iter().flat_map(|r| r.vert_dist).collect(),
+            tangent_orientation,
+            coriolis_frequency,
+            edge_lat,
+            edge_lon,
+            primal_normal_cartesian: normal,
+            dual_normal_cartesian: tangent,
             vertex_lat,
             vertex_lon,
             dual_area,
