@@ -40,7 +40,10 @@ pub enum CacheError {
 pub type Result<T> = std::result::Result<T, CacheError>;
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> CacheError + '_ {
-    move |source| CacheError::Io { path: path.to_path_buf(), source }
+    move |source| CacheError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Builds a cache key from labelled parts (order matters; labels keep parts apart).
@@ -124,7 +127,10 @@ impl Cache {
 
     /// The cache rooted at `root` (created on first write).
     pub fn at(root: impl Into<PathBuf>) -> Cache {
-        Cache { root: root.into(), reported: Mutex::new(BTreeSet::new()) }
+        Cache {
+            root: root.into(),
+            reported: Mutex::new(BTreeSet::new()),
+        }
     }
 
     /// The root directory.
@@ -173,8 +179,11 @@ impl Cache {
                 .unwrap_or(0),
         };
         let meta_path = tmp.path().join(META);
-        fs::write(&meta_path, serde_json::to_vec_pretty(&meta).expect("serialisable"))
-            .map_err(io_err(&meta_path))?;
+        fs::write(
+            &meta_path,
+            serde_json::to_vec_pretty(&meta).expect("serialisable"),
+        )
+        .map_err(io_err(&meta_path))?;
         let dest = self.root.join(key);
         let staged = tmp.keep();
         match fs::rename(&staged, &dest) {
@@ -196,7 +205,10 @@ impl Cache {
         if !dir.exists() {
             return Verified::Absent;
         }
-        let meta: EntryMeta = match fs::read(dir.join(META)).ok().and_then(|b| serde_json::from_slice(&b).ok()) {
+        let meta: EntryMeta = match fs::read(dir.join(META))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+        {
             Some(m) => m,
             None => return Verified::Corrupt("entry.json is missing or unreadable".into()),
         };
@@ -205,7 +217,11 @@ impl Cache {
             Err(e) => return Verified::Corrupt(format!("artifact unreadable: {e}")),
         };
         if bytes.len() as u64 != meta.len {
-            return Verified::Corrupt(format!("artifact has {} bytes, expected {}", bytes.len(), meta.len));
+            return Verified::Corrupt(format!(
+                "artifact has {} bytes, expected {}",
+                bytes.len(),
+                meta.len
+            ));
         }
         if blake3::hash(&bytes).to_hex().as_str() != meta.checksum {
             return Verified::Corrupt("artifact checksum mismatch".into());
@@ -237,11 +253,21 @@ impl Cache {
             if name.starts_with('.') || !item.path().is_dir() {
                 continue;
             }
-            let meta = fs::read(item.path().join(META)).ok().and_then(|b| serde_json::from_slice(&b).ok());
+            let meta = fs::read(item.path().join(META))
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok());
             let bytes = fs::read_dir(item.path())
-                .map(|rd| rd.filter_map(|f| f.ok()?.metadata().ok()).map(|m| m.len()).sum())
+                .map(|rd| {
+                    rd.filter_map(|f| f.ok()?.metadata().ok())
+                        .map(|m| m.len())
+                        .sum()
+                })
                 .unwrap_or(0);
-            out.push(Entry { key: name, meta, bytes });
+            out.push(Entry {
+                key: name,
+                meta,
+                bytes,
+            });
         }
         out.sort_by(|a, b| a.key.cmp(&b.key));
         Ok(out)

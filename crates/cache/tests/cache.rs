@@ -21,10 +21,14 @@ fn keys_are_deterministic_and_separate_parts() {
 fn second_lookup_hits_and_does_not_rebuild() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::at(dir.path());
-    let (p, o) = cache.get_or_build("k1", "test", build_with(b"hello")).unwrap();
+    let (p, o) = cache
+        .get_or_build("k1", "test", build_with(b"hello"))
+        .unwrap();
     assert_eq!(o, Origin::Built);
     assert_eq!(fs::read(&p).unwrap(), b"hello");
-    let (p2, o2) = cache.get_or_build("k1", "test", |_| Err("must not rebuild".into())).unwrap();
+    let (p2, o2) = cache
+        .get_or_build("k1", "test", |_| Err("must not rebuild".into()))
+        .unwrap();
     assert_eq!((p2, o2), (p, Origin::Hit));
     assert_eq!(cache.list().unwrap().len(), 1);
 }
@@ -33,10 +37,14 @@ fn second_lookup_hits_and_does_not_rebuild() {
 fn truncated_entry_is_detected_and_rebuilt() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::at(dir.path());
-    let (p, _) = cache.get_or_build("k2", "test", build_with(b"a long enough artifact")).unwrap();
+    let (p, _) = cache
+        .get_or_build("k2", "test", build_with(b"a long enough artifact"))
+        .unwrap();
     let f = fs::OpenOptions::new().write(true).open(&p).unwrap();
     f.set_len(5).unwrap();
-    let (p2, o) = cache.get_or_build("k2", "test", build_with(b"a long enough artifact")).unwrap();
+    let (p2, o) = cache
+        .get_or_build("k2", "test", build_with(b"a long enough artifact"))
+        .unwrap();
     assert_eq!(o, Origin::Rebuilt);
     assert_eq!(fs::read(p2).unwrap(), b"a long enough artifact");
 }
@@ -45,18 +53,34 @@ fn truncated_entry_is_detected_and_rebuilt() {
 fn same_length_corruption_and_missing_metadata_are_detected() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::at(dir.path());
-    let (p, _) = cache.get_or_build("k3", "test", build_with(b"abcdef")).unwrap();
+    let (p, _) = cache
+        .get_or_build("k3", "test", build_with(b"abcdef"))
+        .unwrap();
     fs::write(&p, b"abcdeX").unwrap();
-    assert_eq!(cache.get_or_build("k3", "t", build_with(b"abcdef")).unwrap().1, Origin::Rebuilt);
+    assert_eq!(
+        cache
+            .get_or_build("k3", "t", build_with(b"abcdef"))
+            .unwrap()
+            .1,
+        Origin::Rebuilt
+    );
     fs::remove_file(dir.path().join("k3").join("entry.json")).unwrap();
-    assert_eq!(cache.get_or_build("k3", "t", build_with(b"abcdef")).unwrap().1, Origin::Rebuilt);
+    assert_eq!(
+        cache
+            .get_or_build("k3", "t", build_with(b"abcdef"))
+            .unwrap()
+            .1,
+        Origin::Rebuilt
+    );
 }
 
 #[test]
 fn failed_build_leaves_no_entry_and_clear_empties() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::at(dir.path());
-    let err = cache.get_or_build("k4", "t", |_| Err("compiler exploded".into())).unwrap_err();
+    let err = cache
+        .get_or_build("k4", "t", |_| Err("compiler exploded".into()))
+        .unwrap_err();
     assert!(err.to_string().contains("compiler exploded"));
     assert!(cache.list().unwrap().is_empty());
     cache.get_or_build("a", "t", build_with(b"1")).unwrap();

@@ -21,8 +21,16 @@ pub fn run(cmd: CacheCommand) -> Result<()> {
             let entries = cache.list()?;
             println!("{} entries in {}", entries.len(), cache.root().display());
             for e in entries {
-                let desc = e.meta.as_ref().map_or("(no metadata: corrupt)", |m| m.description.as_str());
-                println!("{}  {:>10} B  {}", &e.key[..16.min(e.key.len())], e.bytes, desc);
+                let desc = e
+                    .meta
+                    .as_ref()
+                    .map_or("(no metadata: corrupt)", |m| m.description.as_str());
+                println!(
+                    "{}  {:>10} B  {}",
+                    &e.key[..16.min(e.key.len())],
+                    e.bytes,
+                    desc
+                );
             }
         }
         CacheCommand::Clear => {

@@ -35,11 +35,16 @@ pub enum GridCommand {
 /// Runs a grid subcommand.
 pub fn run(cmd: GridCommand) -> Result<()> {
     match cmd {
-        GridCommand::Generate { name, output, radius } => {
+        GridCommand::Generate {
+            name,
+            output,
+            radius,
+        } => {
             let t0 = Instant::now();
             let grid = build(&name, radius)?;
             let built = t0.elapsed();
-            io::write_grid(&grid, &output).with_context(|| format!("writing {}", output.display()))?;
+            io::write_grid(&grid, &output)
+                .with_context(|| format!("writing {}", output.display()))?;
             println!(
                 "{}: {} cells, {} edges, {} vertices; generated in {:.2} s, written to {} in {:.2} s",
                 grid.name,
@@ -65,10 +70,17 @@ pub fn run(cmd: GridCommand) -> Result<()> {
 pub fn build(name: &str, radius: Option<f64>) -> Result<Grid> {
     let spec = GridSpec::parse(name)?;
     let grid = match (spec, radius) {
-        (GridSpec::Icosahedral { root, bisections }, Some(r)) => Grid::icosahedral(root, bisections, r)?,
-        (GridSpec::LimitedArea { root, bisections, region }, Some(r)) => {
-            foehn_grid::generate::limited_area(&Grid::icosahedral(root, bisections, r)?, &region)?
+        (GridSpec::Icosahedral { root, bisections }, Some(r)) => {
+            Grid::icosahedral(root, bisections, r)?
         }
+        (
+            GridSpec::LimitedArea {
+                root,
+                bisections,
+                region,
+            },
+            Some(r),
+        ) => foehn_grid::generate::limited_area(&Grid::icosahedral(root, bisections, r)?, &region)?,
         (spec, _) => spec.build()?,
     };
     Ok(grid)
@@ -90,11 +102,27 @@ fn print_info(grid: &Grid, seconds: f64) {
     println!("grid        {}", grid.name);
     println!("kind        {:?}", grid.kind);
     println!("counts      {c} cells, {e} edges, {v} vertices (built/read in {seconds:.2} s)");
-    println!("limited     {}", if grid.is_limited_area() { "yes" } else { "no (global or periodic)" });
+    println!(
+        "limited     {}",
+        if grid.is_limited_area() {
+            "yes"
+        } else {
+            "no (global or periodic)"
+        }
+    );
     let (min, mean, max) = info.edge_length;
-    println!("edge length min {:.1} m, mean {:.1} m, max {:.1} m", min, mean, max);
-    println!("cell area   mean {:.4e} m², max/min ratio {:.4}", info.mean_cell_area, info.area_ratio);
-    println!("locality    {:.2} (mean scaled index distance over E2C, C2E, C2E2C pairs)", info.locality);
+    println!(
+        "edge length min {:.1} m, mean {:.1} m, max {:.1} m",
+        min, mean, max
+    );
+    println!(
+        "cell area   mean {:.4e} m², max/min ratio {:.4}",
+        info.mean_cell_area, info.area_ratio
+    );
+    println!(
+        "locality    {:.2} (mean scaled index distance over E2C, C2E, C2E2C pairs)",
+        info.locality
+    );
     println!("zones       [start, end)");
     for loc in Location::ALL {
         let z = grid.zones.of(loc);

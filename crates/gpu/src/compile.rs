@@ -30,7 +30,12 @@ pub fn nvrtc_version() -> Result<(i32, i32), String> {
 }
 
 /// Compiles CUDA C to a CUBIN for `arch` (e.g. "sm_90"), so the driver needs no JIT.
-pub fn compile_cubin(source: &str, name: &str, arch: &str, extra: &[String]) -> Result<Vec<u8>, CompileError> {
+pub fn compile_cubin(
+    source: &str,
+    name: &str,
+    arch: &str,
+    extra: &[String],
+) -> Result<Vec<u8>, CompileError> {
     let err = |message: String, log: String| CompileError {
         name: name.to_string(),
         arch: arch.to_string(),
@@ -38,16 +43,25 @@ pub fn compile_cubin(source: &str, name: &str, arch: &str, extra: &[String]) -> 
         log,
     };
     let src = CString::new(source).map_err(|e| err(e.to_string(), String::new()))?;
-    let cname = CString::new(format!("{name}.cu")).map_err(|e| err(e.to_string(), String::new()))?;
-    let prog = result::create_program(&src, Some(&cname)).map_err(|e| err(e.to_string(), String::new()))?;
-    let mut opts = vec![format!("--gpu-architecture={arch}"), "--std=c++17".to_string()];
+    let cname =
+        CString::new(format!("{name}.cu")).map_err(|e| err(e.to_string(), String::new()))?;
+    let prog = result::create_program(&src, Some(&cname))
+        .map_err(|e| err(e.to_string(), String::new()))?;
+    let mut opts = vec![
+        format!("--gpu-architecture={arch}"),
+        "--std=c++17".to_string(),
+    ];
     opts.extend(extra.iter().cloned());
     // SAFETY: prog is a valid program handle until destroyed below.
     let out = unsafe {
         let compiled = result::compile_program(prog, &opts);
         let log = result::get_program_log(prog)
             .map(|l| {
-                let bytes: Vec<u8> = l.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+                let bytes: Vec<u8> = l
+                    .iter()
+                    .take_while(|&&c| c != 0)
+                    .map(|&c| c as u8)
+                    .collect();
                 String::from_utf8_lossy(&bytes).into_owned()
             })
             .unwrap_or_default();

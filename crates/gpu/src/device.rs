@@ -26,7 +26,10 @@ pub enum GpuError {
 }
 
 pub(crate) fn drv<T>(what: &str, r: Result<T, result::DriverError>) -> Result<T, GpuError> {
-    r.map_err(|source| GpuError::Driver { what: what.to_string(), source })
+    r.map_err(|source| GpuError::Driver {
+        what: what.to_string(),
+        source,
+    })
 }
 
 /// One CUDA device with its primary context and the stream all work goes to.
@@ -44,10 +47,14 @@ impl Gpu {
     pub fn open() -> Result<Gpu, GpuError> {
         // SAFETY: these only try to dlopen the libraries.
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
-            return Err(GpuError::NoDevice("libcuda (the NVIDIA driver) is not installed".into()));
+            return Err(GpuError::NoDevice(
+                "libcuda (the NVIDIA driver) is not installed".into(),
+            ));
         }
         if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-            return Err(GpuError::NoDevice("libnvrtc (CUDA's run-time compiler) is not installed".into()));
+            return Err(GpuError::NoDevice(
+                "libnvrtc (CUDA's run-time compiler) is not installed".into(),
+            ));
         }
         let opened = std::panic::catch_unwind(|| -> Result<Gpu, String> {
             let n = CudaContext::device_count().map_err(|e| e.to_string())?;
@@ -61,7 +68,13 @@ impl Gpu {
             let name = ctx.name().map_err(|e| e.to_string())?;
             let arch = ctx.compute_capability().map_err(|e| e.to_string())?;
             let nvrtc = nvrtc_version().map_err(|e| e.to_string())?;
-            Ok(Gpu { ctx, stream, name, arch, nvrtc })
+            Ok(Gpu {
+                ctx,
+                stream,
+                name,
+                arch,
+                nvrtc,
+            })
         });
         match opened {
             Ok(Ok(gpu)) => Ok(gpu),
@@ -94,7 +107,8 @@ impl Gpu {
     pub fn multiprocessors(&self) -> Result<i32, GpuError> {
         drv(
             "cuDeviceGetAttribute",
-            self.ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+            self.ctx
+                .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
         )
     }
 
@@ -114,7 +128,10 @@ impl Gpu {
 
     /// Loads a CUBIN (e.g. from the compiled-program cache).
     pub fn load(&self, cubin: Vec<u8>) -> Result<Module, GpuError> {
-        let module = drv("cuModuleLoadData", self.ctx.load_module(Ptx::from_binary(cubin)))?;
+        let module = drv(
+            "cuModuleLoadData",
+            self.ctx.load_module(Ptx::from_binary(cubin)),
+        )?;
         Ok(Module { module })
     }
 
@@ -161,8 +178,14 @@ pub struct Module {
 impl Module {
     /// A kernel of the module by its (`extern "C"`) name.
     pub fn kernel(&self, name: &str) -> Result<Kernel, GpuError> {
-        let f = drv(&format!("cuModuleGetFunction({name})"), self.module.load_function(name))?;
-        Ok(Kernel { raw: f.cu_function(), _f: f })
+        let f = drv(
+            &format!("cuModuleGetFunction({name})"),
+            self.module.load_function(name),
+        )?;
+        Ok(Kernel {
+            raw: f.cu_function(),
+            _f: f,
+        })
     }
 }
 

@@ -38,18 +38,28 @@ impl DeviceBuffer {
 
     /// Copies host data in (synchronously with respect to the stream).
     pub fn upload<T: Copy>(&self, gpu: &Gpu, data: &[T]) -> Result<(), GpuError> {
-        assert!(std::mem::size_of_val(data) <= self.bytes, "upload larger than the buffer");
+        assert!(
+            std::mem::size_of_val(data) <= self.bytes,
+            "upload larger than the buffer"
+        );
         gpu.synchronize()?;
         // SAFETY: the buffer holds at least size_of_val(data) bytes.
-        drv("cuMemcpyHtoD", unsafe { result::memcpy_htod_sync(self.ptr, data) })
+        drv("cuMemcpyHtoD", unsafe {
+            result::memcpy_htod_sync(self.ptr, data)
+        })
     }
 
     /// Copies device data out after all queued work has finished.
     pub fn download<T: Copy>(&self, gpu: &Gpu, out: &mut [T]) -> Result<(), GpuError> {
-        assert!(std::mem::size_of_val(out) <= self.bytes, "download larger than the buffer");
+        assert!(
+            std::mem::size_of_val(out) <= self.bytes,
+            "download larger than the buffer"
+        );
         gpu.synchronize()?;
         // SAFETY: the buffer holds at least size_of_val(out) bytes.
-        drv("cuMemcpyDtoH", unsafe { result::memcpy_dtoh_sync(out, self.ptr) })
+        drv("cuMemcpyDtoH", unsafe {
+            result::memcpy_dtoh_sync(out, self.ptr)
+        })
     }
 
     /// Queues a device-to-device copy of the whole buffer into `dst` on the stream.

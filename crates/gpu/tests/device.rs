@@ -33,7 +33,10 @@ fn compile_launch_and_copy_back() {
     let n = 10_000usize;
     let x: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
     let y: Vec<f64> = (0..n).map(|i| (i as f64).cos()).collect();
-    let (dx, dy) = (DeviceBuffer::from_slice(&gpu, &x).unwrap(), DeviceBuffer::from_slice(&gpu, &y).unwrap());
+    let (dx, dy) = (
+        DeviceBuffer::from_slice(&gpu, &x).unwrap(),
+        DeviceBuffer::from_slice(&gpu, &y).unwrap(),
+    );
     let (mut a, mut px, mut py, mut nn) = (2.5f64, dx.ptr(), dy.ptr(), n as i32);
     let mut params = [
         &mut a as *mut _ as *mut c_void,
@@ -41,7 +44,10 @@ fn compile_launch_and_copy_back() {
         &mut py as *mut _ as *mut c_void,
         &mut nn as *mut _ as *mut c_void,
     ];
-    unsafe { gpu.launch(&k, (n.div_ceil(256) as u32, 1, 1), (256, 1, 1), &mut params).unwrap() };
+    unsafe {
+        gpu.launch(&k, (n.div_ceil(256) as u32, 1, 1), (256, 1, 1), &mut params)
+            .unwrap()
+    };
     let mut out = vec![0.0; n];
     dy.download(&gpu, &mut out).unwrap();
     for i in 0..n {
@@ -52,7 +58,14 @@ fn compile_launch_and_copy_back() {
 #[test]
 fn compile_errors_carry_the_log() {
     let Some(gpu) = gpu() else { return };
-    let err = gpu.compile("extern \"C\" __global__ void k() { undefined_thing(); }", "bad", &[]).err().unwrap();
+    let err = gpu
+        .compile(
+            "extern \"C\" __global__ void k() { undefined_thing(); }",
+            "bad",
+            &[],
+        )
+        .err()
+        .unwrap();
     assert!(err.to_string().contains("undefined_thing"), "{err}");
 }
 
@@ -60,6 +73,11 @@ fn compile_errors_carry_the_log() {
 fn copy_kernel_measures_bandwidth() {
     let Some(gpu) = gpu() else { return };
     let bw = copy_bandwidth(&gpu, 256 << 20, 10).unwrap();
-    eprintln!("{}: copy kernel {:.0} GB/s, memcpy {:.0} GB/s", gpu.name(), bw.kernel_gbs, bw.memcpy_gbs);
+    eprintln!(
+        "{}: copy kernel {:.0} GB/s, memcpy {:.0} GB/s",
+        gpu.name(),
+        bw.kernel_gbs,
+        bw.memcpy_gbs
+    );
     assert!(bw.kernel_gbs > 100.0 && bw.memcpy_gbs > 100.0);
 }

@@ -141,7 +141,10 @@ pub struct NeighborTable {
 impl NeighborTable {
     /// Wraps row-major data; `data.len()` must be a multiple of `width`.
     pub fn new(width: usize, data: Vec<i32>) -> Self {
-        assert!(width > 0 && data.len() % width == 0, "ragged neighbour table");
+        assert!(
+            width > 0 && data.len().is_multiple_of(width),
+            "ragged neighbour table"
+        );
         NeighborTable { width, data }
     }
 
@@ -176,10 +179,7 @@ impl NeighborTable {
 
     /// The valid (non-skip) neighbours of row `i`.
     pub fn valid(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        self.row(i)
-            .iter()
-            .filter(|&&v| v >= 0)
-            .map(|&v| v as usize)
+        self.row(i).iter().filter(|&&v| v >= 0).map(|&v| v as usize)
     }
 
     /// The whole table, row-major.

@@ -37,7 +37,12 @@ impl Points {
             .collect();
         let edge = (0..topo.n_edges())
             .into_par_iter()
-            .map(|e| space.midpoint(vertex[e2v.get(e, 0) as usize], vertex[e2v.get(e, 1) as usize]))
+            .map(|e| {
+                space.midpoint(
+                    vertex[e2v.get(e, 0) as usize],
+                    vertex[e2v.get(e, 1) as usize],
+                )
+            })
             .collect();
         Points { cell, edge, vertex }
     }
@@ -173,7 +178,10 @@ impl Geometry {
             .into_par_iter()
             .map(|e| {
                 let pe = pts.edge[e];
-                let (v0, v1) = (pts.vertex[verts.get(e, 0) as usize], pts.vertex[verts.get(e, 1) as usize]);
+                let (v0, v1) = (
+                    pts.vertex[verts.get(e, 0) as usize],
+                    pts.vertex[verts.get(e, 1) as usize],
+                );
                 let along = space.delta(v0, v1);
                 let mut n = normalize(match space {
                     Space::Sphere { .. } => cross(v0, v1),
@@ -191,9 +199,14 @@ impl Geometry {
                 (n, cross(n, space.local_frame(pe).2))
             })
             .unzip();
-        let per_edge = |f: &(dyn Fn(usize) -> f64 + Sync)| -> Vec<f64> { (0..ne).into_par_iter().map(f).collect() };
+        let per_edge = |f: &(dyn Fn(usize) -> f64 + Sync)| -> Vec<f64> {
+            (0..ne).into_par_iter().map(f).collect()
+        };
         let sparse = |w: usize, f: &(dyn Fn(usize, usize) -> f64 + Sync)| -> Vec<f64> {
-            (0..ne * w).into_par_iter().map(|i| f(i / w, i % w)).collect()
+            (0..ne * w)
+                .into_par_iter()
+                .map(|i| f(i / w, i % w))
+                .collect()
         };
         let edge_cell_distance = sparse(2, &|e, s| {
             let d = |s| cell_of(e, s).map(|c| space.distance(pts.edge[e], c));
@@ -204,7 +217,10 @@ impl Geometry {
             _ => 2.0 * edge_cell_distance[2 * e],
         });
         let primal_edge_length = per_edge(&|e| {
-            space.distance(pts.vertex[verts.get(e, 0) as usize], pts.vertex[verts.get(e, 1) as usize])
+            space.distance(
+                pts.vertex[verts.get(e, 0) as usize],
+                pts.vertex[verts.get(e, 1) as usize],
+            )
         });
         let vert_vert_length = per_edge(&|e| match (vert_of(e, 2), vert_of(e, 3)) {
             (Some(a), Some(b)) => space.distance(a, b),
@@ -212,8 +228,10 @@ impl Geometry {
             (None, None) => f64::NAN,
         });
         let tangent_orientation = per_edge(&|e| {
-            let along =
-                space.delta(pts.vertex[verts.get(e, 0) as usize], pts.vertex[verts.get(e, 1) as usize]);
+            let along = space.delta(
+                pts.vertex[verts.get(e, 0) as usize],
+                pts.vertex[verts.get(e, 1) as usize],
+            );
             if dot(along, tangent[e]) >= 0.0 {
                 1.0
             } else {
@@ -263,7 +281,9 @@ impl Geometry {
                     let mut poly = vec![first];
                     poly.extend(ring);
                     poly.push(last);
-                    poly.windows(2).map(|w| space.triangle_area(pv, w[0], w[1])).sum()
+                    poly.windows(2)
+                        .map(|w| space.triangle_area(pv, w[0], w[1]))
+                        .sum()
                 }
             })
             .collect();

@@ -53,14 +53,20 @@ pub struct Grid {
 impl Grid {
     /// Global icosahedral grid RnBk on a sphere of the given radius.
     pub fn icosahedral(root: u32, bisections: u32, radius: f64) -> Result<Grid> {
-        if !(radius > 0.0) {
-            return Err(GridError::InvalidParameters(format!("radius {radius} must be positive")));
+        if radius.is_nan() || radius <= 0.0 || radius.is_infinite() {
+            return Err(GridError::InvalidParameters(format!(
+                "radius {radius} must be positive"
+            )));
         }
         let (verts, cells) = icosahedral_mesh(root, bisections)?;
         let space = Space::Sphere { radius };
         let topology = Topology::from_cells(verts.len(), &cells)?;
         debug_assert_eq!(
-            (topology.n_cells(), topology.n_edges(), topology.n_vertices()),
+            (
+                topology.n_cells(),
+                topology.n_edges(),
+                topology.n_vertices()
+            ),
             icosahedral_counts(root, bisections)
         );
         Ok(Self::assemble(
@@ -78,10 +84,18 @@ impl Grid {
         let layout = TorusLayout::for_extent(length, height, resolution)?;
         let (verts, cells) = torus_mesh(&layout);
         let (length_p, height_p) = layout.extent();
-        let space = Space::Torus { length: length_p, height: height_p };
+        let space = Space::Torus {
+            length: length_p,
+            height: height_p,
+        };
         let topology = Topology::from_cells(verts.len(), &cells)?;
         Ok(Self::assemble(
-            format!("torus_{}mx{}m_res{}m", fmt_num(length), fmt_num(height), fmt_num(resolution)),
+            format!(
+                "torus_{}mx{}m_res{}m",
+                fmt_num(length),
+                fmt_num(height),
+                fmt_num(resolution)
+            ),
             GridKind::Torus(layout),
             space,
             topology,
@@ -106,7 +120,15 @@ impl Grid {
             edge: LocationZones::global(Location::Edge, topology.n_edges()),
             vertex: LocationZones::global(Location::Vertex, topology.n_vertices()),
         });
-        Grid { name, kind, space, topology, points, geometry, zones }
+        Grid {
+            name,
+            kind,
+            space,
+            topology,
+            points,
+            geometry,
+            zones,
+        }
     }
 
     /// Number of points of a location.
@@ -167,7 +189,10 @@ const NAME_HINT: &str = "expected rNbK (e.g. r2b4, R02B06), torus_<L>mx<H>m_res<
 impl GridSpec {
     /// Parses a grid name.
     pub fn parse(name: &str) -> Result<GridSpec> {
-        let unknown = || GridError::UnknownGrid { name: name.to_string(), hint: NAME_HINT.to_string() };
+        let unknown = || GridError::UnknownGrid {
+            name: name.to_string(),
+            hint: NAME_HINT.to_string(),
+        };
         let lower = name.trim().to_ascii_lowercase();
         if let Some((parent, rest)) = lower.split_once(':') {
             let GridSpec::Icosahedral { root, bisections } = GridSpec::parse(parent)? else {
@@ -186,11 +211,20 @@ impl GridSpec {
                     radius_m: radius_km * 1000.0,
                 },
                 ("box", &[lat_min, lat_max, lon_min, lon_max]) => {
-                    crate::generate::Region::LatLonBox { lat_min, lat_max, lon_min, lon_max }
+                    crate::generate::Region::LatLonBox {
+                        lat_min,
+                        lat_max,
+                        lon_min,
+                        lon_max,
+                    }
                 }
                 _ => return Err(unknown()),
             };
-            return Ok(GridSpec::LimitedArea { root, bisections, region });
+            return Ok(GridSpec::LimitedArea {
+                root,
+                bisections,
+                region,
+            });
         }
         if let Some(rest) = lower.strip_prefix("torus_") {
             let parse_m = |s: &str| s.strip_suffix('m').and_then(|s| s.parse::<f64>().ok());
@@ -199,7 +233,11 @@ impl GridSpec {
             let length = l.parse::<f64>().map_err(|_| unknown())?;
             let height = parse_m(h).ok_or_else(unknown)?;
             let resolution = parse_m(res).ok_or_else(unknown)?;
-            return Ok(GridSpec::Torus { length, height, resolution });
+            return Ok(GridSpec::Torus {
+                length,
+                height,
+                resolution,
+            });
         }
         let rest = lower.strip_prefix('r').ok_or_else(unknown)?;
         let (n, k) = rest.split_once('b').ok_or_else(unknown)?;
@@ -211,9 +249,19 @@ impl GridSpec {
     /// Generates the grid (Earth radius for spheres).
     pub fn build(&self) -> Result<Grid> {
         match *self {
-            GridSpec::Icosahedral { root, bisections } => Grid::icosahedral(root, bisections, EARTH_RADIUS),
-            GridSpec::Torus { length, height, resolution } => Grid::torus(length, height, resolution),
-            GridSpec::LimitedArea { root, bisections, region } => {
+            GridSpec::Icosahedral { root, bisections } => {
+                Grid::icosahedral(root, bisections, EARTH_RADIUS)
+            }
+            GridSpec::Torus {
+                length,
+                height,
+                resolution,
+            } => Grid::torus(length, height, resolution),
+            GridSpec::LimitedArea {
+                root,
+                bisections,
+                region,
+            } => {
                 let parent = Grid::icosahedral(root, bisections, EARTH_RADIUS)?;
                 crate::generate::limited_area(&parent, &region)
             }

@@ -30,7 +30,11 @@ impl GridInfo {
         let amin = g.cell_area.iter().copied().fold(f64::INFINITY, f64::min);
         let amax = g.cell_area.iter().copied().fold(0.0, f64::max);
         GridInfo {
-            counts: (grid.size(Location::Cell), grid.size(Location::Edge), grid.size(Location::Vertex)),
+            counts: (
+                grid.size(Location::Cell),
+                grid.size(Location::Edge),
+                grid.size(Location::Vertex),
+            ),
             edge_length: (min, mean, max),
             area_ratio: amax / amin,
             mean_cell_area: g.mean_cell_area,

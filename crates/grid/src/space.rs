@@ -94,7 +94,9 @@ impl Space {
     pub fn wrap(&self, p: Vec3) -> Vec3 {
         match *self {
             Space::Sphere { .. } => p,
-            Space::Torus { length, height } => [p[0].rem_euclid(length), p[1].rem_euclid(height), 0.0],
+            Space::Torus { length, height } => {
+                [p[0].rem_euclid(length), p[1].rem_euclid(height), 0.0]
+            }
         }
     }
 

@@ -88,7 +88,6 @@ impl Topology {
                 c2e[c * 3 + i] = edge as i32;
             }
         }
-        let n_edges = e2v.len() / 2;
         let c2v_t = NeighborTable::new(3, c2v.iter().flatten().map(|&v| v as i32).collect());
         let c2e_t = NeighborTable::new(3, c2e);
         let e2c_t = NeighborTable::new(2, e2c);
@@ -96,7 +95,6 @@ impl Topology {
         let (v2e, v2c) = vertex_rings(n_vertices, &c2v_t, &c2e_t)?;
         let v2e2v = far_vertices(&v2e, &e2v_t, n_vertices);
         let c2e2c = cells_across_edges(&c2e_t, &e2c_t);
-        let _ = n_edges;
         Topology::from_primary(PrimaryTables {
             c2v: c2v_t,
             c2e: c2e_t,
@@ -145,6 +143,39 @@ impl Topology {
                     "{conn} holds index {bad}, outside [-1, {targets})"
                 )));
             }
+        }
+        for (conn, table) in [
+            (Connectivity::C2V, &p.c2v),
+            (Connectivity::C2E, &p.c2e),
+            (Connectivity::E2V, &p.e2v),
+        ] {
+            if let Some(row) = (0..table.rows()).find(|&i| table.row(i).contains(&SKIP)) {
+                return Err(GridError::Topology(format!(
+                    "{conn} row {row} is incomplete ({:?}): every {} needs all its neighbours",
+                    table.row(row),
+                    conn.from()
+                )));
+            }
+        }
+        for (conn, table) in [
+            (Connectivity::V2E, &p.v2e),
+            (Connectivity::V2C, &p.v2c),
+            (Connectivity::V2E2V, &p.v2e2v),
+        ] {
+            for v in 0..table.rows() {
+                let row = table.row(v);
+                let valid = row.iter().take_while(|&&x| x != SKIP).count();
+                if valid == 0 || row[valid..].iter().any(|&x| x != SKIP) {
+                    return Err(GridError::Topology(format!(
+                        "{conn} row {v} ({row:?}) must list its neighbours first, then -1"
+                    )));
+                }
+            }
+        }
+        if (0..p.e2c.rows()).any(|e| p.e2c.get(e, 0) == SKIP) {
+            return Err(GridError::Topology(
+                "E2C: every edge needs its first cell".into(),
+            ));
         }
         let c2e2co = prepend_self(&p.c2e2c);
         let e2c2v = diamond_vertices(&p.e2v, &p.e2c, &p.c2v);
@@ -217,10 +248,14 @@ impl Topology {
                 let (rows_map, val_map) = (map(conn.from()), map(conn.to()));
                 let w = t.width();
                 let mut data = vec![SKIP; t.rows() * w];
-                for old in 0..t.rows() {
-                    let new = rows_map[old] as usize;
+                for (old, &new) in rows_map.iter().enumerate().take(t.rows()) {
+                    let new = new as usize;
                     for (j, &v) in t.row(old).iter().enumerate() {
-                        data[new * w + j] = if v < 0 { SKIP } else { val_map[v as usize] as i32 };
+                        data[new * w + j] = if v < 0 {
+                            SKIP
+                        } else {
+                            val_map[v as usize] as i32
+                        };
                     }
                 }
                 NeighborTable::new(w, data)
@@ -360,7 +395,11 @@ fn prepend_self(t: &NeighborTable) -> NeighborTable {
 }
 
 /// `E2C2V`: the edge's own vertices, then the vertex of each adjacent cell not on the edge.
-fn diamond_vertices(e2v: &NeighborTable, e2c: &NeighborTable, c2v: &NeighborTable) -> NeighborTable {
+fn diamond_vertices(
+    e2v: &NeighborTable,
+    e2c: &NeighborTable,
+    c2v: &NeighborTable,
+) -> NeighborTable {
     let mut out = vec![SKIP; e2v.rows() * 4];
     for e in 0..e2v.rows() {
         let own = e2v.row(e);

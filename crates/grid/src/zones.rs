@@ -53,9 +53,17 @@ impl Zone {
 
     /// Every zone that exists for a location, in ICON's index order.
     pub fn all(loc: Location) -> Vec<Zone> {
-        let mut z: Vec<Zone> = (1..=Zone::boundary_rows(loc)).map(Zone::LateralBoundary).collect();
+        let mut z: Vec<Zone> = (1..=Zone::boundary_rows(loc))
+            .map(Zone::LateralBoundary)
+            .collect();
         z.extend((1..=Zone::nudging_rows(loc)).map(Zone::Nudging));
-        z.extend([Zone::Interior, Zone::Local, Zone::Halo(1), Zone::Halo(2), Zone::End]);
+        z.extend([
+            Zone::Interior,
+            Zone::Local,
+            Zone::Halo(1),
+            Zone::Halo(2),
+            Zone::End,
+        ]);
         z
     }
 
@@ -122,7 +130,10 @@ impl FromStr for Zone {
             if u == prefix {
                 Some(1)
             } else {
-                u.strip_prefix(prefix)?.strip_prefix("_LEVEL_")?.parse().ok()
+                u.strip_prefix(prefix)?
+                    .strip_prefix("_LEVEL_")?
+                    .parse()
+                    .ok()
             }
         };
         let zone = match u.as_str() {
@@ -168,12 +179,11 @@ impl LocationZones {
             while cursor < n && refin_ctrl[cursor] == value {
                 cursor += 1;
             }
-            ranges.push((z, if cursor == 0 { 0 } else { start }, cursor));
+            ranges.push((z, start, cursor));
         }
-        if let Some(i) = refin_ctrl[cursor..]
-            .iter()
-            .position(|&r| r >= 1 && r <= Zone::boundary_rows(loc) as i32 + Zone::nudging_rows(loc) as i32)
-        {
+        if let Some(i) = refin_ctrl[cursor..].iter().position(|&r| {
+            r >= 1 && r <= Zone::boundary_rows(loc) as i32 + Zone::nudging_rows(loc) as i32
+        }) {
             return Err(GridError::Topology(format!(
                 "{loc} {} has refin_ctrl {} but lies after the boundary zones: points are not sorted by zone",
                 cursor + i,

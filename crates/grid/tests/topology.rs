@@ -2,7 +2,7 @@
 //! mutually consistent neighbour tables, ICON orderings.
 
 use foehn_grid::generate::icosahedral_counts;
-use foehn_grid::{Connectivity as C, Grid, GridSpec, Location, SKIP, EARTH_RADIUS};
+use foehn_grid::{Connectivity as C, Grid, GridSpec, Location, EARTH_RADIUS, SKIP};
 
 fn grids() -> Vec<Grid> {
     vec![
@@ -10,7 +10,10 @@ fn grids() -> Vec<Grid> {
         Grid::icosahedral(2, 2, EARTH_RADIUS).unwrap(),
         Grid::icosahedral(3, 1, EARTH_RADIUS).unwrap(),
         Grid::torus(20000.0, 20000.0, 1000.0).unwrap(),
-        GridSpec::parse("r2b4:cap:45,10,1500").unwrap().build().unwrap(),
+        GridSpec::parse("r2b4:cap:45,10,1500")
+            .unwrap()
+            .build()
+            .unwrap(),
     ]
 }
 
@@ -19,12 +22,28 @@ fn icosahedral_counts_match_formula_and_fixed_points() {
     assert_eq!(icosahedral_counts(2, 4), (20480, 30720, 10242));
     assert_eq!(icosahedral_counts(2, 6), (327680, 491520, 163842));
     assert_eq!(icosahedral_counts(2, 7), (1310720, 1966080, 655362));
-    for (root, bis) in [(1, 1), (2, 0), (2, 1), (2, 2), (2, 3), (2, 4), (3, 0), (5, 1)] {
+    for (root, bis) in [
+        (1, 1),
+        (2, 0),
+        (2, 1),
+        (2, 2),
+        (2, 3),
+        (2, 4),
+        (3, 0),
+        (5, 1),
+    ] {
         let g = Grid::icosahedral(root, bis, EARTH_RADIUS).unwrap();
         let t = &g.topology;
-        assert_eq!((t.n_cells(), t.n_edges(), t.n_vertices()), icosahedral_counts(root, bis), "R{root}B{bis}");
+        assert_eq!(
+            (t.n_cells(), t.n_edges(), t.n_vertices()),
+            icosahedral_counts(root, bis),
+            "R{root}B{bis}"
+        );
         // Euler characteristic of the sphere.
-        assert_eq!(t.n_vertices() as i64 - t.n_edges() as i64 + t.n_cells() as i64, 2);
+        assert_eq!(
+            t.n_vertices() as i64 - t.n_edges() as i64 + t.n_cells() as i64,
+            2
+        );
     }
 }
 
@@ -32,8 +51,14 @@ fn icosahedral_counts_match_formula_and_fixed_points() {
 fn torus_matches_icon4py_reference_grid() {
     let g = Grid::torus(100000.0, 100000.0, 1000.0).unwrap();
     let t = &g.topology;
-    assert_eq!((t.n_cells(), t.n_edges(), t.n_vertices()), (23200, 34800, 11600));
-    assert_eq!(t.n_vertices() as i64 - t.n_edges() as i64 + t.n_cells() as i64, 0);
+    assert_eq!(
+        (t.n_cells(), t.n_edges(), t.n_vertices()),
+        (23200, 34800, 11600)
+    );
+    assert_eq!(
+        t.n_vertices() as i64 - t.n_edges() as i64 + t.n_cells() as i64,
+        0
+    );
     assert_eq!(g.name, "torus_100000mx100000m_res1000m");
 }
 
@@ -41,12 +66,31 @@ fn torus_matches_icon4py_reference_grid() {
 fn closed_grids_have_two_cells_per_edge_and_no_skips_outside_pentagons() {
     for g in grids().into_iter().filter(|g| !g.is_limited_area()) {
         let t = &g.topology;
-        for conn in [C::E2C, C::E2V, C::C2E, C::C2V, C::C2E2C, C::C2E2CO, C::E2C2V, C::E2C2E, C::E2C2EO, C::C2E2C2E, C::C2E2C2E2C] {
+        for conn in [
+            C::E2C,
+            C::E2V,
+            C::C2E,
+            C::C2V,
+            C::C2E2C,
+            C::C2E2CO,
+            C::E2C2V,
+            C::E2C2E,
+            C::E2C2EO,
+            C::C2E2C2E,
+            C::C2E2C2E2C,
+        ] {
             assert_eq!(t.table(conn).skip_count(), 0, "{} {conn}", g.name);
         }
         // Pentagons: exactly 12 vertices with 5 neighbours on the sphere, none on the torus.
-        let pentagons = (0..t.n_vertices()).filter(|&v| t.table(C::V2E).get(v, 5) == SKIP).count();
-        assert_eq!(pentagons, if g.space.is_sphere() { 12 } else { 0 }, "{}", g.name);
+        let pentagons = (0..t.n_vertices())
+            .filter(|&v| t.table(C::V2E).get(v, 5) == SKIP)
+            .count();
+        assert_eq!(
+            pentagons,
+            if g.space.is_sphere() { 12 } else { 0 },
+            "{}",
+            g.name
+        );
         for v in 0..t.n_vertices() {
             let n = t.table(C::V2E).valid(v).count();
             assert_eq!(n, t.table(C::V2C).valid(v).count());
@@ -59,14 +103,28 @@ fn closed_grids_have_two_cells_per_edge_and_no_skips_outside_pentagons() {
 fn tables_are_mutually_consistent() {
     for g in grids() {
         let t = &g.topology;
-        let (e2c, c2e, e2v, v2e, c2v, v2c) =
-            (t.table(C::E2C), t.table(C::C2E), t.table(C::E2V), t.table(C::V2E), t.table(C::C2V), t.table(C::V2C));
+        let (e2c, c2e, e2v, v2e, c2v, v2c) = (
+            t.table(C::E2C),
+            t.table(C::C2E),
+            t.table(C::E2V),
+            t.table(C::V2E),
+            t.table(C::C2V),
+            t.table(C::V2C),
+        );
         for e in 0..t.n_edges() {
             for c in e2c.valid(e) {
-                assert!(c2e.row(c).contains(&(e as i32)), "{}: E2C/C2E edge {e}", g.name);
+                assert!(
+                    c2e.row(c).contains(&(e as i32)),
+                    "{}: E2C/C2E edge {e}",
+                    g.name
+                );
             }
             for v in e2v.valid(e) {
-                assert!(v2e.row(v).contains(&(e as i32)), "{}: E2V/V2E edge {e}", g.name);
+                assert!(
+                    v2e.row(v).contains(&(e as i32)),
+                    "{}: E2V/V2E edge {e}",
+                    g.name
+                );
             }
             assert!(e2c.neighbor(e, 0).is_some());
         }
@@ -153,7 +211,11 @@ fn skip_values_can_be_replaced_by_last_valid_neighbour() {
     for v in 0..v2e.rows() {
         let last = v2e.valid(v).last().unwrap() as i32;
         for j in 0..6 {
-            let want = if v2e.get(v, j) == SKIP { last } else { v2e.get(v, j) };
+            let want = if v2e.get(v, j) == SKIP {
+                last
+            } else {
+                v2e.get(v, j)
+            };
             assert_eq!(filled.get(v, j), want);
         }
     }

@@ -3,7 +3,10 @@
 use foehn_grid::{Connectivity as C, Grid, GridSpec, Location, Zone, EARTH_RADIUS};
 
 fn lam() -> Grid {
-    GridSpec::parse("r2b4:cap:46,8,1500").unwrap().build().unwrap()
+    GridSpec::parse("r2b4:cap:46,8,1500")
+        .unwrap()
+        .build()
+        .unwrap()
 }
 
 fn check_cover(g: &Grid) {
@@ -19,7 +22,11 @@ fn check_cover(g: &Grid) {
             let (s, e) = z.range(zone).unwrap();
             assert!(s <= e, "{} {loc} {zone}: [{s}, {e})", g.name);
             if e > s {
-                assert_eq!(s, cursor, "{} {loc} {zone} is not contiguous with the previous zone", g.name);
+                assert_eq!(
+                    s, cursor,
+                    "{} {loc} {zone} is not contiguous with the previous zone",
+                    g.name
+                );
                 cursor = e;
             }
             for i in s..e {
@@ -29,7 +36,11 @@ fn check_cover(g: &Grid) {
                 }
             }
         }
-        assert_eq!(cursor, n, "{} {loc}: zones do not cover every point", g.name);
+        assert_eq!(
+            cursor, n,
+            "{} {loc}: zones do not cover every point",
+            g.name
+        );
         assert_eq!(z.range(Zone::Local).unwrap(), (0, n));
         assert_eq!(z.range(Zone::End).unwrap(), (n, n));
     }
@@ -42,9 +53,15 @@ fn global_grids_have_empty_boundary_zones() {
     assert!(!g.is_limited_area());
     for loc in Location::ALL {
         for lb in 1..=Zone::boundary_rows(loc) {
-            assert_eq!(g.zones.of(loc).range(Zone::LateralBoundary(lb)).unwrap(), (0, 0));
+            assert_eq!(
+                g.zones.of(loc).range(Zone::LateralBoundary(lb)).unwrap(),
+                (0, 0)
+            );
         }
-        assert_eq!(g.zones.of(loc).range(Zone::Interior).unwrap(), (0, g.size(loc)));
+        assert_eq!(
+            g.zones.of(loc).range(Zone::Interior).unwrap(),
+            (0, g.size(loc))
+        );
     }
 }
 
@@ -55,15 +72,24 @@ fn limited_area_zones_are_sorted_contiguous_and_complete() {
     check_cover(&g);
     let t = &g.topology;
     for loc in Location::ALL {
-        for zone in Zone::all(loc).into_iter().filter(|z| z.refin_value(loc).is_some()) {
+        for zone in Zone::all(loc)
+            .into_iter()
+            .filter(|z| z.refin_value(loc).is_some())
+        {
             let (s, e) = g.zones.of(loc).range(zone).unwrap();
             assert!(e > s, "{loc} {zone} is empty");
         }
     }
     // Edge NUDGING_LEVEL_2 .. LOCAL end is one contiguous range ending at n_edges.
     let ez = &g.zones.edge;
-    assert_eq!(ez.start(Zone::Nudging(2)).unwrap(), ez.end(Zone::Nudging(1)).unwrap());
-    assert_eq!(ez.end(Zone::Nudging(2)).unwrap(), ez.start(Zone::Interior).unwrap());
+    assert_eq!(
+        ez.start(Zone::Nudging(2)).unwrap(),
+        ez.end(Zone::Nudging(1)).unwrap()
+    );
+    assert_eq!(
+        ez.end(Zone::Nudging(2)).unwrap(),
+        ez.start(Zone::Interior).unwrap()
+    );
     // The outermost edge row closes a loop around the region: as many edges as vertices.
     let lb1 = |loc| {
         let (s, e) = g.zones.of(loc).range(Zone::LateralBoundary(1)).unwrap();
@@ -82,14 +108,23 @@ fn limited_area_zones_are_sorted_contiguous_and_complete() {
     let (_, lb1_cells) = g.zones.cell.range(Zone::LateralBoundary(1)).unwrap();
     for c in lb1_cells..t.n_cells() {
         for conn in [C::C2E2C, C::C2E2CO, C::C2E2C2E] {
-            assert!(t.table(conn).row(c).iter().all(|&x| x >= 0), "cell {c} {conn}");
+            assert!(
+                t.table(conn).row(c).iter().all(|&x| x >= 0),
+                "cell {c} {conn}"
+            );
         }
     }
     // A row-r cell touches a vertex of row r and none of a lower row.
     for c in 0..t.n_cells() {
         let r = g.zones.cell.refin_ctrl()[c];
         if r > 0 {
-            let min = t.table(C::C2V).row(c).iter().map(|&v| g.zones.vertex.refin_ctrl()[v as usize]).filter(|&x| x > 0).min();
+            let min = t
+                .table(C::C2V)
+                .row(c)
+                .iter()
+                .map(|&v| g.zones.vertex.refin_ctrl()[v as usize])
+                .filter(|&x| x > 0)
+                .min();
             assert_eq!(min, Some(r), "cell {c}");
         }
     }
@@ -118,16 +153,33 @@ fn zone_names_parse_and_print() {
             assert_eq!(z.to_string().parse::<Zone>().unwrap(), z);
         }
     }
-    assert!("NUDGE".parse::<Zone>().unwrap_err().to_string().contains("unknown zone `NUDGE`"));
+    assert!("NUDGE"
+        .parse::<Zone>()
+        .unwrap_err()
+        .to_string()
+        .contains("unknown zone `NUDGE`"));
 }
 
 #[test]
 fn bad_grid_names_and_regions_are_clear_errors() {
-    for bad in ["r2", "x2b4", "torus_100mx", "r2b4:cap:1,2", "r2b4:circle:1,2,3"] {
+    for bad in [
+        "r2",
+        "x2b4",
+        "torus_100mx",
+        "r2b4:cap:1,2",
+        "r2b4:circle:1,2,3",
+    ] {
         let msg = GridSpec::parse(bad).unwrap_err().to_string();
-        assert!(msg.contains(&format!("unknown grid `{bad}`")) && msg.contains("expected"), "{msg}");
+        assert!(
+            msg.contains(&format!("unknown grid `{bad}`")) && msg.contains("expected"),
+            "{msg}"
+        );
     }
-    let tiny = GridSpec::parse("r2b2:cap:0,0,100").unwrap().build().unwrap_err().to_string();
+    let tiny = GridSpec::parse("r2b2:cap:0,0,100")
+        .unwrap()
+        .build()
+        .unwrap_err()
+        .to_string();
     assert!(tiny.contains("only") && tiny.contains("cells"), "{tiny}");
     assert!(Grid::icosahedral(0, 1, EARTH_RADIUS).is_err());
     assert!(Grid::torus(1000.0, 1000.0, 0.0).is_err());

@@ -117,12 +117,16 @@ fn root_division(ico_v: &[Vec3], ico_f: &[[u32; 3]], n: u32) -> (Vec<Vec3>, Vec<
                 ids.into_iter().rev().collect()
             }
         };
-        let (ab, ac, bc) = (edge(a, b, &mut verts), edge(a, c, &mut verts), edge(b, c, &mut verts));
+        let (ab, ac, bc) = (
+            edge(a, b, &mut verts),
+            edge(a, c, &mut verts),
+            edge(b, c, &mut verts),
+        );
         // id[i][j]: the point A + i/n (B−A) + j/n (C−A), i + j <= n.
         let mut id = vec![vec![u32::MAX; (n + 1) as usize]; (n + 1) as usize];
-        for i in 0..=n as usize {
-            for j in 0..=(n as usize - i) {
-                id[i][j] = match (i, j) {
+        for (i, row) in id.iter_mut().enumerate() {
+            for (j, slot) in row.iter_mut().enumerate().take(n as usize - i + 1) {
+                *slot = match (i, j) {
                     (0, 0) => a,
                     (i, 0) if i == n as usize => b,
                     (0, j) if j == n as usize => c,
@@ -132,7 +136,10 @@ fn root_division(ico_v: &[Vec3], ico_f: &[[u32; 3]], n: u32) -> (Vec<Vec3>, Vec<
                     (i, j) => {
                         let p = add(
                             pa,
-                            add(scale(sub(pb, pa), i as f64 / nf), scale(sub(pc, pa), j as f64 / nf)),
+                            add(
+                                scale(sub(pb, pa), i as f64 / nf),
+                                scale(sub(pc, pa), j as f64 / nf),
+                            ),
                         );
                         verts.push(normalize(p));
                         (verts.len() - 1) as u32

@@ -39,14 +39,27 @@ pub enum Region {
 impl Region {
     fn contains(&self, space: &Space, lat: f64, lon: f64) -> bool {
         match *self {
-            Region::Cap { lat_deg, lon_deg, radius_m } => {
+            Region::Cap {
+                lat_deg,
+                lon_deg,
+                radius_m,
+            } => {
                 let c = unit_from_lat_lon(lat_deg.to_radians(), lon_deg.to_radians());
                 space.distance(c, unit_from_lat_lon(lat, lon)) <= radius_m
             }
-            Region::LatLonBox { lat_min, lat_max, lon_min, lon_max } => {
+            Region::LatLonBox {
+                lat_min,
+                lat_max,
+                lon_min,
+                lon_max,
+            } => {
                 let (la, lo) = (lat.to_degrees(), lon.to_degrees().rem_euclid(360.0));
                 let (w, e) = (lon_min.rem_euclid(360.0), lon_max.rem_euclid(360.0));
-                let in_lon = if w <= e { lo >= w && lo <= e } else { lo >= w || lo <= e };
+                let in_lon = if w <= e {
+                    lo >= w && lo <= e
+                } else {
+                    lo >= w || lo <= e
+                };
                 la >= lat_min && la <= lat_max && in_lon
             }
         }
@@ -54,10 +67,19 @@ impl Region {
 
     fn describe(&self) -> String {
         match *self {
-            Region::Cap { lat_deg, lon_deg, radius_m } => {
+            Region::Cap {
+                lat_deg,
+                lon_deg,
+                radius_m,
+            } => {
                 format!("cap:{lat_deg},{lon_deg},{}", radius_m / 1000.0)
             }
-            Region::LatLonBox { lat_min, lat_max, lon_min, lon_max } => {
+            Region::LatLonBox {
+                lat_min,
+                lat_max,
+                lon_min,
+                lon_max,
+            } => {
                 format!("box:{lat_min},{lat_max},{lon_min},{lon_max}")
             }
         }
@@ -113,7 +135,10 @@ pub fn limited_area(parent: &Grid, region: &Region) -> Result<Grid> {
     let refin: [Vec<i32>; 3] = [
         rows.cell.iter().map(|&r| cap(Location::Cell, r)).collect(),
         rows.edge.iter().map(|&r| cap(Location::Edge, r)).collect(),
-        rows.vertex.iter().map(|&r| cap(Location::Vertex, r)).collect(),
+        rows.vertex
+            .iter()
+            .map(|&r| cap(Location::Vertex, r))
+            .collect(),
     ];
     // Sort each location: boundary rows 1.. first, then the interior in its original order.
     let order = |r: &[i32]| -> Vec<u32> {
@@ -145,7 +170,11 @@ pub fn limited_area(parent: &Grid, region: &Region) -> Result<Grid> {
     }
     Ok(Grid::assemble(
         format!("{}:{}", parent.name, region.describe()),
-        GridKind::LimitedArea { parent: parent.name.clone(), root, bisections },
+        GridKind::LimitedArea {
+            parent: parent.name.clone(),
+            root,
+            bisections,
+        },
         parent.space,
         topology,
         vpos,
@@ -154,7 +183,12 @@ pub fn limited_area(parent: &Grid, region: &Region) -> Result<Grid> {
 }
 
 fn used_count(cells: &[[u32; 3]]) -> usize {
-    cells.iter().flatten().map(|&v| v as usize + 1).max().unwrap_or(0)
+    cells
+        .iter()
+        .flatten()
+        .map(|&v| v as usize + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Adds every cell around a vertex whose selected cells form more than one fan, so the
@@ -166,7 +200,9 @@ fn close_pinches(topo: &Topology, selected: &mut [bool]) {
         for v in 0..topo.n_vertices() {
             let ring: Vec<usize> = v2c.valid(v).collect();
             let arcs = (0..ring.len())
-                .filter(|&i| selected[ring[i]] && !selected[ring[(i + ring.len() - 1) % ring.len()]])
+                .filter(|&i| {
+                    selected[ring[i]] && !selected[ring[(i + ring.len() - 1) % ring.len()]]
+                })
                 .count();
             if arcs > 1 {
                 ring.iter().for_each(|&c| selected[c] = true);
@@ -212,7 +248,13 @@ fn boundary_rows(topo: &Topology) -> Rows {
     }
     let c2v = topo.table(C::C2V);
     let cell: Vec<i32> = (0..topo.n_cells())
-        .map(|c| c2v.row(c).iter().map(|&v| vrow[v as usize]).min().unwrap_or(i32::MAX))
+        .map(|c| {
+            c2v.row(c)
+                .iter()
+                .map(|&v| vrow[v as usize])
+                .min()
+                .unwrap_or(i32::MAX)
+        })
         .collect();
     let cell: Vec<i32> = cell;
     let edge = (0..topo.n_edges())
@@ -222,5 +264,9 @@ fn boundary_rows(topo: &Topology) -> Rows {
             _ => 1,
         })
         .collect();
-    Rows { cell, edge, vertex: vrow }
+    Rows {
+        cell,
+        edge,
+        vertex: vrow,
+    }
 }

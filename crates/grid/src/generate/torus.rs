@@ -26,7 +26,11 @@ impl TorusLayout {
         let nx = (length / resolution).round() as usize;
         let mut ny = (height / (resolution * 3f64.sqrt() / 2.0)).round() as usize;
         ny += ny % 2;
-        Ok(TorusLayout { nx, ny: ny.max(2), dx: resolution })
+        Ok(TorusLayout {
+            nx,
+            ny: ny.max(2),
+            dx: resolution,
+        })
     }
 
     /// Row spacing (m).

@@ -66,7 +66,11 @@ pub(crate) fn grid_uuid(grid: &Grid) -> String {
             h.len(t.ny);
             h.f64(t.dx);
         }
-        GridKind::LimitedArea { parent, root, bisections } => {
+        GridKind::LimitedArea {
+            parent,
+            root,
+            bisections,
+        } => {
             h.str("limited_area");
             h.str(parent);
             h.word(u64::from(*root));

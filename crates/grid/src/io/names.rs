@@ -17,6 +17,12 @@ pub const KIND_TORUS: &str = "torus";
 /// Value of `foehn_grid_kind` for [`GridKind::LimitedArea`](crate::GridKind::LimitedArea).
 pub const KIND_LIMITED_AREA: &str = "limited_area";
 
+/// The variable foehn writes last, so that it ends the file: a classic NetCDF file
+/// reads data past its end as zeros, so a truncated file is recognised by this value.
+pub(crate) const END_MARKER: &str = "foehn_end_of_file";
+/// The value of [`END_MARKER`] ("foeh" in ASCII; every byte non-zero).
+pub(crate) const END_MARKER_VALUE: i32 = 0x666f_6568;
+
 /// Global attribute names (ICON's, then foehn's own).
 pub(crate) mod attr {
     pub const TITLE: &str = "title";
@@ -104,8 +110,16 @@ pub(crate) struct TableName {
 
 /// The eight stored neighbour tables.
 pub(crate) const TABLES: [TableName; 8] = [
-    TableName { name: "vertex_of_cell", conn: Connectivity::C2V, long_name: "vertices of each cell" },
-    TableName { name: "edge_of_cell", conn: Connectivity::C2E, long_name: "edges of each cell" },
+    TableName {
+        name: "vertex_of_cell",
+        conn: Connectivity::C2V,
+        long_name: "vertices of each cell",
+    },
+    TableName {
+        name: "edge_of_cell",
+        conn: Connectivity::C2E,
+        long_name: "edges of each cell",
+    },
     TableName {
         name: "neighbor_cell_index",
         conn: Connectivity::C2E2C,
@@ -121,8 +135,16 @@ pub(crate) const TABLES: [TableName; 8] = [
         conn: Connectivity::E2V,
         long_name: "vertices at the ends of each edge",
     },
-    TableName { name: "edges_of_vertex", conn: Connectivity::V2E, long_name: "edges around each vertex" },
-    TableName { name: "cells_of_vertex", conn: Connectivity::V2C, long_name: "cells around each vertex" },
+    TableName {
+        name: "edges_of_vertex",
+        conn: Connectivity::V2E,
+        long_name: "edges around each vertex",
+    },
+    TableName {
+        name: "cells_of_vertex",
+        conn: Connectivity::V2C,
+        long_name: "cells around each vertex",
+    },
     TableName {
         name: "vertices_of_vertex",
         conn: Connectivity::V2E2V,
@@ -159,13 +181,21 @@ pub(crate) fn point_names(loc: Location) -> PointNames {
             lon: "elon",
             lat: "elat",
             what: "edge midpoint",
-            cartesian: ["edge_middle_cartesian_x", "edge_middle_cartesian_y", "edge_middle_cartesian_z"],
+            cartesian: [
+                "edge_middle_cartesian_x",
+                "edge_middle_cartesian_y",
+                "edge_middle_cartesian_z",
+            ],
         },
         Location::Vertex => PointNames {
             lon: "vlon",
             lat: "vlat",
             what: "vertex",
-            cartesian: ["cartesian_x_vertices", "cartesian_y_vertices", "cartesian_z_vertices"],
+            cartesian: [
+                "cartesian_x_vertices",
+                "cartesian_y_vertices",
+                "cartesian_z_vertices",
+            ],
         },
     }
 }

@@ -1,0 +1,142 @@
+//! Writing ICON grid files.
+
+use super::layout::{dimensions, global_attributes, variables, Data, Var};
+use crate::error::{GridError, Result};
+use crate::grid::Grid;
+use netcdf::{AttributeValue, FileMut, Options};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Writes `grid` as an ICON grid file at `path`, replacing any file there.
+///
+/// The file is classic NetCDF "64-bit offset" (CDF-2), or CDF-5 where a variable would
+/// exceed CDF-2's 4 GiB limit; the [module documentation](super) lists its contents. The output is deterministic: the same grid always gives the same
+/// bytes. The file is written to a temporary file in the same directory and renamed into
+/// place, so an interrupted write never leaves a truncated grid file at `path`.
+pub fn write_grid(grid: &Grid, path: &Path) -> Result<()> {
+    let dims = dimensions(grid);
+    let globals = global_attributes(grid, path)?;
+    let vars = variables(grid);
+    let tmp = TempFile::beside(path)?;
+    let cdf5 = vars
+        .iter()
+        .any(|v| bytes(v, &dims) > CDF2_MAX_VARIABLE_BYTES);
+    let options = if cdf5 {
+        Options::_64BIT_DATA
+    } else {
+        Options::_64BIT_OFFSET
+    };
+    let nc = |context: String| move |e: netcdf::Error| file_error(path, format!("{context}: {e}"));
+    let mut file = netcdf::create_with(&tmp.path, options).map_err(nc("cannot create".into()))?;
+    define(&mut file, &dims, &globals, &vars)
+        .map_err(nc("cannot define the file's layout".into()))?;
+    for v in &vars {
+        let mut var = file
+            .variable_mut(v.name)
+            .ok_or_else(|| file_error(path, format!("variable `{}` is not defined", v.name)))?;
+        let written = match (v.data)() {
+            Data::Int(d) => var.put_values(&d, ..),
+            Data::Real(d) => var.put_values(&d, ..),
+        };
+        written.map_err(nc(format!("cannot write variable `{}`", v.name)))?;
+    }
+    file.close().map_err(nc("cannot close".into()))?;
+    tmp.persist(path)
+}
+
+/// CDF-2 stores each variable's size in 32 bits.
+const CDF2_MAX_VARIABLE_BYTES: usize = (1 << 32) - 4;
+
+/// Size of a variable's data in bytes.
+fn bytes(var: &Var<'_>, dims: &[(&'static str, usize)]) -> usize {
+    let len = |d: &str| dims.iter().find(|x| x.0 == d).map_or(0, |x| x.1);
+    let elem = if var.real { 8 } else { 4 };
+    var.dims
+        .iter()
+        .fold(elem, |acc, d| acc.saturating_mul(len(d)))
+}
+
+fn file_error(path: &Path, message: String) -> GridError {
+    GridError::File {
+        path: path.to_path_buf(),
+        message,
+    }
+}
+
+fn define(
+    file: &mut FileMut,
+    dims: &[(&'static str, usize)],
+    globals: &[(&'static str, AttributeValue)],
+    vars: &[Var<'_>],
+) -> std::result::Result<(), netcdf::Error> {
+    for &(name, len) in dims {
+        file.add_dimension(name, len)?;
+    }
+    for (name, value) in globals {
+        file.add_attribute(name, value.clone())?;
+    }
+    for v in vars {
+        let mut var = if v.real {
+            file.add_variable::<f64>(v.name, &v.dims)?
+        } else {
+            file.add_variable::<i32>(v.name, &v.dims)?
+        };
+        for (key, value) in &v.attrs {
+            var.put_attribute(key, value.as_str())?;
+        }
+    }
+    file.enddef()
+}
+
+/// A temporary file next to the target, removed unless it was renamed into place.
+struct TempFile {
+    path: PathBuf,
+    persisted: bool,
+}
+
+impl TempFile {
+    fn beside(target: &Path) -> Result<TempFile> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let name = target
+            .file_name()
+            .ok_or_else(|| file_error(target, "is not a file name".into()))?;
+        let unique = format!(
+            ".{}.{}-{}.tmp",
+            name.to_string_lossy(),
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        Ok(TempFile {
+            path: target.with_file_name(unique),
+            persisted: false,
+        })
+    }
+
+    /// Flushes the temporary file to disk and renames it to `target`.
+    fn persist(mut self, target: &Path) -> Result<()> {
+        let io = |what: &'static str| {
+            move |e: std::io::Error| file_error(target, format!("{what}: {e}"))
+        };
+        std::fs::File::open(&self.path)
+            .and_then(|f| f.sync_all())
+            .map_err(io("cannot flush the temporary file"))?;
+        std::fs::rename(&self.path, target)
+            .map_err(io("cannot move the temporary file into place"))?;
+        self.persisted = true;
+        // Make the rename itself durable; not every platform can sync a directory.
+        let dir = target
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
+        Ok(())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.persisted {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
