@@ -1,0 +1,36 @@
+//! Measuring and reporting for foehn, independent of the compiler.
+//!
+//! - [`registry`]: per-program call metrics (host "total" time, kernel "compute" time), switched
+//!   on by `FOEHN_METRICS` and written at exit in GT4Py's metrics JSON layout ([`gt4py`]).
+//! - [`report`]: the benchmark report that `foehn bench` writes (JSON + table).
+//! - [`compare`]: speedups between reports in three formats (our bench report, GT4Py metrics,
+//!   ICON's OpenACC/Bencher timers; see [`load`] and [`openacc_map`]).
+//! - [`plot`]: bar-chart PNGs drawn with an embedded font (no system fonts needed).
+//! - Small shared helpers: [`stats`], [`table`], [`fsio`], [`variant`].
+#![deny(missing_docs)]
+
+pub mod compare;
+pub mod error;
+pub mod fsio;
+pub mod gt4py;
+pub mod load;
+pub mod openacc_map;
+pub mod plot;
+pub mod registry;
+pub mod report;
+pub mod snapshot;
+pub mod stats;
+pub mod table;
+pub mod variant;
+
+pub use compare::{compare_columns, compare_files, Comparison, Row};
+pub use error::{Error, Result};
+pub use load::{detect_format, load_file, Column, Entry, Format};
+pub use plot::{render_bench_png, render_comparison_png};
+pub use registry::{
+    finish, level, parse_level, record, set_level, snapshot, CallTimer, ProgramKey, ProgramSlot,
+    Registry, Samples,
+};
+pub use report::{gbs, pct_peak, BenchReport, BenchResult, GridInfo};
+pub use snapshot::MetricsSnapshot;
+pub use stats::median;

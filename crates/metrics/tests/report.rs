@@ -1,0 +1,167 @@
+//! Bench report: numbers, JSON round trip and shape, table, date.
+
+mod common;
+
+use common::close;
+use foehn_metrics::report::{iso8601_from_unix, KernelTiming};
+use foehn_metrics::table::{Align, Table};
+use foehn_metrics::{gbs, median, pct_peak, BenchReport, BenchResult, GridInfo};
+use serde_json::Value;
+
+#[test]
+fn bandwidth_and_median() {
+    close(gbs(1_000_000_000, 1.0), 1000.0);
+    close(gbs(4_300_000_000, 2.0), 2150.0);
+    assert_eq!(gbs(10, 0.0), 0.0);
+    close(pct_peak(1000.0, 4000.0), 25.0);
+    assert_eq!(pct_peak(1000.0, 0.0), 0.0);
+    assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+    assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    assert_eq!(median(&[]), None);
+}
+
+fn report() -> BenchReport {
+    let grid = GridInfo {
+        name: "r2b4".into(),
+        cells: 20480,
+        edges: 30720,
+        vertices: 10242,
+        levels: 80,
+    };
+    let mut rep = BenchReport::new("NVIDIA H200", 4000.0, grid);
+    let mut r = BenchResult::new("apply_diffusion_to_vn", "", "optimised", "cuda").timed(
+        vec![1.2, 1.0, 1.1],
+        12.5,
+        2_200_000_000,
+        rep.peak_copy_gbs,
+    );
+    r.verified = true;
+    r.calls_per_step = Some(1.0);
+    r.kernels = vec![KernelTiming {
+        name: "k0".into(),
+        median_ms: 1.1,
+        bytes: Some(2_200_000_000),
+    }];
+    rep.results.push(r);
+    rep.results.push(
+        BenchResult::new(
+            "compute_averaged_vn_and_fluxes",
+            "at_first_substep=true",
+            "unfused",
+            "cuda",
+        )
+        .timed(vec![0.5], 8.0, 1_000_000_000, rep.peak_copy_gbs),
+    );
+    rep
+}
+
+#[test]
+fn timed_result_fields() {
+    let rep = report();
+    let r = &rep.results[0];
+    close(r.median_ms, 1.1);
+    close(r.gbs, 2000.0);
+    close(r.pct_peak, 50.0);
+    assert_eq!(r.label(), "apply_diffusion_to_vn optimised/cuda");
+    assert_eq!(
+        rep.results[1].label(),
+        "compute_averaged_vn_and_fluxes [at_first_substep=true] unfused/cuda"
+    );
+    assert_eq!(rep.foehn_version, env!("CARGO_PKG_VERSION"));
+}
+
+#[test]
+fn json_round_trip_and_shape() {
+    let rep = report();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bench.json");
+    rep.write(&path).unwrap();
+    assert_eq!(BenchReport::read(&path).unwrap(), rep);
+
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for k in [
+        "device",
+        "peak_copy_gbs",
+        "grid",
+        "foehn_version",
+        "date",
+        "results",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+    for k in ["name", "cells", "edges", "vertices", "levels"] {
+        assert!(v["grid"].get(k).is_some(), "missing grid.{k}");
+    }
+    let r = &v["results"][0];
+    for k in [
+        "program",
+        "variant",
+        "schedule",
+        "backend",
+        "median_ms",
+        "host_us",
+        "bytes",
+        "gbs",
+        "pct_peak",
+        "verified",
+    ] {
+        assert!(r.get(k).is_some(), "missing results[0].{k}");
+    }
+    assert_eq!(r["verified"], Value::Bool(true));
+    assert_eq!(r["samples_ms"].as_array().unwrap().len(), 3);
+    assert!(
+        v["results"][1].get("calls_per_step").is_none(),
+        "optional fields are left out when absent"
+    );
+
+    // Unknown fields written by a newer version are ignored.
+    let mut newer = v.clone();
+    newer["gpu_clock_mhz"] = Value::from(1980);
+    newer["results"][0]["registers"] = Value::from(64);
+    let p2 = common::write(dir.path(), "newer.json", &newer.to_string());
+    assert_eq!(BenchReport::read(&p2).unwrap(), rep);
+}
+
+#[test]
+fn summary_table() {
+    let text = report().summary();
+    assert!(
+        text.starts_with("device: NVIDIA H200 (copy 4000 GB/s)\ngrid: r2b4 (20480 cells"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2000")
+            && text.contains("50.0")
+            && text.contains("yes")
+            && text.contains("NO")
+    );
+}
+
+#[test]
+fn table_aligns_columns() {
+    let mut t = Table::new(&[
+        ("name", Align::Left),
+        ("ms", Align::Right),
+        ("note", Align::Left),
+    ]);
+    t.push(vec!["a".into(), "1.5".into(), "x".into()]);
+    t.separator();
+    t.push(vec!["long name".into(), "10.25".into()]);
+    assert_eq!(t.len(), 2);
+    let want = "\
+name          ms  note
+----------------------
+a            1.5  x
+----------------------
+long name  10.25
+";
+    assert_eq!(t.to_string(), want);
+}
+
+#[test]
+fn dates() {
+    assert_eq!(iso8601_from_unix(0), "1970-01-01T00:00:00Z");
+    assert_eq!(iso8601_from_unix(951_782_400), "2000-02-29T00:00:00Z");
+    assert_eq!(iso8601_from_unix(1_700_000_000), "2023-11-14T22:13:20Z");
+    assert_eq!(iso8601_from_unix(4_107_542_399), "2100-02-28T23:59:59Z");
+}
