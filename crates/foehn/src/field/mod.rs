@@ -1,0 +1,315 @@
+//! Host fields: row-major arrays with named dimensions in ICON4Py order
+//! (`[horizontal, local, vertical]`), of `f64`, `f32`, `i32` or `bool`; program
+//! arguments; NumPy `.npy`/`.npz` I/O.
+
+mod args;
+pub mod npy;
+
+pub use args::Args;
+
+use crate::dsl::IntoDims;
+use crate::error::{Error, Result};
+use crate::ir::{DType, Dims, FieldType, Scalar};
+use foehn_grid::Grid;
+
+/// The element storage of a field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldData {
+    /// 64-bit floats.
+    F64(Vec<f64>),
+    /// 32-bit floats.
+    F32(Vec<f32>),
+    /// 32-bit integers.
+    I32(Vec<i32>),
+    /// Booleans.
+    Bool(Vec<bool>),
+}
+
+impl FieldData {
+    /// `n` copies of `value`.
+    pub fn filled(value: Scalar, n: usize) -> FieldData {
+        match value {
+            Scalar::F64(x) => FieldData::F64(vec![x; n]),
+            Scalar::F32(x) => FieldData::F32(vec![x; n]),
+            Scalar::I32(x) => FieldData::I32(vec![x; n]),
+            Scalar::Bool(x) => FieldData::Bool(vec![x; n]),
+        }
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        match self {
+            FieldData::F64(_) => DType::F64,
+            FieldData::F32(_) => DType::F32,
+            FieldData::I32(_) => DType::I32,
+            FieldData::Bool(_) => DType::Bool,
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            FieldData::F64(v) => v.len(),
+            FieldData::F32(v) => v.len(),
+            FieldData::I32(v) => v.len(),
+            FieldData::Bool(v) => v.len(),
+        }
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> Scalar {
+        match self {
+            FieldData::F64(v) => Scalar::F64(v[i]),
+            FieldData::F32(v) => Scalar::F32(v[i]),
+            FieldData::I32(v) => Scalar::I32(v[i]),
+            FieldData::Bool(v) => Scalar::Bool(v[i]),
+        }
+    }
+
+    /// Sets element `i`; `value` is converted to the field's type (C cast semantics).
+    #[inline]
+    pub fn set(&mut self, i: usize, value: Scalar) {
+        match self {
+            FieldData::F64(v) => v[i] = value.as_f64(),
+            FieldData::F32(v) => {
+                v[i] = match value {
+                    Scalar::F32(x) => x,
+                    s => s.as_f64() as f32,
+                }
+            }
+            FieldData::I32(v) => {
+                if let Scalar::I32(x) = value.cast(DType::I32) {
+                    v[i] = x
+                }
+            }
+            FieldData::Bool(v) => {
+                if let Scalar::Bool(x) = value.cast(DType::Bool) {
+                    v[i] = x
+                }
+            }
+        }
+    }
+}
+
+/// A host field: dimensions, shape (one extent per present dimension) and data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    dims: Dims,
+    shape: Vec<usize>,
+    data: FieldData,
+}
+
+impl Field {
+    /// Wraps data; errors when the shape does not match the dims or the data length.
+    pub fn new(dims: Dims, shape: Vec<usize>, data: FieldData) -> Result<Field> {
+        if shape.len() != dims.list().len() {
+            return Err(Error::Field(format!(
+                "shape {shape:?} has {} extents but dims {dims} need {}",
+                shape.len(),
+                dims.list().len()
+            )));
+        }
+        if let Some(c) = dims.local {
+            let i = dims.horizontal.is_some() as usize;
+            if shape[i] != c.width() {
+                return Err(Error::Field(format!(
+                    "local dimension {c} has extent {} but {c} has {} neighbours",
+                    shape[i],
+                    c.width()
+                )));
+            }
+        }
+        let n: usize = shape.iter().product();
+        if n != data.len() {
+            return Err(Error::Field(format!(
+                "shape {shape:?} holds {n} elements but the data has {}",
+                data.len()
+            )));
+        }
+        Ok(Field { dims, shape, data })
+    }
+
+    /// A field of `value`s shaped for `grid` with `nlev` full levels.
+    ///
+    /// # Panics
+    /// When `dims` is not a valid dimension set (e.g. two horizontal dims).
+    pub fn filled(grid: &Grid, nlev: usize, dims: impl IntoDims, value: Scalar) -> Field {
+        let dims = Dims::from_list(&dims.into_dims()).expect("valid dimensions");
+        let shape = Self::grid_shape(grid, nlev, dims);
+        let n = shape.iter().product();
+        Field {
+            dims,
+            shape,
+            data: FieldData::filled(value, n),
+        }
+    }
+
+    /// A zero field of `dtype` shaped for `grid` (see [`Field::filled`]).
+    pub fn zeros(grid: &Grid, nlev: usize, dims: impl IntoDims, dtype: DType) -> Field {
+        Self::filled(grid, nlev, dims, Scalar::F64(0.0).cast(dtype))
+    }
+
+    /// An `f64` field whose element at flat (row-major) index `i` is `f(i)`.
+    pub fn from_fn_f64(
+        grid: &Grid,
+        nlev: usize,
+        dims: impl IntoDims,
+        f: impl FnMut(usize) -> f64,
+    ) -> Field {
+        let mut field = Self::zeros(grid, nlev, dims, DType::F64);
+        let n = field.data.len();
+        field.data = FieldData::F64((0..n).map(f).collect());
+        field
+    }
+
+    /// A field of `dtype` whose element at multi-index `idx` is `f(idx)` (converted).
+    pub fn from_fn(
+        grid: &Grid,
+        nlev: usize,
+        dims: impl IntoDims,
+        dtype: DType,
+        mut f: impl FnMut(&[usize]) -> Scalar,
+    ) -> Field {
+        let mut field = Self::zeros(grid, nlev, dims, dtype);
+        let shape = field.shape.clone();
+        let mut idx = vec![0; shape.len()];
+        for i in 0..field.data.len() {
+            field.data.set(i, f(&idx));
+            for d in (0..shape.len()).rev() {
+                idx[d] += 1;
+                if idx[d] < shape[d] {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+        field
+    }
+
+    /// The shape a field with `dims` has on `grid` with `nlev` full levels.
+    pub fn grid_shape(grid: &Grid, nlev: usize, dims: Dims) -> Vec<usize> {
+        let h = dims.horizontal.map_or(0, |l| grid.size(l));
+        FieldType::new(dims, DType::F64).shape(h, nlev)
+    }
+
+    /// The dimensions.
+    pub fn dims(&self) -> Dims {
+        self.dims
+    }
+
+    /// The shape (one extent per present dimension, canonical order).
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        self.data.dtype()
+    }
+
+    /// The field's type.
+    pub fn field_type(&self) -> FieldType {
+        FieldType::new(self.dims, self.dtype())
+    }
+
+    /// The data.
+    pub fn data(&self) -> &FieldData {
+        &self.data
+    }
+
+    /// The data, mutably.
+    pub fn data_mut(&mut self) -> &mut FieldData {
+        &mut self.data
+    }
+
+    /// The elements if `f64`.
+    pub fn as_f64(&self) -> Option<&[f64]> {
+        match &self.data {
+            FieldData::F64(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The elements if `f64`, mutably.
+    pub fn as_f64_mut(&mut self) -> Option<&mut [f64]> {
+        match &mut self.data {
+            FieldData::F64(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The elements if `f32`.
+    pub fn as_f32(&self) -> Option<&[f32]> {
+        match &self.data {
+            FieldData::F32(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The elements if `i32`.
+    pub fn as_i32(&self) -> Option<&[i32]> {
+        match &self.data {
+            FieldData::I32(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The elements if `bool`.
+    pub fn as_bool(&self) -> Option<&[bool]> {
+        match &self.data {
+            FieldData::Bool(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The row-major flat index of horizontal point `h`, local slot `j` and level `k`
+    /// (arguments for absent dimensions are ignored).
+    #[inline]
+    pub fn flat_index(&self, h: usize, j: usize, k: usize) -> usize {
+        let mut i = 0;
+        let mut d = 0;
+        if self.dims.horizontal.is_some() {
+            i = h;
+            d = 1;
+        }
+        if self.dims.local.is_some() {
+            i = i * self.shape[d] + j;
+            d += 1;
+        }
+        if self.dims.vertical.is_some() {
+            i = i * self.shape[d] + k;
+        }
+        i
+    }
+
+    /// The number of levels (0 without a vertical dimension).
+    pub fn levels(&self) -> usize {
+        if self.dims.vertical.is_some() {
+            *self.shape.last().unwrap()
+        } else {
+            0
+        }
+    }
+
+    /// A readable description, e.g. `[Cell=320, K=10] f64`.
+    pub fn describe(&self) -> String {
+        describe(self.dims, &self.shape, self.dtype())
+    }
+}
+
+/// Describes a shape with dimension names, e.g. `[Cell=320, C2E=3] f64`.
+pub fn describe(dims: Dims, shape: &[usize], dtype: DType) -> String {
+    let parts: Vec<String> = dims
+        .list()
+        .iter()
+        .zip(shape)
+        .map(|(d, n)| format!("{d}={n}"))
+        .collect();
+    format!("[{}] {dtype}", parts.join(", "))
+}

@@ -1,0 +1,309 @@
+//! NumPy `.npy` and `.npz` files, so fields move to and from Python unchanged.
+//!
+//! Arrays are written in C (row-major) order with little-endian `<f8`, `<f4`, `<i4`
+//! or `|b1` elements, format version 1.0 (2.0 for huge headers), headers padded to
+//! 64 bytes as NumPy does. Reading also accepts Fortran order, big-endian data and
+//! `<i8`/`<i2`/`|i1`/`|u1` integers (converted to `i32` when they fit). `.npz` archives
+//! are zip files of `NAME.npy` members, stored or deflated (`np.savez`/`np.savez_compressed`).
+
+use super::{Field, FieldData};
+use crate::error::{Error, Result};
+use crate::ir::Dims;
+use std::collections::BTreeMap;
+use std::io::{Read, Seek, Write};
+use std::path::Path;
+
+/// An untyped n-dimensional array (shape + row-major data), as stored in `.npy`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Array {
+    /// Extents, outermost first.
+    pub shape: Vec<usize>,
+    /// Row-major elements.
+    pub data: FieldData,
+}
+
+fn bad(msg: impl Into<String>) -> Error {
+    Error::Field(msg.into())
+}
+
+fn io_err(path: &Path, source: std::io::Error) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Writes `array` in `.npy` format.
+pub fn write_npy<W: Write>(mut w: W, array: &Array) -> std::io::Result<()> {
+    let descr = match array.data {
+        FieldData::F64(_) => "<f8",
+        FieldData::F32(_) => "<f4",
+        FieldData::I32(_) => "<i4",
+        FieldData::Bool(_) => "|b1",
+    };
+    let shape = match array.shape.len() {
+        1 => format!("({},)", array.shape[0]),
+        _ => format!(
+            "({})",
+            array
+                .shape
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    let v2 = header.len() + 12 > 65535;
+    let prefix = if v2 { 12 } else { 10 };
+    let total = (prefix + header.len() + 1).div_ceil(64) * 64;
+    header.push_str(&" ".repeat(total - prefix - header.len() - 1));
+    header.push('\n');
+    w.write_all(b"\x93NUMPY")?;
+    if v2 {
+        w.write_all(&[2, 0])?;
+        w.write_all(&(header.len() as u32).to_le_bytes())?;
+    } else {
+        w.write_all(&[1, 0])?;
+        w.write_all(&(header.len() as u16).to_le_bytes())?;
+    }
+    w.write_all(header.as_bytes())?;
+    let mut buf = Vec::with_capacity(array.data.len() * 8);
+    match &array.data {
+        FieldData::F64(v) => v
+            .iter()
+            .for_each(|x| buf.extend_from_slice(&x.to_le_bytes())),
+        FieldData::F32(v) => v
+            .iter()
+            .for_each(|x| buf.extend_from_slice(&x.to_le_bytes())),
+        FieldData::I32(v) => v
+            .iter()
+            .for_each(|x| buf.extend_from_slice(&x.to_le_bytes())),
+        FieldData::Bool(v) => buf.extend(v.iter().map(|&b| b as u8)),
+    }
+    w.write_all(&buf)
+}
+
+fn header_value<'a>(header: &'a str, key: &str) -> Result<&'a str> {
+    let pat = format!("'{key}'");
+    let i = header
+        .find(&pat)
+        .ok_or_else(|| bad(format!("npy header lacks '{key}': {header}")))?;
+    let rest = header[i + pat.len()..].trim_start();
+    rest.strip_prefix(':')
+        .map(str::trim_start)
+        .ok_or_else(|| bad(format!("malformed npy header: {header}")))
+}
+
+/// Reads one `.npy` array.
+pub fn read_npy<R: Read>(mut r: R) -> Result<Array> {
+    let mut magic = [0u8; 8];
+    r.read_exact(&mut magic)
+        .map_err(|e| bad(format!("not an npy file: {e}")))?;
+    if &magic[..6] != b"\x93NUMPY" {
+        return Err(bad("not an npy file (bad magic)"));
+    }
+    let hlen = if magic[6] == 1 {
+        let mut b = [0u8; 2];
+        r.read_exact(&mut b).map_err(|e| bad(e.to_string()))?;
+        u16::from_le_bytes(b) as usize
+    } else {
+        let mut b = [0u8; 4];
+        r.read_exact(&mut b).map_err(|e| bad(e.to_string()))?;
+        u32::from_le_bytes(b) as usize
+    };
+    let mut hb = vec![0u8; hlen];
+    r.read_exact(&mut hb).map_err(|e| bad(e.to_string()))?;
+    let header = String::from_utf8_lossy(&hb).to_string();
+    let descr = header_value(&header, "descr")?;
+    let quote = descr
+        .chars()
+        .next()
+        .filter(|c| *c == '\'' || *c == '"')
+        .ok_or_else(|| bad(format!("bad descr in {header}")))?;
+    let descr = descr[1..]
+        .split(quote)
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let fortran = header_value(&header, "fortran_order")?.starts_with("True");
+    let shape_text = header_value(&header, "shape")?;
+    let close = shape_text
+        .find(')')
+        .ok_or_else(|| bad(format!("bad shape in {header}")))?;
+    let shape: Vec<usize> = shape_text[1..close]
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<usize>()
+                .map_err(|_| bad(format!("bad shape in {header}")))
+        })
+        .collect::<Result<_>>()?;
+    let n: usize = shape.iter().product();
+    let (endian, kind) = descr.split_at(1);
+    let big = endian == ">";
+    let size: usize = kind[1..]
+        .parse()
+        .map_err(|_| bad(format!("unsupported dtype '{descr}'")))?;
+    let mut raw = vec![0u8; n * size];
+    r.read_exact(&mut raw)
+        .map_err(|e| bad(format!("npy data too short: {e}")))?;
+    let mut chunks = raw.chunks_exact(size).map(|c| {
+        let mut b = [0u8; 8];
+        b[..size].copy_from_slice(c);
+        if big {
+            b[..size].reverse();
+        }
+        b
+    });
+    let ints = |chunks: &mut dyn Iterator<Item = [u8; 8]>, signed: bool| -> Result<Vec<i32>> {
+        chunks
+            .map(|b| {
+                let v: i64 = match (size, signed) {
+                    (1, true) => b[0] as i8 as i64,
+                    (1, false) => b[0] as i64,
+                    (2, true) => i16::from_le_bytes([b[0], b[1]]) as i64,
+                    (4, true) => i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64,
+                    (8, true) => i64::from_le_bytes(b),
+                    _ => return Err(bad(format!("unsupported dtype '{descr}'"))),
+                };
+                i32::try_from(v).map_err(|_| bad(format!("integer {v} does not fit i32")))
+            })
+            .collect()
+    };
+    let data = match (kind, size) {
+        ("f8", _) => FieldData::F64(chunks.map(f64::from_le_bytes).collect()),
+        ("f4", _) => FieldData::F32(
+            chunks
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+        ),
+        ("b1", _) => FieldData::Bool(chunks.map(|b| b[0] != 0).collect()),
+        (k, _) if k.starts_with('i') => FieldData::I32(ints(&mut chunks, true)?),
+        ("u1", _) => FieldData::I32(ints(&mut chunks, false)?),
+        _ => {
+            return Err(bad(format!(
+                "unsupported dtype '{descr}' (use f8, f4, i4 or b1)"
+            )))
+        }
+    };
+    let data = if fortran && shape.len() > 1 {
+        fortran_to_c(&shape, data)
+    } else {
+        data
+    };
+    Ok(Array { shape, data })
+}
+
+fn fortran_to_c(shape: &[usize], data: FieldData) -> FieldData {
+    let n = data.len();
+    let mut out = data.clone();
+    let mut idx = vec![0usize; shape.len()];
+    for c in 0..n {
+        // Fortran flat index of the C-order multi-index `idx`.
+        let mut f = 0;
+        for d in (0..shape.len()).rev() {
+            f = f * shape[d] + idx[d];
+        }
+        out.set(c, data.get(f));
+        for d in (0..shape.len()).rev() {
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    out
+}
+
+/// Writes an array to a `.npy` file.
+pub fn save_npy(path: impl AsRef<Path>, array: &Array) -> Result<()> {
+    let path = path.as_ref();
+    let f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
+    let mut w = std::io::BufWriter::new(f);
+    write_npy(&mut w, array)
+        .and_then(|_| w.flush())
+        .map_err(|e| io_err(path, e))
+}
+
+/// Reads a `.npy` file.
+pub fn load_npy(path: impl AsRef<Path>) -> Result<Array> {
+    let path = path.as_ref();
+    let f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+    read_npy(std::io::BufReader::new(f)).map_err(|e| bad(format!("{}: {e}", path.display())))
+}
+
+/// Writes arrays to a `.npz` archive (members `NAME.npy`, stored uncompressed like `np.savez`).
+pub fn save_npz<'a>(
+    path: impl AsRef<Path>,
+    arrays: impl IntoIterator<Item = (&'a str, &'a Array)>,
+) -> Result<()> {
+    let path = path.as_ref();
+    let f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
+    let mut zip = zip::ZipWriter::new(std::io::BufWriter::new(f));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .large_file(true);
+    for (name, a) in arrays {
+        zip.start_file(format!("{name}.npy"), opts)
+            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        write_npy(&mut zip, a).map_err(|e| io_err(path, e))?;
+    }
+    let mut w = zip
+        .finish()
+        .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    w.flush().map_err(|e| io_err(path, e))
+}
+
+/// Reads every array of a `.npz` archive, by name (without `.npy`).
+pub fn load_npz(path: impl AsRef<Path>) -> Result<BTreeMap<String, Array>> {
+    let path = path.as_ref();
+    let f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+    read_npz(std::io::BufReader::new(f)).map_err(|e| bad(format!("{}: {e}", path.display())))
+}
+
+/// Reads every array of a `.npz` archive from a reader.
+pub fn read_npz<R: Read + Seek>(r: R) -> Result<BTreeMap<String, Array>> {
+    let mut zip = zip::ZipArchive::new(r).map_err(|e| bad(format!("not an npz archive: {e}")))?;
+    let mut out = BTreeMap::new();
+    for i in 0..zip.len() {
+        let member = zip.by_index(i).map_err(|e| bad(e.to_string()))?;
+        let name = member
+            .name()
+            .map_err(|e| bad(e.to_string()))?
+            .trim_end_matches(".npy")
+            .to_string();
+        let array = read_npy(member).map_err(|e| bad(format!("member {name}: {e}")))?;
+        out.insert(name, array);
+    }
+    Ok(out)
+}
+
+impl Field {
+    /// The field as an untyped array (ICON4Py dimension order, row-major).
+    pub fn to_array(&self) -> Array {
+        Array {
+            shape: self.shape.clone(),
+            data: self.data.clone(),
+        }
+    }
+
+    /// A field with `dims` from an array; errors when the rank or local extent do not fit.
+    pub fn from_array(dims: Dims, array: Array) -> Result<Field> {
+        Field::new(dims, array.shape, array.data)
+    }
+
+    /// Writes the field to a `.npy` file.
+    pub fn save_npy(&self, path: impl AsRef<Path>) -> Result<()> {
+        save_npy(path, &self.to_array())
+    }
+
+    /// Reads a field with `dims` from a `.npy` file.
+    pub fn load_npy(path: impl AsRef<Path>, dims: Dims) -> Result<Field> {
+        let path = path.as_ref();
+        Field::from_array(dims, load_npy(path)?)
+            .map_err(|e| bad(format!("{}: {e}", path.display())))
+    }
+}

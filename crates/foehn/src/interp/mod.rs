@@ -1,0 +1,176 @@
+//! The reference interpreter and the [`Backend`] trait.
+//!
+//! The interpreter is written to be plainly correct, not fast: for each stencil in
+//! order, it evaluates the root expression at every point of the resolved domain
+//! (horizontal outer, vertical inner), collects all values, then writes them to the
+//! outputs, so a stencil always reads its inputs as they were before it ran. Points
+//! outside the domain are never written.
+//!
+//! Semantics every backend must reproduce:
+//! - reductions visit neighbour slots `j = 0..width` in order and skip table entries −1;
+//!   an all-skipped row gives the identity (0, −∞, +∞);
+//! - reading through a skip value outside a reduction, reading a level outside a
+//!   field's levels, or reading a scan result outside the stencil's vertical range is
+//!   a runtime error naming the program, stencil and field;
+//! - `where` and `concat_where` evaluate only the selected branch;
+//! - scans run over the stencil's vertical range (forward from its start, backward
+//!   from its end), one column per horizontal point;
+//! - floats follow IEEE (min/max as C `fmin`/`fmax`), integers wrap, integer
+//!   division by zero is an error; temporaries start as NaN / `i32::MIN` / `false`.
+
+mod eval;
+
+use crate::dsl::ProgramDef;
+use crate::error::{Error, Result};
+use crate::field::{Args, Field};
+use crate::ir::{self, Role, Scalar, Variant};
+use eval::{Eval, Pt, Value};
+use foehn_grid::Grid;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// Something that runs programs: the interpreter now, the CPU and CUDA code
+/// generators later.
+pub trait Backend {
+    /// A short name (`interp`, `cpu`, `cuda`).
+    fn name(&self) -> &str;
+
+    /// Runs one variant of `program` on `grid`, reading and updating `args`
+    /// (argument shapes are checked first; outputs are written only inside each
+    /// stencil's domain).
+    fn run(
+        &self,
+        program: &ProgramDef,
+        variant: &Variant,
+        grid: &Grid,
+        args: &mut Args,
+    ) -> Result<()>;
+}
+
+/// The reference interpreter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Interpreter;
+
+impl Backend for Interpreter {
+    fn name(&self) -> &str {
+        "interp"
+    }
+
+    fn run(
+        &self,
+        program: &ProgramDef,
+        variant: &Variant,
+        grid: &Grid,
+        args: &mut Args,
+    ) -> Result<()> {
+        let ir = program.specialize(variant)?;
+        self.run_ir(&ir, grid, args)
+    }
+}
+
+impl Interpreter {
+    /// Runs an already specialised program.
+    pub fn run_ir(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+        let nlev = args.check(program, grid)?;
+        // Move the argument fields out (in declaration order) and allocate temporaries.
+        let mut fields: Vec<Field> = program
+            .fields
+            .iter()
+            .map(|d| match d.role {
+                Role::Temp => {
+                    let poison = match d.ty.dtype {
+                        ir::DType::F64 => Scalar::F64(f64::NAN),
+                        ir::DType::F32 => Scalar::F32(f32::NAN),
+                        ir::DType::I32 => Scalar::I32(i32::MIN),
+                        ir::DType::Bool => Scalar::Bool(false),
+                    };
+                    Field::filled(grid, nlev, d.ty.dims.list(), poison)
+                }
+                _ => args.take_field(&d.name).expect("checked"),
+            })
+            .collect();
+        let result = run_stencils(program, grid, nlev, &mut fields, args);
+        for (d, f) in program.fields.iter().zip(fields) {
+            if d.role != Role::Temp {
+                args.set_field(&d.name, f);
+            }
+        }
+        result
+    }
+}
+
+fn run_stencils(
+    program: &ir::Program,
+    grid: &Grid,
+    nlev: usize,
+    fields: &mut [Field],
+    args: &Args,
+) -> Result<()> {
+    let scalars: Vec<Scalar> = program
+        .scalars
+        .iter()
+        .map(|s| args.scalar(&s.name).expect("checked"))
+        .collect();
+    for st in &program.stencils {
+        let runtime = |message: String| Error::Runtime {
+            program: program.name.clone(),
+            stencil: st.name.clone(),
+            message,
+        };
+        let dom = st
+            .domain
+            .resolve(st.location, st.vertical, grid, nlev)
+            .map_err(runtime)?;
+        let values = {
+            let ev = Eval {
+                prog: program,
+                grid,
+                nlev,
+                fields,
+                scalars: &scalars,
+                k_range: dom.k,
+                columns: RefCell::new(HashMap::new()),
+            };
+            let mut values = Vec::with_capacity((dom.h.1 - dom.h.0) * (dom.k.1 - dom.k.0));
+            for h in dom.h.0..dom.h.1 {
+                for k in dom.k.0..dom.k.1 {
+                    values.push(
+                        ev.eval(
+                            st.root,
+                            Pt {
+                                h,
+                                k: k as i64,
+                                j: None,
+                            },
+                            None,
+                        )
+                        .map_err(runtime)?,
+                    );
+                }
+            }
+            values
+        };
+        let mut it = values.into_iter();
+        for h in dom.h.0..dom.h.1 {
+            for k in dom.k.0..dom.k.1 {
+                let v = it.next().expect("one value per point");
+                for (i, &out) in st.outputs.iter().enumerate() {
+                    let s = match (&v, st.outputs.len()) {
+                        (Value::S(s), 1) => *s,
+                        (Value::T(t), _) => match &t[i] {
+                            Value::S(s) => *s,
+                            Value::T(_) => {
+                                return Err(runtime("internal: nested tuple output".into()))
+                            }
+                        },
+                        _ => return Err(runtime("internal: output arity".into())),
+                    };
+                    let f = &mut fields[out.0 as usize];
+                    let idx = f.flat_index(h, 0, k);
+                    f.data_mut().set(idx, s);
+                }
+            }
+        }
+    }
+    Ok(())
+}
