@@ -45,12 +45,13 @@ fn divergence_matches_reference() {
         let (vn, geofac) = (vn.as_f64().unwrap(), geofac.as_f64().unwrap());
         let c2e = grid.topology.table(C2E);
         let n = grid.size(CELL);
+        let ne = grid.size(EDGE);
         let mut want = vec![0.0; n * NLEV];
         for c in 0..n {
             for k in 0..NLEV {
                 for j in 0..3 {
                     if let Some(e) = c2e.neighbor(c, j) {
-                        want[c * NLEV + k] += geofac[c * 3 + j] * vn[e * NLEV + k];
+                        want[c + n * k] += geofac[c + n * j] * vn[e + ne * k];
                     }
                 }
             }
@@ -89,14 +90,15 @@ fn interpolation_to_half_levels_matches_reference() {
 
         let (w, x) = (w.as_f64().unwrap(), x.as_f64().unwrap());
         let nh = NLEV + 1;
+        let nc = grid.size(CELL);
         let mut want = vec![0.0; grid.size(CELL) * nh];
         for c in 0..grid.size(CELL) {
-            want[c * nh] = x[c * NLEV];
+            want[c] = x[c];
             for k in 1..NLEV {
-                let wk = w[c * nh + k];
-                want[c * nh + k] = wk * x[c * NLEV + k] + (1.0 - wk) * x[c * NLEV + k - 1];
+                let wk = w[c + nc * k];
+                want[c + nc * k] = wk * x[c + nc * k] + (1.0 - wk) * x[c + nc * (k - 1)];
             }
-            want[c * nh + NLEV] = sentinel; // outside the domain: untouched
+            want[c + nc * NLEV] = sentinel; // outside the domain: untouched
         }
         assert_close(
             "x_ic",
@@ -150,14 +152,18 @@ fn tridiagonal_solve_matches_reference() {
             .unwrap();
         let got = args.field("x").unwrap().as_f64().unwrap();
 
-        let col =
-            |f: &Field, cell: usize| f.as_f64().unwrap()[cell * NLEV..(cell + 1) * NLEV].to_vec();
+        let n = grid.size(CELL);
+        let col = |f: &Field, cell: usize| -> Vec<f64> {
+            (0..NLEV)
+                .map(|k| f.as_f64().unwrap()[cell + n * k])
+                .collect()
+        };
         for cell in 0..grid.size(CELL) {
             let (ca, cb, cc, cd) = (col(&a, cell), col(&b, cell), col(&c, cell), col(&d, cell));
             let want = thomas(&ca, &cb, &cc, &cd);
-            assert_close("x", &got[cell * NLEV..(cell + 1) * NLEV], &want, 1e-13);
+            let x: Vec<f64> = (0..NLEV).map(|k| got[cell + n * k]).collect();
+            assert_close("x", &x, &want, 1e-13);
             // And the solution solves the system.
-            let x = &got[cell * NLEV..(cell + 1) * NLEV];
             for k in 0..NLEV {
                 let mut lhs = cb[k] * x[k];
                 if k > 0 {
@@ -208,7 +214,11 @@ fn explicit_domain_leaves_outside_untouched() {
     for c in 0..grid.size(CELL) {
         for k in 0..NLEV {
             let inside = (10..100).contains(&c) && (2..NLEV - 1).contains(&k);
-            assert_eq!(div[c * NLEV + k] != -7.0, inside, "cell {c} level {k}");
+            assert_eq!(
+                div[c + grid.size(CELL) * k] != -7.0,
+                inside,
+                "cell {c} level {k}"
+            );
         }
     }
 }

@@ -150,3 +150,23 @@ fn fields_through_npy_and_npz_files() {
         "{err}"
     );
 }
+
+#[test]
+fn fields_are_column_major_and_arrays_row_major() {
+    use foehn::dsl::prelude::*;
+    let grid = foehn_grid::Grid::icosahedral(1, 0, foehn_grid::EARTH_RADIUS).unwrap();
+    let f = Field::from_fn(&grid, 4, (CELL, C2E, K), I32, |i| {
+        foehn::ir::Scalar::I32((i[0] * 100 + i[1] * 10 + i[2]) as i32)
+    });
+    // Field storage: horizontal fastest, then local, then vertical.
+    let n = grid.size(CELL);
+    assert_eq!(f.strides(), (1, n, 3 * n));
+    assert_eq!(f.as_i32().unwrap()[f.flat_index(7, 2, 3)], 723);
+    assert_eq!(f.as_i32().unwrap()[7 + n * (2 + 3 * 3)], 723);
+    // NumPy arrays: row-major in ICON4Py dimension order.
+    let a = f.to_array();
+    assert_eq!(a.shape, vec![n, 3, 4]);
+    assert_eq!(a.data.get((7 * 3 + 2) * 4 + 3), foehn::ir::Scalar::I32(723));
+    let back = Field::from_array(f.dims(), a).unwrap();
+    assert_eq!(back, f);
+}

@@ -61,22 +61,22 @@ fn data_dependent_vertical_offsets_as_in_icon_diffusion() {
     let e2c = g.topology.table(E2C);
     let out = args.field("out").unwrap().as_f64().unwrap();
     let out_e = args.field("out_e").unwrap().as_f64().unwrap();
+    let (nc, ne) = (g.size(CELL), g.size(EDGE));
     for k in 1..NLEV - 1 {
         for c in 0..g.size(CELL) {
             let mut want = 0.0;
             for j in 0..3 {
                 let n = c2e2c.get(c, j) as usize;
-                let kk = (k as i32 + ko[(c * 3 + j) * NLEV + k]) as usize;
-                want += th[n * NLEV + kk] * wv[c * 3 + j];
+                let kk = (k as i32 + ko[c + nc * (j + 3 * k)]) as usize;
+                want += th[n + nc * kk] * wv[c + nc * j];
             }
-            assert!((out[c * NLEV + k] - want).abs() <= 1e-13 * want.abs());
+            assert!((out[c + nc * k] - want).abs() <= 1e-13 * want.abs());
         }
         for e in 0..g.size(EDGE) {
             let at = |j: usize| {
-                th[e2c.get(e, j) as usize * NLEV
-                    + (k as i32 + ikv[(e * 2 + j) * NLEV + k]) as usize]
+                th[e2c.get(e, j) as usize + nc * (k as i32 + ikv[e + ne * (j + 2 * k)]) as usize]
             };
-            assert_eq!(out_e[e * NLEV + k], at(0) - at(1));
+            assert_eq!(out_e[e + ne * k], at(0) - at(1));
         }
     }
 }
@@ -127,6 +127,7 @@ fn temporaries_tuple_outputs_and_inout_fields() {
     let (vn, gr) = (vn.as_f64().unwrap(), gr.as_f64().unwrap());
     let v2e = g.topology.table(V2E);
     assert!(v2e.skip_count() > 0, "pentagons give skip values");
+    let (nv, ne) = (g.size(VERTEX), g.size(EDGE));
     let mut zeta = vec![0.0; g.size(VERTEX) * NLEV];
     for v in 0..g.size(VERTEX) {
         for j in 0..6 {
@@ -135,7 +136,7 @@ fn temporaries_tuple_outputs_and_inout_fields() {
                 continue; // skipped neighbours contribute nothing
             }
             for k in 0..NLEV {
-                zeta[v * NLEV + k] += vn[e as usize * NLEV + k] * gr[v * 6 + j];
+                zeta[v + nv * k] += vn[e as usize + ne * k] * gr[v + nv * j];
             }
         }
     }
@@ -148,10 +149,10 @@ fn temporaries_tuple_outputs_and_inout_fields() {
     for e in 0..g.size(EDGE) {
         for k in 0..NLEV {
             let (z0, z1) = (
-                zeta[e2v.get(e, 0) as usize * NLEV + k],
-                zeta[e2v.get(e, 1) as usize * NLEV + k],
+                zeta[e2v.get(e, 0) as usize + nv * k],
+                zeta[e2v.get(e, 1) as usize + nv * k],
             );
-            let i = e * NLEV + k;
+            let i = e + ne * k;
             assert!((grad.as_f64().unwrap()[i] - (z1 - z0)).abs() <= 1e-13 * (z1.abs() + z0.abs()));
             assert!(
                 (avg.as_f64().unwrap()[i] - 0.5 * (z0 + z1)).abs()

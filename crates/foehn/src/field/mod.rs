@@ -1,4 +1,5 @@
-//! Host fields: row-major arrays with named dimensions in ICON4Py order
+//! Host fields: column-major arrays (horizontal index fastest, like ICON's Fortran
+//! `(nproma, nlev)` and what GPUs need for coalesced access) with named dimensions in ICON4Py order
 //! (`[horizontal, local, vertical]`), of `f64`, `f32`, `i32` or `bool`; program
 //! arguments; NumPy `.npy`/`.npz` I/O.
 
@@ -155,7 +156,7 @@ impl Field {
         Self::filled(grid, nlev, dims, Scalar::F64(0.0).cast(dtype))
     }
 
-    /// An `f64` field whose element at flat (row-major) index `i` is `f(i)`.
+    /// An `f64` field whose element at flat (column-major, see [`Field::flat_index`]) index `i` is `f(i)`.
     pub fn from_fn_f64(
         grid: &Grid,
         nlev: usize,
@@ -181,7 +182,7 @@ impl Field {
         let mut idx = vec![0; shape.len()];
         for i in 0..field.data.len() {
             field.data.set(i, f(&idx));
-            for d in (0..shape.len()).rev() {
+            for d in 0..shape.len() {
                 idx[d] += 1;
                 if idx[d] < shape[d] {
                     break;
@@ -268,24 +269,55 @@ impl Field {
         }
     }
 
-    /// The row-major flat index of horizontal point `h`, local slot `j` and level `k`
-    /// (arguments for absent dimensions are ignored).
+    /// The flat index of horizontal point `h`, local slot `j` and level `k` in the
+    /// column-major layout (horizontal fastest, then local, then vertical; arguments for
+    /// absent dimensions are ignored).
     #[inline]
     pub fn flat_index(&self, h: usize, j: usize, k: usize) -> usize {
         let mut i = 0;
+        let mut stride = 1;
         let mut d = 0;
         if self.dims.horizontal.is_some() {
             i = h;
+            stride = self.shape[0];
             d = 1;
         }
         if self.dims.local.is_some() {
-            i = i * self.shape[d] + j;
-            d += 1;
+            i += j * stride;
+            stride *= self.shape[d];
         }
         if self.dims.vertical.is_some() {
-            i = i * self.shape[d] + k;
+            i += k * stride;
         }
         i
+    }
+
+    /// Element strides `(horizontal, local, vertical)` of the column-major layout
+    /// (0 for absent dimensions).
+    pub fn strides(&self) -> (usize, usize, usize) {
+        let h = self.dims.horizontal.map_or(0, |_| 1);
+        let n_h = if self.dims.horizontal.is_some() {
+            self.shape[0]
+        } else {
+            1
+        };
+        let j = if self.dims.local.is_some() { n_h } else { 0 };
+        let w = self.dims.local.map_or(1, |c| c.width());
+        let k = if self.dims.vertical.is_some() {
+            n_h * w
+        } else {
+            0
+        };
+        (h, j, k)
+    }
+
+    /// Number of levels (1 for fields without a vertical dimension).
+    pub fn vertical_extent(&self) -> usize {
+        if self.dims.vertical.is_some() {
+            *self.shape.last().expect("vertical extent")
+        } else {
+            1
+        }
     }
 
     /// The number of levels (0 without a vertical dimension).

@@ -196,6 +196,35 @@ pub fn read_npy<R: Read>(mut r: R) -> Result<Array> {
     Ok(Array { shape, data })
 }
 
+/// Converts between column-major (field) and row-major (NumPy) element order.
+fn reorder(shape: &[usize], data: &FieldData, to_row_major: bool) -> FieldData {
+    if shape.len() < 2 {
+        return data.clone();
+    }
+    let mut out = data.clone();
+    let mut idx = vec![0usize; shape.len()];
+    for c in 0..data.len() {
+        // `c` counts in column-major order over the multi-index `idx`.
+        let mut r = 0;
+        for d in 0..shape.len() {
+            r = r * shape[d] + idx[d];
+        }
+        if to_row_major {
+            out.set(r, data.get(c));
+        } else {
+            out.set(c, data.get(r));
+        }
+        for d in 0..shape.len() {
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    out
+}
+
 fn fortran_to_c(shape: &[usize], data: FieldData) -> FieldData {
     let n = data.len();
     let mut out = data.clone();
@@ -282,17 +311,18 @@ pub fn read_npz<R: Read + Seek>(r: R) -> Result<BTreeMap<String, Array>> {
 }
 
 impl Field {
-    /// The field as an untyped array (ICON4Py dimension order, row-major).
+    /// The field as an untyped array (ICON4Py dimension order, row-major as NumPy's default).
     pub fn to_array(&self) -> Array {
         Array {
-            shape: self.shape.clone(),
-            data: self.data.clone(),
+            shape: self.shape().to_vec(),
+            data: reorder(self.shape(), self.data(), true),
         }
     }
 
-    /// A field with `dims` from an array; errors when the rank or local extent do not fit.
+    /// A field with `dims` from a (row-major) array; errors when the rank or local extent do not fit.
     pub fn from_array(dims: Dims, array: Array) -> Result<Field> {
-        Field::new(dims, array.shape, array.data)
+        let data = reorder(&array.shape, &array.data, false);
+        Field::new(dims, array.shape, data)
     }
 
     /// Writes the field to a `.npy` file.
