@@ -104,6 +104,14 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// Code generation, compilation or loading of a program failed.
+    #[error("compiling program `{program}`: {message}")]
+    Compile {
+        /// Program name.
+        program: String,
+        /// What failed (with the compiler's output where there is one).
+        message: String,
+    },
     /// A malformed or unsupported field (shape/data mismatch, bad `.npy`).
     #[error("{0}")]
     Field(String),

@@ -28,6 +28,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod codegen;
 pub mod dsl;
 pub mod error;
 pub mod examples;

@@ -1,0 +1,387 @@
+//! The native CPU backend: generated C, compiled by the system C compiler into a shared
+//! library (cached on disk), loaded with `libloading`, and run in parallel over
+//! horizontal chunks with rayon. See `docs/adr/0003-native-cpu-backend.md`.
+
+use super::c::{generate, CProgram};
+use super::CODEGEN_VERSION;
+use crate::dsl::ProgramDef;
+use crate::error::{Error, Result};
+use crate::field::{Args, Field, FieldData};
+use crate::interp::Backend;
+use crate::ir::{self, DType, Role, Scalar, Variant};
+use foehn_cache::{Cache, KeyBuilder, Origin};
+use foehn_grid::{Connectivity, Grid};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::path::Path;
+use std::process::Command;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Flags every program is compiled with: optimised, no FMA contraction and no fast-math,
+/// so results match the interpreter.
+const CFLAGS: &[&str] = &[
+    "-std=c11",
+    "-O3",
+    "-march=native",
+    "-ffp-contract=off",
+    "-fno-math-errno",
+    "-fPIC",
+    "-shared",
+];
+
+/// Horizontal points per parallel task.
+const CHUNK: usize = 2048;
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+union CScalar {
+    f64: f64,
+    f32: f32,
+    i32: i32,
+    b: u8,
+}
+
+/// Mirror of `foehn_ctx` in the generated C.
+#[repr(C)]
+struct Ctx {
+    rd: *const *const c_void,
+    wr: *const *mut c_void,
+    sh: *const i64,
+    sj: *const i64,
+    sk: *const i64,
+    nk: *const i64,
+    tab: *const *const i32,
+    sc: *const CScalar,
+    bounds: *const i64,
+    err: *mut i32,
+}
+
+// SAFETY: the context only points at buffers that outlive the parallel loop; the
+// stencil functions write disjoint horizontal ranges and the error word atomically.
+unsafe impl Send for Ctx {}
+unsafe impl Sync for Ctx {}
+
+type StencilFn = unsafe extern "C" fn(*const Ctx, i64, i64, i64, i64);
+
+/// A compiled, loaded program variant.
+pub struct CompiledProgram {
+    _lib: libloading::Library,
+    fns: Vec<StencilFn>,
+    code: CProgram,
+    /// The cache key (content hash of source, flags, compiler and code generator).
+    pub key: String,
+    /// Whether it came from the cache, was built, or was rebuilt after corruption.
+    pub origin: Origin,
+}
+
+impl CompiledProgram {
+    /// The generated C source.
+    pub fn source(&self) -> &str {
+        &self.code.source
+    }
+}
+
+/// The C compiler: its command and identity (first line of `--version` and target).
+struct Toolchain {
+    cc: String,
+    identity: String,
+}
+
+fn toolchain() -> std::result::Result<&'static Toolchain, String> {
+    static TC: OnceLock<std::result::Result<Toolchain, String>> = OnceLock::new();
+    TC.get_or_init(|| {
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+        let out = |arg: &str| {
+            Command::new(&cc)
+                .arg(arg)
+                .output()
+                .map_err(|e| {
+                    format!("cannot run the C compiler `{cc}` ({e}); install gcc or set CC")
+                })
+                .map(|o| {
+                    String::from_utf8_lossy(&o.stdout)
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                        .to_string()
+                })
+        };
+        let identity = format!("{} | {}", out("--version")?, out("-dumpmachine")?);
+        Ok(Toolchain { cc, identity })
+    })
+    .as_ref()
+    .map_err(|e| e.clone())
+}
+
+/// The native CPU backend.
+pub struct CpuBackend {
+    cache: Cache,
+    loaded: Mutex<BTreeMap<String, Arc<CompiledProgram>>>,
+}
+
+impl Default for CpuBackend {
+    fn default() -> Self {
+        Self::new(Cache::from_env())
+    }
+}
+
+impl CpuBackend {
+    /// A backend using the given compiled-program cache.
+    pub fn new(cache: Cache) -> CpuBackend {
+        CpuBackend {
+            cache,
+            loaded: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// Generates, compiles (or fetches from the cache) and loads one program variant.
+    pub fn compile(&self, program: &ir::Program) -> Result<Arc<CompiledProgram>> {
+        let fail = |message: String| Error::Compile {
+            program: program.name.clone(),
+            message,
+        };
+        let code = generate(program).map_err(|e| fail(e.to_string()))?;
+        let tc = toolchain().map_err(fail)?;
+        let key = KeyBuilder::new()
+            .part("codegen", CODEGEN_VERSION)
+            .part("source", &code.source)
+            .part("compiler", &tc.identity)
+            .part("flags", CFLAGS.join(" "))
+            .finish();
+        if let Some(p) = self
+            .loaded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return Ok(p.clone());
+        }
+        let description = format!("cpu {} [{}]", program.name, program.variant);
+        let (path, origin) = self
+            .cache
+            .get_or_build(&key, &description, |artifact| {
+                build_library(tc, &code.source, artifact)
+            })
+            .map_err(|e| fail(e.to_string()))?;
+        // SAFETY: the library is our own generated code, verified against its checksum.
+        let lib = unsafe { libloading::Library::new(&path) }
+            .map_err(|e| fail(format!("loading {}: {e}", path.display())))?;
+        let mut fns = Vec::new();
+        for st in &code.stencils {
+            // SAFETY: every stencil symbol has the StencilFn signature (see codegen::c).
+            let f: libloading::Symbol<StencilFn> = unsafe { lib.get(st.symbol.as_bytes()) }
+                .map_err(|e| fail(format!("symbol {}: {e}", st.symbol)))?;
+            fns.push(*f);
+        }
+        let compiled = Arc::new(CompiledProgram {
+            _lib: lib,
+            fns,
+            code,
+            key: key.clone(),
+            origin,
+        });
+        self.loaded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, compiled.clone());
+        Ok(compiled)
+    }
+
+    /// Runs a compiled program variant on `grid` with `args` (shapes checked first).
+    pub fn run_compiled(
+        &self,
+        program: &ir::Program,
+        compiled: &CompiledProgram,
+        grid: &Grid,
+        args: &mut Args,
+    ) -> Result<()> {
+        let nlev = args.check(program, grid)?;
+        let mut fields: Vec<Field> = program
+            .fields
+            .iter()
+            .map(|d| match d.role {
+                Role::Temp => Field::filled(grid, nlev, d.ty.dims.list(), poison(d.ty.dtype)),
+                _ => args.take_field(&d.name).expect("checked"),
+            })
+            .collect();
+        let result = execute(program, compiled, grid, nlev, &mut fields, args);
+        for (d, f) in program.fields.iter().zip(fields) {
+            if d.role != Role::Temp {
+                args.set_field(&d.name, f);
+            }
+        }
+        result
+    }
+}
+
+impl Backend for CpuBackend {
+    fn name(&self) -> &str {
+        "cpu"
+    }
+
+    fn run(
+        &self,
+        program: &ProgramDef,
+        variant: &Variant,
+        grid: &Grid,
+        args: &mut Args,
+    ) -> Result<()> {
+        let ir = program.specialize(variant)?;
+        let compiled = self.compile(&ir)?;
+        self.run_compiled(&ir, &compiled, grid, args)
+    }
+}
+
+fn poison(t: DType) -> Scalar {
+    match t {
+        DType::F64 => Scalar::F64(f64::NAN),
+        DType::F32 => Scalar::F32(f32::NAN),
+        DType::I32 => Scalar::I32(i32::MIN),
+        DType::Bool => Scalar::Bool(false),
+    }
+}
+
+fn build_library(tc: &Toolchain, source: &str, artifact: &Path) -> std::result::Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let src = dir.path().join("program.c");
+    std::fs::write(&src, source).map_err(|e| e.to_string())?;
+    let out = Command::new(&tc.cc)
+        .args(CFLAGS)
+        .arg("-o")
+        .arg(artifact)
+        .arg(&src)
+        .arg("-lm")
+        .output()
+        .map_err(|e| format!("cannot run `{}`: {e}", tc.cc))?;
+    if !out.status.success() {
+        return Err(format!(
+            "the C compiler `{}` failed:\n{}",
+            tc.cc,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(())
+}
+
+fn data_ptr(f: &mut Field) -> *mut c_void {
+    match f.data_mut() {
+        FieldData::F64(v) => v.as_mut_ptr() as *mut c_void,
+        FieldData::F32(v) => v.as_mut_ptr() as *mut c_void,
+        FieldData::I32(v) => v.as_mut_ptr() as *mut c_void,
+        FieldData::Bool(v) => v.as_mut_ptr() as *mut c_void,
+    }
+}
+
+fn execute(
+    program: &ir::Program,
+    compiled: &CompiledProgram,
+    grid: &Grid,
+    nlev: usize,
+    fields: &mut [Field],
+    args: &Args,
+) -> Result<()> {
+    let code = &compiled.code;
+    let strides: Vec<(usize, usize, usize)> = fields.iter().map(|f| f.strides()).collect();
+    let sh: Vec<i64> = strides.iter().map(|s| s.0 as i64).collect();
+    let sj: Vec<i64> = strides.iter().map(|s| s.1 as i64).collect();
+    let sk: Vec<i64> = strides.iter().map(|s| s.2 as i64).collect();
+    let nk: Vec<i64> = fields.iter().map(|f| f.vertical_extent() as i64).collect();
+    let tables: Vec<*const i32> = Connectivity::ALL
+        .iter()
+        .map(|&c| grid.topology.table(c).as_slice().as_ptr())
+        .collect();
+    let scalars: Vec<CScalar> = program
+        .scalars
+        .iter()
+        .map(
+            |s| match args.scalar(&s.name).expect("checked").cast(s.dtype) {
+                Scalar::F64(x) => CScalar { f64: x },
+                Scalar::F32(x) => CScalar { f32: x },
+                Scalar::I32(x) => CScalar { i32: x },
+                Scalar::Bool(b) => CScalar { b: b as u8 },
+            },
+        )
+        .collect();
+    let bounds: Vec<i64> = code
+        .bounds
+        .iter()
+        .map(|(dim, b)| b.resolve(*dim, grid, nlev))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|message| Error::Runtime {
+            program: program.name.clone(),
+            stencil: "-".into(),
+            message,
+        })?;
+    let mut err = 0i32;
+    for (i, st) in program.stencils.iter().enumerate() {
+        let runtime = |message: String| Error::Runtime {
+            program: program.name.clone(),
+            stencil: st.name.clone(),
+            message,
+        };
+        let dom = st
+            .domain
+            .resolve(st.location, st.vertical, grid, nlev)
+            .map_err(runtime)?;
+        if dom.h.1 <= dom.h.0 || (st.vertical.is_some() && dom.k.1 <= dom.k.0) {
+            continue;
+        }
+        // Outputs that the stencil also reads are read from a snapshot taken now.
+        let snapshots: BTreeMap<u32, Field> = code.stencils[i]
+            .snapshot
+            .iter()
+            .map(|f| (f.0, fields[f.0 as usize].clone()))
+            .collect();
+        let mut snap_ptrs: BTreeMap<u32, *const c_void> = BTreeMap::new();
+        let mut snapshots = snapshots;
+        for (id, f) in snapshots.iter_mut() {
+            snap_ptrs.insert(*id, data_ptr(f) as *const c_void);
+        }
+        let wr: Vec<*mut c_void> = fields.iter_mut().map(data_ptr).collect();
+        let rd: Vec<*const c_void> = wr
+            .iter()
+            .enumerate()
+            .map(|(j, &p)| {
+                snap_ptrs
+                    .get(&(j as u32))
+                    .copied()
+                    .unwrap_or(p as *const c_void)
+            })
+            .collect();
+        let ctx = Ctx {
+            rd: rd.as_ptr(),
+            wr: wr.as_ptr(),
+            sh: sh.as_ptr(),
+            sj: sj.as_ptr(),
+            sk: sk.as_ptr(),
+            nk: nk.as_ptr(),
+            tab: tables.as_ptr(),
+            sc: scalars.as_ptr(),
+            bounds: bounds.as_ptr(),
+            err: &mut err,
+        };
+        let f = compiled.fns[i];
+        let (k0, k1) = (dom.k.0 as i64, dom.k.1 as i64);
+        let chunks: Vec<(usize, usize)> = (dom.h.0..dom.h.1)
+            .step_by(CHUNK)
+            .map(|s| (s, (s + CHUNK).min(dom.h.1)))
+            .collect();
+        let ctx_ref = &ctx;
+        chunks.par_iter().for_each(|&(a, b)| {
+            // SAFETY: ctx points at live buffers of the right types and sizes (shapes were
+            // checked); chunks write disjoint horizontal ranges.
+            unsafe { f(ctx_ref as *const Ctx, a as i64, b as i64, k0, k1) };
+        });
+        drop(snapshots);
+        if err != 0 {
+            let site = code
+                .sites
+                .get(err as usize - 1)
+                .cloned()
+                .unwrap_or_else(|| format!("check {err}"));
+            return Err(runtime(site));
+        }
+    }
+    Ok(())
+}
