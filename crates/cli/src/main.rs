@@ -1,5 +1,6 @@
 //! `foehn`: the command line of the foehn stencil compiler and ICON dycore.
 
+mod bench_cmd;
 mod cache_cmd;
 mod grid_cmd;
 
@@ -18,6 +19,8 @@ enum Command {
     /// Generate, inspect and convert grids.
     #[command(subcommand)]
     Grid(grid_cmd::GridCommand),
+    /// Benchmark programs: verified, median of repeated calls, bytes, GB/s, % of peak.
+    Bench(bench_cmd::BenchArgs),
     /// Inspect or clear the compiled-program cache (FOEHN_CACHE_DIR).
     #[command(subcommand)]
     Cache(cache_cmd::CacheCommand),
@@ -28,6 +31,7 @@ fn main() {
     let result = match cli.command {
         Command::Grid(cmd) => grid_cmd::run(cmd),
         Command::Cache(cmd) => cache_cmd::run(cmd),
+        Command::Bench(a) => bench_cmd::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

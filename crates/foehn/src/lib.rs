@@ -28,6 +28,8 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
+pub mod catalog;
 pub mod codegen;
 pub mod dsl;
 pub mod error;

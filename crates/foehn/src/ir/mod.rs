@@ -16,6 +16,7 @@
 //! and scans are sequential loops over the stencil's vertical range whose results are
 //! materialised per column. See `docs/adr/0002-dsl-and-ir.md`.
 
+mod cost;
 mod display;
 pub mod domain;
 mod hash;

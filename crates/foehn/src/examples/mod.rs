@@ -1,7 +1,9 @@
-//! Three small programs showing the language on ICON formulas; each is tested against
-//! an independent plain-Rust reference in `tests/examples.rs`.
+//! Three small programs showing the language on ICON formulas; each has an independent
+//! plain-Rust reference in [`reference`] (and another in `tests/examples.rs`).
 
 use crate::dsl::prelude::*;
+
+pub mod reference;
 
 /// Flux divergence (ICON `mo_math_divrot`): `div(c) = Σ_{C2E} geofac_div(c, j) · vn(C2E[c, j])`.
 pub fn divergence_op(vn: &Expr, geofac_div: &Expr) -> Expr {

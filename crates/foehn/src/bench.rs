@@ -1,0 +1,248 @@
+//! Benchmark driver behind `foehn bench`: realistic random inputs, poisoned outputs that
+//! must be fully written, verification against the reference, warm-up, and the median
+//! of repeated calls, reported as `foehn_metrics::BenchResult`s.
+
+use crate::catalog::Entry;
+use crate::codegen::cpu::CpuBackend;
+use crate::error::{Error, Result};
+use crate::field::{Args, Field};
+use crate::interp::Interpreter;
+use crate::ir::{self, DType, Role, Scalar, Variant};
+use foehn_grid::Grid;
+use foehn_metrics::BenchResult;
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// Where a program runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// The reference interpreter.
+    Interp,
+    /// Generated C on all cores.
+    Cpu,
+    /// The hand-written plain-Rust reference (rayon), where the catalog has one.
+    Reference,
+}
+
+impl Engine {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Interp => "interp",
+            Engine::Cpu => "cpu",
+            Engine::Reference => "rust-reference",
+        }
+    }
+}
+
+/// Benchmark settings.
+#[derive(Debug, Clone)]
+pub struct BenchConfig {
+    /// Timed calls (the median is reported); at least 20 for reports.
+    pub runs: usize,
+    /// Compare outputs with the reference (or the interpreter) first.
+    pub verify: bool,
+    /// Relative tolerance of the verification.
+    pub tolerance: f64,
+    /// Seed of the random inputs.
+    pub seed: u64,
+}
+
+impl Default for BenchConfig {
+    fn default() -> Self {
+        BenchConfig {
+            runs: 20,
+            verify: true,
+            tolerance: 1e-12,
+            seed: 42,
+        }
+    }
+}
+
+/// The poison written into outputs before the first call (NaN, or `i32::MIN`).
+fn poison(t: DType) -> Scalar {
+    match t {
+        DType::F64 => Scalar::F64(f64::NAN),
+        DType::F32 => Scalar::F32(f32::NAN),
+        DType::I32 => Scalar::I32(i32::MIN),
+        DType::Bool => Scalar::Bool(false),
+    }
+}
+
+/// Random inputs with every pure output poisoned.
+pub fn prepare_args(entry: &Entry, ir: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
+    let mut args = (entry.inputs)(ir, grid, nlev, seed);
+    for d in ir.fields.iter().filter(|d| d.role == Role::Out) {
+        args.set_field(
+            &d.name,
+            Field::filled(grid, nlev, d.ty.dims.list(), poison(d.ty.dtype)),
+        );
+    }
+    args
+}
+
+/// Checks that every point of every stencil's domain of a pure output was written.
+pub fn check_written(ir: &ir::Program, grid: &Grid, nlev: usize, args: &Args) -> Result<()> {
+    for st in &ir.stencils {
+        let dom = st
+            .domain
+            .resolve(st.location, st.vertical, grid, nlev)
+            .map_err(|message| Error::Runtime {
+                program: ir.name.clone(),
+                stencil: st.name.clone(),
+                message,
+            })?;
+        for &o in &st.outputs {
+            let d = ir.field(o);
+            if d.role != Role::Out || d.ty.dtype == DType::Bool {
+                continue;
+            }
+            let f = args.field(&d.name).expect("output present");
+            let (k0, k1) = if d.ty.dims.vertical.is_some() {
+                dom.k
+            } else {
+                (0, 1)
+            };
+            for k in k0..k1 {
+                for h in dom.h.0..dom.h.1 {
+                    let v = f.data().get(f.flat_index(h, 0, k));
+                    if v == poison(d.ty.dtype) || v.as_f64().is_nan() {
+                        return Err(Error::Runtime {
+                            program: ir.name.clone(),
+                            stencil: st.name.clone(),
+                            message: format!(
+                                "output `{}` not written at point {h}, level {k}",
+                                d.name
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Largest relative difference between the outputs of two argument sets.
+pub fn max_rel_diff(ir: &ir::Program, a: &Args, b: &Args) -> (String, f64) {
+    let mut worst = (String::new(), 0.0f64);
+    for d in ir
+        .fields
+        .iter()
+        .filter(|d| d.role.writable() && d.role != Role::Temp)
+    {
+        let (fa, fb) = (
+            a.field(&d.name).expect("present"),
+            b.field(&d.name).expect("present"),
+        );
+        for i in 0..fa.data().len() {
+            let (x, y) = (fa.data().get(i).as_f64(), fb.data().get(i).as_f64());
+            if x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()) {
+                continue;
+            }
+            let rel = (x - y).abs() / x.abs().max(y.abs()).max(f64::MIN_POSITIVE);
+            if rel > worst.1 || rel.is_nan() {
+                worst = (
+                    d.name.clone(),
+                    if rel.is_nan() { f64::INFINITY } else { rel },
+                );
+            }
+        }
+    }
+    worst
+}
+
+/// Where and at what size a benchmark runs.
+pub struct BenchSetup<'a> {
+    /// The grid.
+    pub grid: &'a Grid,
+    /// Full levels.
+    pub nlev: usize,
+    /// The device's measured copy bandwidth (GB/s) that "% of peak" refers to.
+    pub peak_gbs: f64,
+    /// The CPU backend (compiled-program cache).
+    pub cpu: &'a CpuBackend,
+}
+
+/// Benchmarks one program variant on one engine.
+pub fn bench_cpu_side(
+    entry: &Entry,
+    variant: &Variant,
+    engine: Engine,
+    setup: &BenchSetup,
+    cfg: &BenchConfig,
+) -> Result<BenchResult> {
+    let (grid, nlev, cpu, peak_gbs) = (setup.grid, setup.nlev, setup.cpu, setup.peak_gbs);
+    let def = (entry.build)();
+    let ir = def.specialize(variant)?;
+    let compiled = if engine == Engine::Cpu {
+        Some(cpu.compile(&ir)?)
+    } else {
+        None
+    };
+    let reference = entry.reference;
+    if engine == Engine::Reference && reference.is_none() {
+        return Err(Error::Variant {
+            program: ir.name.clone(),
+            message: "has no plain-Rust reference".into(),
+        });
+    }
+    let call = |args: &mut Args| -> Result<()> {
+        match engine {
+            Engine::Interp => Interpreter.run_ir(&ir, grid, args),
+            Engine::Cpu => cpu.run_compiled(&ir, compiled.as_ref().expect("compiled"), grid, args),
+            Engine::Reference => (reference.expect("checked"))(grid, args),
+        }
+    };
+    let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
+    let pristine = args.clone();
+    call(&mut args)?; // warm-up (and first-touch)
+    check_written(&ir, grid, nlev, &args)?;
+    let mut verified = false;
+    if cfg.verify {
+        let mut want = pristine.clone();
+        match reference {
+            Some(r) if engine != Engine::Reference => r(grid, &mut want)?,
+            _ => Interpreter.run_ir(&ir, grid, &mut want)?,
+        }
+        let (field, rel) = max_rel_diff(&ir, &want, &args);
+        if rel > cfg.tolerance {
+            return Err(Error::Runtime {
+                program: ir.name.clone(),
+                stencil: "-".into(),
+                message: format!("verification failed: `{field}` differs by {rel:e} (relative) from the reference"),
+            });
+        }
+        verified = true;
+    }
+    let mut samples = Vec::with_capacity(cfg.runs);
+    for _ in 0..cfg.runs.max(1) {
+        let t = Instant::now();
+        call(&mut args)?;
+        samples.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let bytes = ir.minimal_bytes(grid, nlev);
+    let mut r = BenchResult::new(&ir.name, &variant.to_string(), "unfused", engine.name())
+        .timed(samples, 0.0, bytes, peak_gbs);
+    r.verified = verified;
+    r.calls_per_step = entry.calls_per_step;
+    Ok(r)
+}
+
+/// Host memory copy bandwidth (GB/s, bytes read + written) with all cores: the CPU peak.
+pub fn cpu_copy_bandwidth() -> f64 {
+    let n = 32 << 20; // 256 MiB of f64 per buffer
+    let src: Vec<f64> = (0..n).into_par_iter().map(|i| i as f64).collect();
+    let mut dst = vec![0.0f64; n];
+    let mut times = Vec::new();
+    for _ in 0..7 {
+        let t = Instant::now();
+        dst.par_chunks_mut(1 << 16)
+            .zip(src.par_chunks(1 << 16))
+            .for_each(|(d, s)| d.copy_from_slice(s));
+        times.push(t.elapsed().as_secs_f64());
+    }
+    std::hint::black_box(&dst);
+    times.sort_by(|a, b| a.total_cmp(b));
+    2.0 * (n * 8) as f64 / times[times.len() / 2] / 1e9
+}
