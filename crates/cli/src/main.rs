@@ -2,6 +2,7 @@
 
 mod bench_cmd;
 mod cache_cmd;
+mod explain_cmd;
 mod grid_cmd;
 
 use clap::{Parser, Subcommand};
@@ -21,6 +22,8 @@ enum Command {
     Grid(grid_cmd::GridCommand),
     /// Benchmark programs: verified, median of repeated calls, bytes, GB/s, % of peak.
     Bench(bench_cmd::BenchArgs),
+    /// Show a program's typed IR, content hash, minimal bytes and generated code.
+    Explain(explain_cmd::ExplainArgs),
     /// Inspect or clear the compiled-program cache (FOEHN_CACHE_DIR).
     #[command(subcommand)]
     Cache(cache_cmd::CacheCommand),
@@ -32,6 +35,7 @@ fn main() {
         Command::Grid(cmd) => grid_cmd::run(cmd),
         Command::Cache(cmd) => cache_cmd::run(cmd),
         Command::Bench(a) => bench_cmd::run(a),
+        Command::Explain(a) => explain_cmd::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
