@@ -1,9 +1,11 @@
 //! `foehn grid …`: generate grids, write ICON grid files, print grid summaries.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+#[cfg(feature = "netcdf")]
+use anyhow::Context;
 use clap::Subcommand;
 use foehn_grid::info::GridInfo;
-use foehn_grid::{io, Grid, GridSpec, Location, Zone};
+use foehn_grid::{Grid, GridSpec, Location, Zone};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -43,8 +45,7 @@ pub fn run(cmd: GridCommand) -> Result<()> {
             let t0 = Instant::now();
             let grid = build(&name, radius)?;
             let built = t0.elapsed();
-            io::write_grid(&grid, &output)
-                .with_context(|| format!("writing {}", output.display()))?;
+            write_file(&grid, &output)?;
             println!(
                 "{}: {} cells, {} edges, {} vertices; generated in {:.2} s, written to {} in {:.2} s",
                 grid.name,
@@ -90,7 +91,7 @@ pub fn build(name: &str, radius: Option<f64>) -> Result<Grid> {
 pub fn load(name_or_file: &str) -> Result<Grid> {
     let path = Path::new(name_or_file);
     if path.exists() || name_or_file.ends_with(".nc") {
-        Ok(io::read_grid(path)?)
+        read_file(path)
     } else {
         build(name_or_file, None)
     }
@@ -133,4 +134,24 @@ fn print_info(grid: &Grid, seconds: f64) {
             .collect();
         println!("  {:<7} {}", loc.name(), parts.join(", "));
     }
+}
+
+#[cfg(feature = "netcdf")]
+fn write_file(grid: &Grid, path: &Path) -> Result<()> {
+    foehn_grid::io::write_grid(grid, path).with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(feature = "netcdf")]
+fn read_file(path: &Path) -> Result<Grid> {
+    Ok(foehn_grid::io::read_grid(path)?)
+}
+
+#[cfg(not(feature = "netcdf"))]
+fn write_file(_: &Grid, path: &Path) -> Result<()> {
+    anyhow::bail!("cannot write {}: this foehn was built without NetCDF support (feature `netcdf`)", path.display())
+}
+
+#[cfg(not(feature = "netcdf"))]
+fn read_file(path: &Path) -> Result<Grid> {
+    anyhow::bail!("cannot read {}: this foehn was built without NetCDF support (feature `netcdf`)", path.display())
 }

@@ -140,6 +140,14 @@ impl Gpu {
         drv("cuStreamSynchronize", self.stream.synchronize())
     }
 
+    /// Queues a device-to-device copy of `bytes` bytes on the stream.
+    ///
+    /// # Safety
+    /// Both pointers must be device allocations of at least `bytes` bytes.
+    pub unsafe fn copy_raw(&self, src: crate::DevicePtr, dst: crate::DevicePtr, bytes: usize) -> Result<(), GpuError> {
+        drv("cuMemcpyDtoDAsync", result::memcpy_dtod_async(dst, src, bytes, self.raw_stream()))
+    }
+
     /// A timer: a pair of timing events on the stream.
     pub fn timer(&self) -> Result<Timer, GpuError> {
         let flags = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);

@@ -8,6 +8,7 @@
 
 pub mod c;
 pub mod cpu;
+pub mod cuda;
 
 /// Version of the code generators; part of every compiled-program cache key.
 pub const CODEGEN_VERSION: &str = "foehn-codegen-1";

@@ -45,6 +45,9 @@ pub struct CStencil {
     /// Output fields the stencil also reads: the runtime passes a snapshot taken
     /// before the stencil as their read pointer, so every point sees the old values.
     pub snapshot: BTreeSet<FieldId>,
+    /// True when the stencil computes scan columns: one CUDA thread per horizontal point
+    /// (walking the levels) instead of one per (point, level).
+    pub per_column: bool,
 }
 
 /// Errors: IR constructs this generator does not lower (yet).
@@ -59,9 +62,24 @@ pub struct CodegenError {
     pub message: String,
 }
 
-const PRELUDE: &str = r#"#include <stdint.h>
+/// What the generated source is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// Plain C11: one function per stencil over a horizontal chunk and the level range.
+    C,
+    /// CUDA C++ for NVRTC: one kernel per stencil, a thread per (horizontal point, level),
+    /// or per horizontal point for stencils with scans (columns of at most `max_levels`).
+    Cuda {
+        /// Longest vertical range a scan column may have (`nlev + 1` for the caller's grid).
+        max_levels: usize,
+    },
+}
+
+const C_PRELUDE: &str = r#"#include <stdint.h>
 #include <math.h>
 
+#define FOEHN_RESTRICT restrict
+#define FOEHN_FN static inline
 typedef union { double f64; float f32; int32_t i32; uint8_t b; } foehn_scalar;
 typedef struct {
     const void* const* rd;
@@ -77,55 +95,90 @@ typedef struct {
 } foehn_ctx;
 
 #define FOEHN_ERR(site) __atomic_store_n(ctx->err, (site) + 1, __ATOMIC_RELAXED)
-static inline int32_t foehn_f2i(double x) {
+"#;
+
+const CUDA_PRELUDE: &str = r#"typedef long long int64_t;
+typedef unsigned long long uint64_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef unsigned char uint8_t;
+#define INT32_MAX 2147483647
+#define INT32_MIN (-2147483647 - 1)
+#define INFINITY __int_as_float(0x7f800000)
+#define NAN __int_as_float(0x7fffffff)
+#define FOEHN_RESTRICT __restrict__
+#define FOEHN_FN __device__ static inline
+typedef union { double f64; float f32; int32_t i32; uint8_t b; } foehn_scalar;
+#define FOEHN_ERR(site) atomicExch(ctx->err, (site) + 1)
+"#;
+
+const HELPERS: &str = r#"FOEHN_FN int32_t foehn_f2i(double x) {
     if (x != x) return 0;
     if (x >= 2147483647.0) return INT32_MAX;
     if (x <= -2147483648.0) return INT32_MIN;
     return (int32_t)x;
 }
-static inline int32_t foehn_imin(int32_t a, int32_t b) { return a < b ? a : b; }
-static inline int32_t foehn_imax(int32_t a, int32_t b) { return a > b ? a : b; }
-static inline int32_t foehn_wrap(int64_t x) { return (int32_t)(uint32_t)(uint64_t)x; }
+FOEHN_FN int32_t foehn_imin(int32_t a, int32_t b) { return a < b ? a : b; }
+FOEHN_FN int32_t foehn_imax(int32_t a, int32_t b) { return a > b ? a : b; }
+FOEHN_FN int32_t foehn_wrap(int64_t x) { return (int32_t)(uint32_t)(uint64_t)x; }
 "#;
+
+/// The CUDA argument block: every member 8 bytes, arrays sized for the program.
+fn cuda_ctx(prog: &Program, n_bounds: usize) -> String {
+    let nf = prog.fields.len().max(1);
+    let ns = prog.scalars.len().max(1);
+    let nb = n_bounds.max(1);
+    format!(
+        "typedef struct {{\n    const void* rd[{nf}];\n    void* wr[{nf}];\n    int64_t sh[{nf}];\n    \
+         int64_t sj[{nf}];\n    int64_t sk[{nf}];\n    int64_t nk[{nf}];\n    const int32_t* tab[14];\n    \
+         foehn_scalar sc[{ns}];\n    int64_t bounds[{nb}];\n    int32_t* err;\n}} foehn_ctx;\n"
+    )
+}
 
 /// Generates the C translation unit for one specialised program.
 pub fn generate(prog: &Program) -> Result<CProgram, CodegenError> {
-    let mut source = String::from(PRELUDE);
+    generate_for(prog, Target::C)
+}
+
+/// Generates source for one specialised program and target.
+pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenError> {
+    let mut functions = String::new();
     let mut shared = Shared::default();
     let mut stencils = Vec::new();
     for (i, st) in prog.stencils.iter().enumerate() {
         let symbol = format!("foehn_stencil_{i}");
-        let mut g = Gen::new(prog, st, &mut shared);
+        let mut g = Gen::new(prog, st, &mut shared, target);
         let body = g.stencil_body()?;
         let reads = g.reads.clone();
         let header = g.prologue();
-        let snapshot: BTreeSet<FieldId> = st
-            .outputs
-            .iter()
-            .copied()
-            .filter(|o| reads.contains(o))
-            .collect();
-        writeln!(source, "\n/* stencil `{}` */", st.name).unwrap();
-        writeln!(
-            source,
-            "void {symbol}(const foehn_ctx* ctx, int64_t h0, int64_t h1, int64_t k0, int64_t k1) {{"
-        )
+        let snapshot: BTreeSet<FieldId> = st.outputs.iter().copied().filter(|o| reads.contains(o)).collect();
+        writeln!(functions, "\n/* stencil `{}` */", st.name).unwrap();
+        match target {
+            Target::C => writeln!(
+                functions,
+                "void {symbol}(const foehn_ctx* ctx, int64_t h0, int64_t h1, int64_t k0, int64_t k1) {{"
+            ),
+            Target::Cuda { .. } => writeln!(
+                functions,
+                "extern \"C\" __global__ void {symbol}(const foehn_ctx ctx_v, int64_t h0, int64_t h1, int64_t k0, int64_t k1) {{\n    const foehn_ctx* ctx = &ctx_v;"
+            ),
+        }
         .unwrap();
-        source.push_str(&header);
-        source.push_str(&body);
-        source.push_str("}\n");
-        stencils.push(CStencil {
-            symbol,
-            reads,
-            snapshot,
-        });
+        functions.push_str(&header);
+        functions.push_str(&body);
+        functions.push_str("}\n");
+        let per_column = prog.reachable(st.root).iter().any(|&id| matches!(prog.node(id), Node::Scan { .. }));
+        stencils.push(CStencil { symbol, reads, snapshot, per_column });
     }
-    Ok(CProgram {
-        source,
-        stencils,
-        bounds: shared.bounds,
-        sites: shared.sites,
-    })
+    let mut source = match target {
+        Target::C => C_PRELUDE.to_string(),
+        Target::Cuda { max_levels } => {
+            format!("{CUDA_PRELUDE}#define FOEHN_MAXK {}\n{}", max_levels.max(1), cuda_ctx(prog, shared.bounds.len()))
+        }
+    };
+    source.push_str(HELPERS);
+    source.push_str(&functions);
+    Ok(CProgram { source, stencils, bounds: shared.bounds, sites: shared.sites })
 }
 
 /// State shared by all stencils of a program.
@@ -221,10 +274,11 @@ struct Gen<'a> {
     scalars: BTreeSet<u32>,
     bounds_used: BTreeSet<usize>,
     scans: BTreeMap<u32, ScanCtx>,
+    target: Target,
 }
 
 impl<'a> Gen<'a> {
-    fn new(prog: &'a Program, st: &'a Stencil, shared: &'a mut Shared) -> Self {
+    fn new(prog: &'a Program, st: &'a Stencil, shared: &'a mut Shared, target: Target) -> Self {
         Gen {
             prog,
             st,
@@ -239,6 +293,7 @@ impl<'a> Gen<'a> {
             scalars: BTreeSet::new(),
             bounds_used: BTreeSet::new(),
             scans: BTreeMap::new(),
+            target,
         }
     }
 
@@ -304,12 +359,12 @@ impl<'a> Gen<'a> {
             if self.reads.contains(&f) {
                 writeln!(
                     s,
-                    "    const {t}* restrict RD{i} = (const {t}*)ctx->rd[{i}];"
+                    "    const {t}* FOEHN_RESTRICT RD{i} = (const {t}*)ctx->rd[{i}];"
                 )
                 .unwrap();
             }
             if self.writes.contains(&f) {
-                writeln!(s, "    {t}* restrict WR{i} = ({t}*)ctx->wr[{i}];").unwrap();
+                writeln!(s, "    {t}* FOEHN_RESTRICT WR{i} = ({t}*)ctx->wr[{i}];").unwrap();
             }
             writeln!(
                 s,
@@ -321,7 +376,7 @@ impl<'a> Gen<'a> {
         for &c in &self.tables {
             writeln!(
                 s,
-                "    const int32_t* restrict T_{} = ctx->tab[{}];",
+                "    const int32_t* FOEHN_RESTRICT T_{} = ctx->tab[{}];",
                 c.name(),
                 conn_index(c)
             )
@@ -369,23 +424,35 @@ impl<'a> Gen<'a> {
             guard: None,
             own_h: true,
         };
+        let cuda = matches!(self.target, Target::Cuda { .. });
+        if cuda {
+            self.line("const int64_t h = h0 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+            self.line("if (h >= h1) return;");
+        }
         if scans.is_empty() {
-            // Vertical outer, horizontal inner: unit-stride horizontal accesses.
-            if has_k {
-                self.open("for (int64_t k = k0; k < k1; ++k)");
-            } else {
-                self.line("const int64_t k = 0; (void)k0; (void)k1;");
+            // C: vertical outer, horizontal inner (unit-stride horizontal accesses).
+            // CUDA: a thread per (h, k), horizontal on x for coalescing.
+            match (cuda, has_k) {
+                (false, true) => self.open("for (int64_t k = k0; k < k1; ++k)"),
+                (true, true) => self.line("const int64_t k = k0 + blockIdx.y; if (k >= k1) return;"),
+                (_, false) => self.line("const int64_t k = 0; (void)k0; (void)k1;"),
             }
-            self.open("for (int64_t h = h0; h < h1; ++h)");
+            if !cuda {
+                self.open("for (int64_t h = h0; h < h1; ++h)");
+            }
             let v = self.emit(st.root, &root_pt("k"))?;
             self.store(&v)?;
-            self.close();
-            if has_k {
+            if !cuda {
                 self.close();
+                if has_k {
+                    self.close();
+                }
             }
         } else {
             // A column per horizontal point: compute every scan's column, then the outputs.
-            self.open("for (int64_t h = h0; h < h1; ++h)");
+            if !cuda {
+                self.open("for (int64_t h = h0; h < h1; ++h)");
+            }
             for &sid in &scans {
                 self.emit_scan_column(sid)?;
             }
@@ -399,7 +466,9 @@ impl<'a> Gen<'a> {
             if has_k {
                 self.close();
             }
-            self.close();
+            if !cuda {
+                self.close();
+            }
         }
         Ok(std::mem::take(&mut self.out))
     }
@@ -460,7 +529,10 @@ impl<'a> Gen<'a> {
             let t = ctype(self.dtype(body[i]));
             let col = format!("COL{id}_{i}");
             let c = format!("C{id}_{i}");
-            self.line(format!("{t} {col}[(k1 - k0) > 0 ? (k1 - k0) : 1];"));
+            match self.target {
+                Target::C => self.line(format!("{t} {col}[(k1 - k0) > 0 ? (k1 - k0) : 1];")),
+                Target::Cuda { .. } => self.line(format!("{t} {col}[FOEHN_MAXK];")),
+            }
             let v = self.emit(init[i], &pt0)?;
             self.line(format!("{t} {c} = {};", v.s()));
             columns.push(col);

@@ -1,0 +1,446 @@
+//! The CUDA backend: the C emitter's CUDA target compiled with NVRTC into a CUBIN for
+//! the device's architecture (cached on disk), device-resident fields and neighbour
+//! tables, a per-program workspace, and launches whose argument blocks are built once
+//! per binding so a call only enqueues kernels.
+
+use super::c::{generate_for, CProgram, Target};
+use super::CODEGEN_VERSION;
+use crate::dsl::ProgramDef;
+use crate::error::{Error, Result};
+use crate::field::{Args, Field, FieldData};
+use crate::interp::Backend;
+use crate::ir::{self, DType, Dims, Role, Scalar, Variant};
+use foehn_cache::{Cache, KeyBuilder, Origin};
+use foehn_gpu::{DeviceBuffer, Gpu, GpuError, Kernel, Module};
+use foehn_grid::{Connectivity, Grid};
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex};
+
+/// Threads per block along the horizontal dimension.
+const BLOCK: u32 = 128;
+
+fn gpu_err(program: &str) -> impl Fn(GpuError) -> Error + '_ {
+    move |e| Error::Compile { program: program.to_string(), message: e.to_string() }
+}
+
+/// A compiled, loaded program variant on the device.
+pub struct CudaCompiled {
+    _module: Module,
+    kernels: Vec<Kernel>,
+    code: CProgram,
+    /// Cache key.
+    pub key: String,
+    /// Hit, built or rebuilt.
+    pub origin: Origin,
+    max_levels: usize,
+}
+
+impl CudaCompiled {
+    /// The generated CUDA source.
+    pub fn source(&self) -> &str {
+        &self.code.source
+    }
+}
+
+/// A field in device memory (same column-major layout as the host [`Field`]).
+pub struct DeviceField {
+    buf: DeviceBuffer,
+    dims: Dims,
+    shape: Vec<usize>,
+    dtype: DType,
+}
+
+impl DeviceField {
+    /// Element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    fn strides(&self) -> (usize, usize, usize) {
+        strides_of(self.dims, &self.shape)
+    }
+
+    fn levels(&self) -> usize {
+        if self.dims.vertical.is_some() {
+            *self.shape.last().expect("vertical extent")
+        } else {
+            1
+        }
+    }
+}
+
+fn strides_of(dims: Dims, shape: &[usize]) -> (usize, usize, usize) {
+    let n_h = if dims.horizontal.is_some() { shape[0] } else { 1 };
+    let w = dims.local.map_or(1, |c| c.width());
+    (
+        dims.horizontal.map_or(0, |_| 1),
+        if dims.local.is_some() { n_h } else { 0 },
+        if dims.vertical.is_some() { n_h * w } else { 0 },
+    )
+}
+
+/// Device-resident program arguments.
+#[derive(Default)]
+pub struct DeviceArgs {
+    fields: BTreeMap<String, DeviceField>,
+    scalars: BTreeMap<String, Scalar>,
+}
+
+/// The neighbour tables of a grid in device memory (uploaded once per grid).
+pub struct DeviceGrid {
+    tables: Vec<DeviceBuffer>,
+}
+
+/// The CUDA backend.
+pub struct CudaBackend {
+    gpu: Gpu,
+    cache: Cache,
+    compiled: Mutex<BTreeMap<String, Arc<CudaCompiled>>>,
+    grids: Mutex<BTreeMap<String, Arc<DeviceGrid>>>,
+}
+
+impl CudaBackend {
+    /// Opens the first CUDA device; `Err(GpuError::NoDevice)` says why there is none.
+    pub fn open(cache: Cache) -> std::result::Result<CudaBackend, GpuError> {
+        Ok(CudaBackend {
+            gpu: Gpu::open()?,
+            cache,
+            compiled: Mutex::new(BTreeMap::new()),
+            grids: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// The device.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Generates CUDA for `program` (scan columns sized for `nlev` levels), compiles it with
+    /// NVRTC for this device (or loads the CUBIN from the cache).
+    pub fn compile(&self, program: &ir::Program, nlev: usize) -> Result<Arc<CudaCompiled>> {
+        let fail = |message: String| Error::Compile { program: program.name.clone(), message };
+        let has_scans = program.nodes.iter().any(|n| matches!(n, ir::Node::Scan { .. }));
+        let max_levels = if has_scans { nlev + 1 } else { 1 };
+        let code = generate_for(program, Target::Cuda { max_levels }).map_err(|e| fail(e.to_string()))?;
+        let arch = self.gpu.arch();
+        let (maj, min) = self.gpu.nvrtc_version();
+        let key = KeyBuilder::new()
+            .part("codegen", CODEGEN_VERSION)
+            .part("source", &code.source)
+            .part("arch", &arch)
+            .part("nvrtc", format!("{maj}.{min}"))
+            .finish();
+        if let Some(c) = self.compiled.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(c.clone());
+        }
+        let description = format!("cuda {} [{}] {arch}", program.name, program.variant);
+        let (path, origin) = self
+            .cache
+            .get_or_build(&key, &description, |artifact| {
+                let cubin = foehn_gpu::compile_cubin(&code.source, &program.name, &arch, &["-default-device".into()])
+                    .map_err(|e| e.to_string())?;
+                std::fs::write(artifact, cubin).map_err(|e| e.to_string())
+            })
+            .map_err(|e| fail(e.to_string()))?;
+        let cubin = std::fs::read(&path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        let module = self.gpu.load(cubin).map_err(gpu_err(&program.name))?;
+        let kernels = code
+            .stencils
+            .iter()
+            .map(|s| module.kernel(&s.symbol))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(gpu_err(&program.name))?;
+        let c = Arc::new(CudaCompiled { _module: module, kernels, code, key: key.clone(), origin, max_levels });
+        self.compiled.lock().unwrap_or_else(|p| p.into_inner()).insert(key, c.clone());
+        Ok(c)
+    }
+
+    /// Uploads a grid's neighbour tables once; later calls reuse them.
+    pub fn device_grid(&self, grid: &Grid) -> Result<Arc<DeviceGrid>> {
+        let key = format!("{}:{}:{}", grid.name, grid.topology.n_cells(), grid.topology.n_edges());
+        let mut grids = self.grids.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(g) = grids.get(&key) {
+            return Ok(g.clone());
+        }
+        let tables = Connectivity::ALL
+            .iter()
+            .map(|&c| DeviceBuffer::from_slice(&self.gpu, grid.topology.table(c).as_slice()))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(gpu_err(&grid.name))?;
+        let g = Arc::new(DeviceGrid { tables });
+        grids.insert(key, g.clone());
+        Ok(g)
+    }
+
+    /// Copies host arguments of `program` to the device.
+    pub fn upload(&self, program: &ir::Program, args: &Args) -> Result<DeviceArgs> {
+        let mut d = DeviceArgs::default();
+        for decl in program.fields.iter().filter(|f| f.role != Role::Temp) {
+            let f = args.field(&decl.name).expect("checked");
+            let buf = match f.data() {
+                FieldData::F64(v) => DeviceBuffer::from_slice(&self.gpu, v),
+                FieldData::F32(v) => DeviceBuffer::from_slice(&self.gpu, v),
+                FieldData::I32(v) => DeviceBuffer::from_slice(&self.gpu, v),
+                FieldData::Bool(v) => DeviceBuffer::from_slice(&self.gpu, v),
+            }
+            .map_err(gpu_err(&program.name))?;
+            d.fields.insert(
+                decl.name.clone(),
+                DeviceField { buf, dims: f.dims(), shape: f.shape().to_vec(), dtype: f.dtype() },
+            );
+        }
+        for s in &program.scalars {
+            d.scalars.insert(s.name.clone(), args.scalar(&s.name).expect("checked").cast(s.dtype));
+        }
+        Ok(d)
+    }
+
+    /// Copies the writable fields of `program` back into `args`.
+    pub fn download(&self, program: &ir::Program, dev: &DeviceArgs, args: &mut Args) -> Result<()> {
+        for decl in program.fields.iter().filter(|f| f.role.writable() && f.role != Role::Temp) {
+            let df = &dev.fields[&decl.name];
+            let f = args.field_mut(&decl.name).expect("checked");
+            let r = match f.data_mut() {
+                FieldData::F64(v) => df.buf.download(&self.gpu, v),
+                FieldData::F32(v) => df.buf.download(&self.gpu, v),
+                FieldData::I32(v) => df.buf.download(&self.gpu, v),
+                FieldData::Bool(v) => {
+                    let mut bytes = vec![0u8; v.len()];
+                    let r = df.buf.download(&self.gpu, &mut bytes);
+                    v.iter_mut().zip(bytes).for_each(|(b, x)| *b = x != 0);
+                    r
+                }
+            };
+            r.map_err(gpu_err(&program.name))?;
+        }
+        Ok(())
+    }
+
+    /// Prepares launches of `compiled` on `grid` with device arguments: resolves domains,
+    /// allocates temporaries and snapshots, and builds every kernel's argument block.
+    pub fn bind<'a>(
+        &'a self,
+        program: &ir::Program,
+        compiled: &'a CudaCompiled,
+        grid: &Grid,
+        nlev: usize,
+        dev: &DeviceArgs,
+    ) -> Result<Bound<'a>> {
+        let fail = gpu_err(&program.name);
+        let dgrid = self.device_grid(grid)?;
+        let code = &compiled.code;
+        // Temporaries live in the binding's workspace, allocated once.
+        let mut temps = BTreeMap::new();
+        for d in program.fields.iter().filter(|d| d.role == Role::Temp) {
+            let shape = Field::grid_shape(grid, nlev, d.ty.dims);
+            let bytes = shape.iter().product::<usize>() * d.ty.dtype.size_bytes();
+            let buf = DeviceBuffer::alloc(&self.gpu, bytes).map_err(&fail)?;
+            buf.fill_bytes(&self.gpu, 0xff).map_err(&fail)?; // NaN / -1 poison
+            temps.insert(d.name.clone(), DeviceField { buf, dims: d.ty.dims, shape, dtype: d.ty.dtype });
+        }
+        let field = |name: &str| dev.fields.get(name).or_else(|| temps.get(name)).expect("argument or temporary");
+        let decls: Vec<&DeviceField> = program.fields.iter().map(|d| field(&d.name)).collect();
+        let bounds: Vec<i64> = code
+            .bounds
+            .iter()
+            .map(|(dim, b)| b.resolve(*dim, grid, nlev))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|message| Error::Runtime { program: program.name.clone(), stencil: "-".into(), message })?;
+        let err = DeviceBuffer::from_slice(&self.gpu, &[0i32]).map_err(&fail)?;
+        let mut snapshots = Vec::new();
+        let mut stencils = Vec::new();
+        for (i, st) in program.stencils.iter().enumerate() {
+            let runtime =
+                |message: String| Error::Runtime { program: program.name.clone(), stencil: st.name.clone(), message };
+            let dom = st.domain.resolve(st.location, st.vertical, grid, nlev).map_err(runtime)?;
+            if dom.h.1 <= dom.h.0 || (st.vertical.is_some() && dom.k.1 <= dom.k.0) {
+                continue;
+            }
+            let cs = &code.stencils[i];
+            if cs.per_column && dom.k.1 - dom.k.0 > compiled.max_levels {
+                return Err(runtime(format!(
+                    "vertical range {} exceeds the {} levels the kernel was compiled for",
+                    dom.k.1 - dom.k.0,
+                    compiled.max_levels
+                )));
+            }
+            let mut copies = Vec::new();
+            let mut rd: Vec<u64> = decls.iter().map(|f| f.buf.ptr()).collect();
+            for f in &cs.snapshot {
+                let src = decls[f.0 as usize];
+                let snap = DeviceBuffer::alloc(&self.gpu, src.buf.bytes()).map_err(&fail)?;
+                rd[f.0 as usize] = snap.ptr();
+                copies.push((f.0 as usize, snapshots.len()));
+                snapshots.push(snap);
+            }
+            // The argument block: every member 8 bytes (see `cuda_ctx` in the C emitter).
+            let mut w: Vec<u64> = Vec::new();
+            w.extend(&rd);
+            w.extend(decls.iter().map(|f| f.buf.ptr()));
+            for sel in 0..3 {
+                w.extend(decls.iter().map(|f| {
+                    let s = f.strides();
+                    [s.0, s.1, s.2][sel] as u64
+                }));
+            }
+            w.extend(decls.iter().map(|f| f.levels() as u64));
+            if decls.is_empty() {
+                w.extend([0; 6]);
+            }
+            w.extend(dgrid.tables.iter().map(|t| t.ptr()));
+            let scalar_at = 8 * w.len();
+            w.extend(program.scalars.iter().map(|s| scalar_bits(dev.scalars[&s.name])));
+            if program.scalars.is_empty() {
+                w.push(0);
+            }
+            w.extend(bounds.iter().map(|&b| b as u64));
+            if bounds.is_empty() {
+                w.push(0);
+            }
+            w.push(err.ptr());
+            let block: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let k_range = if st.vertical.is_some() { (dom.k.0 as i64, dom.k.1 as i64) } else { (0, 1) };
+            let gx = (dom.h.1 - dom.h.0).div_ceil(BLOCK as usize) as u32;
+            let gy = if cs.per_column { 1 } else { (k_range.1 - k_range.0) as u32 };
+            stencils.push(BoundStencil {
+                kernel: i,
+                block,
+                scalar_at,
+                range: [dom.h.0 as i64, dom.h.1 as i64, k_range.0, k_range.1],
+                grid: (gx, gy.max(1), 1),
+                copies,
+            });
+        }
+        Ok(Bound {
+            backend: self,
+            compiled,
+            program: program.name.clone(),
+            stencil_names: program.stencils.iter().map(|s| s.name.clone()).collect(),
+            scalar_names: program.scalars.iter().map(|s| s.name.clone()).collect(),
+            field_ptrs: decls.iter().map(|f| (f.buf.ptr(), f.buf.bytes())).collect(),
+            stencils,
+            snapshots,
+            _temps: temps,
+            err,
+        })
+    }
+}
+
+fn scalar_bits(s: Scalar) -> u64 {
+    match s {
+        Scalar::F64(x) => x.to_bits(),
+        Scalar::F32(x) => x.to_bits() as u64,
+        Scalar::I32(x) => x as u32 as u64,
+        Scalar::Bool(b) => b as u64,
+    }
+}
+
+struct BoundStencil {
+    kernel: usize,
+    block: Vec<u8>,
+    scalar_at: usize,
+    range: [i64; 4],
+    grid: (u32, u32, u32),
+    /// (field, snapshot) pairs copied before the launch.
+    copies: Vec<(usize, usize)>,
+}
+
+/// A program bound to device arguments: [`Bound::launch`] only enqueues work.
+pub struct Bound<'a> {
+    backend: &'a CudaBackend,
+    compiled: &'a CudaCompiled,
+    program: String,
+    stencil_names: Vec<String>,
+    scalar_names: Vec<String>,
+    field_ptrs: Vec<(u64, usize)>,
+    stencils: Vec<BoundStencil>,
+    snapshots: Vec<DeviceBuffer>,
+    _temps: BTreeMap<String, DeviceField>,
+    err: DeviceBuffer,
+}
+
+impl Bound<'_> {
+    /// Changes a runtime scalar for the following launches.
+    pub fn set_scalar(&mut self, name: &str, value: Scalar) -> Result<()> {
+        let i = self.scalar_names.iter().position(|n| n == name).ok_or_else(|| Error::Argument {
+            program: self.program.clone(),
+            arg: name.to_string(),
+            message: "no such scalar".into(),
+        })?;
+        for st in &mut self.stencils {
+            let at = st.scalar_at + 8 * i;
+            st.block[at..at + 8].copy_from_slice(&scalar_bits(value).to_le_bytes());
+        }
+        Ok(())
+    }
+
+    /// Enqueues every stencil of the program on the stream (asynchronous).
+    pub fn launch(&mut self) -> Result<()> {
+        let gpu = &self.backend.gpu;
+        for st in &mut self.stencils {
+            for &(field, snap) in &st.copies {
+                let (src, bytes) = self.field_ptrs[field];
+                let dst = &self.snapshots[snap];
+                // SAFETY: both allocations hold `bytes` bytes.
+                unsafe { gpu.copy_raw(src, dst.ptr(), bytes) }.map_err(gpu_err(&self.program))?;
+            }
+            let [mut h0, mut h1, mut k0, mut k1] = st.range;
+            let mut params = [
+                st.block.as_mut_ptr() as *mut c_void,
+                &mut h0 as *mut i64 as *mut c_void,
+                &mut h1 as *mut i64 as *mut c_void,
+                &mut k0 as *mut i64 as *mut c_void,
+                &mut k1 as *mut i64 as *mut c_void,
+            ];
+            // SAFETY: the argument block matches the generated foehn_ctx layout (all
+            // members 8 bytes, arrays sized for this program) and the buffers it points to
+            // live as long as this binding.
+            unsafe { gpu.launch(&self.compiled.kernels[st.kernel], st.grid, (BLOCK, 1, 1), &mut params) }
+                .map_err(gpu_err(&self.program))?;
+        }
+        Ok(())
+    }
+
+    /// Waits for the stream and reports the first failed run-time check, if any.
+    pub fn finish(&self) -> Result<()> {
+        let gpu = &self.backend.gpu;
+        let mut err = [0i32];
+        self.err.download(gpu, &mut err).map_err(gpu_err(&self.program))?;
+        if err[0] != 0 {
+            let sites = &self.compiled.code.sites;
+            let msg = sites.get(err[0] as usize - 1).cloned().unwrap_or_else(|| format!("check {}", err[0]));
+            let stencil = self.stencil_names.iter().find(|s| msg.contains(&format!("stencil `{s}`")));
+            return Err(Error::Runtime {
+                program: self.program.clone(),
+                stencil: stencil.cloned().unwrap_or_else(|| "-".into()),
+                message: msg,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Backend for CudaBackend {
+    fn name(&self) -> &str {
+        "cuda"
+    }
+
+    fn run(&self, program: &ProgramDef, variant: &Variant, grid: &Grid, args: &mut Args) -> Result<()> {
+        let ir = program.specialize(variant)?;
+        self.run_ir(&ir, grid, args)
+    }
+}
+
+impl CudaBackend {
+    /// Runs a specialised program: upload, launch, wait, check, download.
+    pub fn run_ir(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+        let nlev = args.check(program, grid)?;
+        let compiled = self.compile(program, nlev)?;
+        let dev = self.upload(program, args)?;
+        let mut bound = self.bind(program, &compiled, grid, nlev, &dev)?;
+        bound.launch()?;
+        bound.finish()?;
+        self.download(program, &dev, args)
+    }
+}
