@@ -3,7 +3,9 @@
 use crate::grid_cmd;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
-use foehn::bench::{bench_cpu_side, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine};
+use foehn::bench::{bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine};
+use foehn::codegen::cuda::CudaBackend;
+use foehn_cache::Cache;
 use foehn::catalog::Entry;
 use foehn::codegen::cpu::CpuBackend;
 use foehn_grid::Location;
@@ -22,7 +24,7 @@ pub struct BenchArgs {
     /// Number of full levels.
     #[arg(long, default_value_t = 80)]
     levels: usize,
-    /// Backends: interp, cpu, rust-reference (comma-separated).
+    /// Backends: interp, cpu, rust-reference, or cuda (alone: a report is for one device).
     #[arg(long, value_delimiter = ',', default_value = "cpu")]
     backend: Vec<String>,
     /// Timed calls per program variant (median reported).
@@ -44,6 +46,22 @@ pub fn catalog() -> Vec<Entry> {
     foehn::catalog::examples()
 }
 
+/// Looks programs up by name (all when `names` is empty).
+pub fn select<'a>(entries: &'a [Entry], names: &[String]) -> Result<Vec<&'a Entry>> {
+    if names.is_empty() {
+        return Ok(entries.iter().collect());
+    }
+    names
+        .iter()
+        .map(|p| {
+            entries.iter().find(|e| e.name == p).with_context(|| {
+                let known: Vec<&str> = entries.iter().map(|e| e.name).collect();
+                format!("unknown program `{p}` (known: {})", known.join(", "))
+            })
+        })
+        .collect()
+}
+
 fn engine(name: &str) -> Result<Engine> {
     Ok(match name {
         "interp" | "interpreter" => Engine::Interp,
@@ -56,19 +74,13 @@ fn engine(name: &str) -> Result<Engine> {
 /// Runs `foehn bench`.
 pub fn run(a: BenchArgs) -> Result<()> {
     let entries = catalog();
-    let chosen: Vec<&Entry> = if a.programs.is_empty() {
-        entries.iter().collect()
-    } else {
-        a.programs
-            .iter()
-            .map(|p| {
-                entries.iter().find(|e| e.name == p).with_context(|| {
-                    let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
-                    format!("unknown program `{p}` (known: {})", names.join(", "))
-                })
-            })
-            .collect::<Result<_>>()?
-    };
+    let chosen = select(&entries, &a.programs)?;
+    if a.backend.iter().any(|b| b == "cuda") {
+        if a.backend.len() > 1 {
+            bail!("--backend cuda cannot be mixed with CPU backends in one report (each report is for one device)");
+        }
+        return run_cuda(&a, &chosen);
+    }
     let engines: Vec<Engine> = a.backend.iter().map(|b| engine(b)).collect::<Result<_>>()?;
     let grid = grid_cmd::load(&a.grid)?;
     eprintln!("measuring host copy bandwidth ...");
@@ -85,13 +97,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
         verify: !a.no_verify,
         ..BenchConfig::default()
     };
-    let info = GridInfo {
-        name: grid.name.clone(),
-        cells: grid.size(Location::Cell) as u64,
-        edges: grid.size(Location::Edge) as u64,
-        vertices: grid.size(Location::Vertex) as u64,
-        levels: a.levels as u64,
-    };
+    let info = grid_info(&grid, a.levels);
     let device = format!("host CPU ({} threads)", rayon::current_num_threads());
     let mut report = BenchReport::new(&device, peak, info);
     for entry in chosen {
@@ -106,14 +112,54 @@ pub fn run(a: BenchArgs) -> Result<()> {
             }
         }
     }
+    finish_report(&a, &report)
+}
+
+fn finish_report(a: &BenchArgs, report: &BenchReport) -> Result<()> {
     println!("{}", report.summary());
     if let Some(path) = &a.output {
         report.write(path)?;
         println!("wrote {}", path.display());
     }
     if let Some(path) = &a.png {
-        foehn_metrics::plot::render_bench_png(&report, path)?;
+        foehn_metrics::plot::render_bench_png(report, path)?;
         println!("wrote {}", path.display());
     }
     Ok(())
+}
+
+fn grid_info(grid: &foehn_grid::Grid, levels: usize) -> GridInfo {
+    GridInfo {
+        name: grid.name.clone(),
+        cells: grid.size(Location::Cell) as u64,
+        edges: grid.size(Location::Edge) as u64,
+        vertices: grid.size(Location::Vertex) as u64,
+        levels: levels as u64,
+    }
+}
+
+fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
+    let cuda = CudaBackend::open(Cache::from_env())?;
+    let grid = grid_cmd::load(&a.grid)?;
+    eprintln!("measuring device copy bandwidth on {} ...", cuda.gpu().name());
+    let bw = foehn_gpu::copy_bandwidth(cuda.gpu(), 1 << 30, 20)?;
+    let cpu = CpuBackend::default();
+    let setup = BenchSetup { grid: &grid, nlev: a.levels, peak_gbs: bw.kernel_gbs, cpu: &cpu };
+    let cfg = BenchConfig { runs: a.runs, verify: !a.no_verify, ..BenchConfig::default() };
+    let device = format!(
+        "{} ({}; copy kernel {:.0} GB/s = {:.1}% of cuMemcpyDtoD {:.0} GB/s)",
+        cuda.gpu().name(),
+        cuda.gpu().arch(),
+        bw.kernel_gbs,
+        100.0 * bw.kernel_gbs / bw.memcpy_gbs,
+        bw.memcpy_gbs
+    );
+    let mut report = BenchReport::new(&device, bw.kernel_gbs, grid_info(&grid, a.levels));
+    for entry in chosen {
+        for variant in entry.variants()? {
+            eprintln!("{} [{variant}] on cuda ...", entry.name);
+            report.results.push(bench_cuda(entry, &variant, &setup, &cuda, &cfg)?);
+        }
+    }
+    finish_report(a, &report)
 }

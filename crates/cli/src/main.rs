@@ -2,6 +2,8 @@
 
 mod bench_cmd;
 mod cache_cmd;
+mod compare_cmd;
+mod compile_cmd;
 mod explain_cmd;
 mod grid_cmd;
 
@@ -22,6 +24,10 @@ enum Command {
     Grid(grid_cmd::GridCommand),
     /// Benchmark programs: verified, median of repeated calls, bytes, GB/s, % of peak.
     Bench(bench_cmd::BenchArgs),
+    /// Compile every variant of the chosen programs in parallel (cold-start measurement).
+    Compile(compile_cmd::CompileArgs),
+    /// Compare reports: per-program and call-weighted speedups, bar chart.
+    Compare(compare_cmd::CompareArgs),
     /// Show a program's typed IR, content hash, minimal bytes and generated code.
     Explain(explain_cmd::ExplainArgs),
     /// Inspect or clear the compiled-program cache (FOEHN_CACHE_DIR).
@@ -36,7 +42,13 @@ fn main() {
         Command::Cache(cmd) => cache_cmd::run(cmd),
         Command::Bench(a) => bench_cmd::run(a),
         Command::Explain(a) => explain_cmd::run(a),
+        Command::Compile(a) => compile_cmd::run(a),
+        Command::Compare(a) => compare_cmd::run(a),
     };
+    // Per-program metrics (FOEHN_METRICS ≥ 1): table on stderr, GT4Py-layout JSON.
+    if let Err(e) = foehn_metrics::finish() {
+        eprintln!("error: writing metrics: {e}");
+    }
     if let Err(e) = result {
         eprintln!("error: {e:#}");
         std::process::exit(1);

@@ -246,3 +246,67 @@ pub fn cpu_copy_bandwidth() -> f64 {
     times.sort_by(|a, b| a.total_cmp(b));
     2.0 * (n * 8) as f64 / times[times.len() / 2] / 1e9
 }
+
+/// Benchmarks one program variant on the GPU: kernel time from CUDA events around each
+/// call (all kernels of the program), host time of the enqueue, verification against
+/// the reference (or the interpreter) on the host.
+pub fn bench_cuda(
+    entry: &Entry,
+    variant: &Variant,
+    setup: &BenchSetup,
+    cuda: &crate::codegen::cuda::CudaBackend,
+    cfg: &BenchConfig,
+) -> Result<BenchResult> {
+    let (grid, nlev, peak_gbs) = (setup.grid, setup.nlev, setup.peak_gbs);
+    let ir = (entry.build)().specialize(variant)?;
+    let gpu_fail = |e: foehn_gpu::GpuError| Error::Runtime { program: ir.name.clone(), stencil: "-".into(), message: e.to_string() };
+    let compiled = cuda.compile(&ir, nlev)?;
+    let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
+    args.check(&ir, grid)?;
+    let pristine = args.clone();
+    let dev = cuda.upload(&ir, &args)?;
+    let mut bound = cuda.bind(&ir, &compiled, grid, nlev, &dev)?;
+    bound.launch()?;
+    bound.finish()?;
+    cuda.download(&ir, &dev, &mut args)?;
+    check_written(&ir, grid, nlev, &args)?;
+    let mut verified = false;
+    if cfg.verify {
+        let mut want = pristine;
+        match entry.reference {
+            Some(r) => r(grid, &mut want)?,
+            None => Interpreter.run_ir(&ir, grid, &mut want)?,
+        }
+        let (field, rel) = max_rel_diff(&ir, &want, &args);
+        if rel > cfg.tolerance {
+            return Err(Error::Runtime {
+                program: ir.name.clone(),
+                stencil: "-".into(),
+                message: format!("GPU verification failed: `{field}` differs by {rel:e} (relative) from the reference"),
+            });
+        }
+        verified = true;
+    }
+    let timer = cuda.gpu().timer().map_err(gpu_fail)?;
+    let (mut kernel_ms, mut host_us) = (Vec::new(), Vec::new());
+    for _ in 0..cfg.runs.max(1) {
+        timer.start().map_err(gpu_fail)?;
+        let t = Instant::now();
+        bound.launch()?;
+        host_us.push(t.elapsed().as_secs_f64() * 1e6);
+        timer.stop().map_err(gpu_fail)?;
+        kernel_ms.push(timer.seconds().map_err(gpu_fail)? * 1e3);
+    }
+    bound.finish()?;
+    host_us.sort_by(|a, b| a.total_cmp(b));
+    let bytes = ir.minimal_bytes(grid, nlev);
+    let mut r = BenchResult::new(&ir.name, &variant.to_string(), "unfused", "cuda").timed(
+        kernel_ms,
+        host_us[host_us.len() / 2],
+        bytes,
+        peak_gbs,
+    );
+    r.verified = verified;
+    r.calls_per_step = entry.calls_per_step;
+    Ok(r)
+}

@@ -54,7 +54,34 @@ fn tridiagonal_inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64
     args
 }
 
-/// The example programs of the language documentation.
+/// A program with 20 arguments (19 edge inputs, one output) and one cheap stencil: its
+/// benchmark row measures the host overhead of a program call.
+pub fn host_overhead_probe() -> ProgramDef {
+    use crate::dsl::prelude::*;
+    ProgramDef::new("host_overhead_probe", |b| {
+        let inputs: Vec<_> = (0..19).map(|i| b.input(&format!("in{i:02}"), (EDGE, K), F64)).collect();
+        let out = b.output("out", (EDGE, K), F64);
+        let sum = inputs[1..].iter().fold(inputs[0].clone(), |acc, x| acc + x);
+        b.stencil("sum", &out, sum);
+    })
+}
+
+/// Reference of [`host_overhead_probe`]: `out = Σ in_i` in argument order.
+fn host_overhead_probe_reference(_grid: &Grid, args: &mut Args) -> Result<()> {
+    let mut out = args.take_field("out").expect("output");
+    {
+        let inputs: Vec<&[f64]> =
+            (0..19).map(|i| args.field(&format!("in{i:02}")).and_then(|f| f.as_f64()).expect("f64 input")).collect();
+        let o = out.as_f64_mut().expect("f64 output");
+        for (p, v) in o.iter_mut().enumerate() {
+            *v = inputs[1..].iter().fold(inputs[0][p], |acc, x| acc + x[p]);
+        }
+    }
+    args.set_field("out", out);
+    Ok(())
+}
+
+/// The example programs of the language documentation (and the host-overhead probe).
 pub fn examples() -> Vec<Entry> {
     vec![
         Entry {
@@ -76,6 +103,13 @@ pub fn examples() -> Vec<Entry> {
             build: examples::tridiagonal_solve,
             inputs: tridiagonal_inputs,
             reference: Some(examples::reference::tridiagonal_solve),
+            calls_per_step: None,
+        },
+        Entry {
+            name: "host_overhead_probe",
+            build: host_overhead_probe,
+            inputs: random_args,
+            reference: Some(host_overhead_probe_reference),
             calls_per_step: None,
         },
     ]

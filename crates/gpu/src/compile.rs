@@ -29,7 +29,8 @@ pub fn nvrtc_version() -> Result<(i32, i32), String> {
     }
 }
 
-/// Compiles CUDA C to a CUBIN for `arch` (e.g. "sm_90"), so the driver needs no JIT.
+/// Compiles CUDA C to a CUBIN for `arch` (e.g. "sm_90"), so the driver needs no JIT;
+/// always with `--fmad=false` (no contraction of `a*b+c` into FMA, as on the CPU).
 pub fn compile_cubin(
     source: &str,
     name: &str,
@@ -47,9 +48,11 @@ pub fn compile_cubin(
         CString::new(format!("{name}.cu")).map_err(|e| err(e.to_string(), String::new()))?;
     let prog = result::create_program(&src, Some(&cname))
         .map_err(|e| err(e.to_string(), String::new()))?;
+    // No FMA contraction: results must match the CPU backends and the interpreter.
     let mut opts = vec![
         format!("--gpu-architecture={arch}"),
         "--std=c++17".to_string(),
+        "--fmad=false".to_string(),
     ];
     opts.extend(extra.iter().cloned());
     // SAFETY: prog is a valid program handle until destroyed below.

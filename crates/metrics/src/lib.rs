@@ -28,8 +28,8 @@ pub use error::{Error, Result};
 pub use load::{detect_format, load_file, Column, Entry, Format};
 pub use plot::{render_bench_png, render_comparison_png};
 pub use registry::{
-    finish, level, parse_level, record, set_level, snapshot, CallTimer, ProgramKey, ProgramSlot,
-    Registry, Samples,
+    finish, global, level, parse_level, record, set_level, snapshot, CallTimer, ProgramKey,
+    ProgramSlot, Registry, Samples, LEVEL_COMPUTE, LEVEL_OFF, LEVEL_TOTAL,
 };
 pub use report::{gbs, pct_peak, BenchReport, BenchResult, GridInfo};
 pub use snapshot::MetricsSnapshot;

@@ -189,7 +189,26 @@ impl CpuBackend {
     }
 
     /// Runs a compiled program variant on `grid` with `args` (shapes checked first).
+    /// With `FOEHN_METRICS` ≥ 1 the call time is recorded (as compute time too at ≥ 10:
+    /// the whole call runs on the host).
     pub fn run_compiled(
+        &self,
+        program: &ir::Program,
+        compiled: &CompiledProgram,
+        grid: &Grid,
+        args: &mut Args,
+    ) -> Result<()> {
+        let t0 = std::time::Instant::now();
+        let r = self.run_unrecorded(program, compiled, grid, args);
+        if r.is_ok() && foehn_metrics::level() > 0 {
+            let t = t0.elapsed().as_secs_f64();
+            let compute = (foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE).then_some(t);
+            foehn_metrics::record(&super::cuda::program_key(program, "cpu"), t, compute);
+        }
+        r
+    }
+
+    fn run_unrecorded(
         &self,
         program: &ir::Program,
         compiled: &CompiledProgram,

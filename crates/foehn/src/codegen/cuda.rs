@@ -312,7 +312,10 @@ impl CudaBackend {
                 copies,
             });
         }
+        let key = program_key(program, "cuda");
+        let metrics = (foehn_metrics::level() > 0).then(|| foehn_metrics::global().slot(&key));
         Ok(Bound {
+            metrics,
             backend: self,
             compiled,
             program: program.name.clone(),
@@ -348,6 +351,7 @@ struct BoundStencil {
 
 /// A program bound to device arguments: [`Bound::launch`] only enqueues work.
 pub struct Bound<'a> {
+    metrics: Option<foehn_metrics::ProgramSlot>,
     backend: &'a CudaBackend,
     compiled: &'a CudaCompiled,
     program: String,
@@ -375,8 +379,27 @@ impl Bound<'_> {
         Ok(())
     }
 
-    /// Enqueues every stencil of the program on the stream (asynchronous).
+    /// Enqueues every stencil of the program on the stream (asynchronous). With
+    /// `FOEHN_METRICS` ≥ 1 the host time of the call is recorded; with ≥ 10 also the
+    /// kernel time, from CUDA events (which waits for the kernels).
     pub fn launch(&mut self) -> Result<()> {
+        let Some(slot) = self.metrics.clone() else { return self.enqueue() };
+        let t0 = std::time::Instant::now();
+        let compute = if foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE {
+            let timer = self.backend.gpu.timer().map_err(gpu_err(&self.program))?;
+            timer.start().map_err(gpu_err(&self.program))?;
+            self.enqueue()?;
+            timer.stop().map_err(gpu_err(&self.program))?;
+            Some(timer.seconds().map_err(gpu_err(&self.program))?)
+        } else {
+            self.enqueue()?;
+            None
+        };
+        slot.record(t0.elapsed().as_secs_f64(), compute);
+        Ok(())
+    }
+
+    fn enqueue(&mut self) -> Result<()> {
         let gpu = &self.backend.gpu;
         for st in &mut self.stencils {
             for &(field, snap) in &st.copies {
@@ -443,4 +466,9 @@ impl CudaBackend {
         bound.finish()?;
         self.download(program, &dev, args)
     }
+}
+
+/// The metrics key of a program variant: name, backend and static arguments.
+pub fn program_key(program: &ir::Program, backend: &str) -> foehn_metrics::ProgramKey {
+    program.variant.0.iter().fold(foehn_metrics::ProgramKey::new(&program.name, backend), |k, (n, v)| k.with_arg(n, v))
 }

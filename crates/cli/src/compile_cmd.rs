@@ -1,0 +1,90 @@
+//! `foehn compile`: compile every variant of the chosen programs in parallel (cold start
+//! measurement), with a progress bar.
+
+use crate::bench_cmd::{catalog, select};
+use anyhow::{Context, Result};
+use clap::Args as ClapArgs;
+use foehn::codegen::cpu::CpuBackend;
+use foehn::codegen::cuda::CudaBackend;
+use foehn::ir;
+use foehn::testing::{GenConfig, RandomProgram};
+use foehn_cache::Cache;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// Options of `foehn compile`.
+#[derive(ClapArgs)]
+pub struct CompileArgs {
+    /// Programs (comma-separated; default: the whole catalog).
+    #[arg(long, value_delimiter = ',')]
+    programs: Vec<String>,
+    /// Also compile this many random test-suite programs (seeds 0..N).
+    #[arg(long, default_value_t = 0)]
+    random: u64,
+    /// Backend: cpu or cuda.
+    #[arg(long, default_value = "cpu")]
+    backend: String,
+    /// Levels (CUDA scan columns are sized for them).
+    #[arg(long, default_value_t = 80)]
+    levels: usize,
+}
+
+/// Runs `foehn compile`.
+pub fn run(a: CompileArgs) -> Result<()> {
+    let entries = catalog();
+    let mut programs: Vec<ir::Program> = Vec::new();
+    for e in select(&entries, &a.programs)? {
+        let def = (e.build)();
+        for v in e.variants()? {
+            programs.push(def.specialize(&v)?);
+        }
+    }
+    for seed in 0..a.random {
+        let def = RandomProgram::generate(seed, GenConfig::default()).def;
+        programs.push(def.specialize(&ir::Variant::new())?);
+    }
+    let cache = Cache::from_env();
+    eprintln!("compiling {} program variants for {} (cache {})", programs.len(), a.backend, cache.root().display());
+    let bar = ProgressBar::new(programs.len() as u64);
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("valid template"));
+    let t0 = Instant::now();
+    let origins: Vec<String> = match a.backend.as_str() {
+        "cpu" => {
+            let b = CpuBackend::new(cache);
+            programs
+                .par_iter()
+                .map(|p| {
+                    bar.set_message(p.name.clone());
+                    let c = b.compile(p).with_context(|| p.name.clone());
+                    bar.inc(1);
+                    c.map(|c| format!("{:?}", c.origin))
+                })
+                .collect::<Result<_>>()?
+        }
+        "cuda" => {
+            let b = CudaBackend::open(cache)?;
+            programs
+                .par_iter()
+                .map(|p| {
+                    bar.set_message(p.name.clone());
+                    let c = b.compile(p, a.levels).with_context(|| p.name.clone());
+                    bar.inc(1);
+                    c.map(|c| format!("{:?}", c.origin))
+                })
+                .collect::<Result<_>>()?
+        }
+        other => anyhow::bail!("unknown backend `{other}` (cpu or cuda)"),
+    };
+    bar.finish_and_clear();
+    let built = origins.iter().filter(|o| *o != "Hit").count();
+    println!(
+        "compiled {} program variants for {} in {:.2} s ({built} built, {} from the cache) on {} threads",
+        programs.len(),
+        a.backend,
+        t0.elapsed().as_secs_f64(),
+        origins.len() - built,
+        rayon::current_num_threads()
+    );
+    Ok(())
+}
