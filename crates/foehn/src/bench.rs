@@ -292,7 +292,7 @@ pub fn bench_cuda(
     for _ in 0..cfg.runs.max(1) {
         timer.start().map_err(gpu_fail)?;
         let t = Instant::now();
-        bound.launch()?;
+        bound.enqueue()?;
         host_us.push(t.elapsed().as_secs_f64() * 1e6);
         timer.stop().map_err(gpu_fail)?;
         kernel_ms.push(timer.seconds().map_err(gpu_fail)? * 1e3);

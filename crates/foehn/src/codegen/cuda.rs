@@ -399,7 +399,9 @@ impl Bound<'_> {
         Ok(())
     }
 
-    fn enqueue(&mut self) -> Result<()> {
+    /// Enqueues every stencil without recording metrics (for benchmarks that time the
+    /// calls themselves).
+    pub fn enqueue(&mut self) -> Result<()> {
         let gpu = &self.backend.gpu;
         for st in &mut self.stencils {
             for &(field, snap) in &st.copies {
