@@ -3,11 +3,13 @@
 use crate::grid_cmd;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
-use foehn::bench::{bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine};
-use foehn::codegen::cuda::CudaBackend;
-use foehn_cache::Cache;
+use foehn::bench::{
+    bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine,
+};
 use foehn::catalog::Entry;
 use foehn::codegen::cpu::CpuBackend;
+use foehn::codegen::cuda::CudaBackend;
+use foehn_cache::Cache;
 use foehn_grid::Location;
 use foehn_metrics::{BenchReport, GridInfo};
 use std::path::PathBuf;
@@ -43,7 +45,9 @@ pub struct BenchArgs {
 
 /// Every program foehn knows.
 pub fn catalog() -> Vec<Entry> {
-    foehn::catalog::examples()
+    let mut all = foehn::catalog::examples();
+    all.extend(foehn_icon::catalog());
+    all
 }
 
 /// Looks programs up by name (all when `names` is empty).
@@ -141,11 +145,23 @@ fn grid_info(grid: &foehn_grid::Grid, levels: usize) -> GridInfo {
 fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
     let cuda = CudaBackend::open(Cache::from_env())?;
     let grid = grid_cmd::load(&a.grid)?;
-    eprintln!("measuring device copy bandwidth on {} ...", cuda.gpu().name());
+    eprintln!(
+        "measuring device copy bandwidth on {} ...",
+        cuda.gpu().name()
+    );
     let bw = foehn_gpu::copy_bandwidth(cuda.gpu(), 1 << 30, 20)?;
     let cpu = CpuBackend::default();
-    let setup = BenchSetup { grid: &grid, nlev: a.levels, peak_gbs: bw.kernel_gbs, cpu: &cpu };
-    let cfg = BenchConfig { runs: a.runs, verify: !a.no_verify, ..BenchConfig::default() };
+    let setup = BenchSetup {
+        grid: &grid,
+        nlev: a.levels,
+        peak_gbs: bw.kernel_gbs,
+        cpu: &cpu,
+    };
+    let cfg = BenchConfig {
+        runs: a.runs,
+        verify: !a.no_verify,
+        ..BenchConfig::default()
+    };
     let device = format!(
         "{} ({}; copy kernel {:.0} GB/s = {:.1}% of cuMemcpyDtoD {:.0} GB/s)",
         cuda.gpu().name(),
@@ -158,7 +174,9 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
     for entry in chosen {
         for variant in entry.variants()? {
             eprintln!("{} [{variant}] on cuda ...", entry.name);
-            report.results.push(bench_cuda(entry, &variant, &setup, &cuda, &cfg)?);
+            report
+                .results
+                .push(bench_cuda(entry, &variant, &setup, &cuda, &cfg)?);
         }
     }
     finish_report(a, &report)

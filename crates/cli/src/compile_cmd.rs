@@ -45,9 +45,16 @@ pub fn run(a: CompileArgs) -> Result<()> {
         programs.push(def.specialize(&ir::Variant::new())?);
     }
     let cache = Cache::from_env();
-    eprintln!("compiling {} program variants for {} (cache {})", programs.len(), a.backend, cache.root().display());
+    eprintln!(
+        "compiling {} program variants for {} (cache {})",
+        programs.len(),
+        a.backend,
+        cache.root().display()
+    );
     let bar = ProgressBar::new(programs.len() as u64);
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("valid template"),
+    );
     let t0 = Instant::now();
     let origins: Vec<String> = match a.backend.as_str() {
         "cpu" => {

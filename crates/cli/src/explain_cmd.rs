@@ -30,11 +30,16 @@ pub struct ExplainArgs {
 pub fn parse_variant(items: &[String]) -> Result<Variant> {
     let mut v = Variant::new();
     for item in items {
-        let (name, value) = item.split_once('=').with_context(|| format!("`{item}`: expected name=value"))?;
+        let (name, value) = item
+            .split_once('=')
+            .with_context(|| format!("`{item}`: expected name=value"))?;
         let value: StaticValue = match value.trim().to_ascii_lowercase().as_str() {
             "true" => true.into(),
             "false" => false.into(),
-            x => x.parse::<i32>().with_context(|| format!("`{item}`: value must be true, false or an integer"))?.into(),
+            x => x
+                .parse::<i32>()
+                .with_context(|| format!("`{item}`: value must be true, false or an integer"))?
+                .into(),
         };
         v = v.with(name.trim(), value);
     }
@@ -46,7 +51,11 @@ pub fn run(a: ExplainArgs) -> Result<()> {
     let entries = catalog();
     let Some(entry) = entries.iter().find(|e| e.name == a.program) else {
         let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
-        bail!("unknown program `{}` (known: {})", a.program, names.join(", "));
+        bail!(
+            "unknown program `{}` (known: {})",
+            a.program,
+            names.join(", ")
+        );
     };
     let def = (entry.build)();
     let fixed = parse_variant(&a.variant)?;

@@ -1,8 +1,8 @@
 //! `foehn grid …`: generate grids, write ICON grid files, print grid summaries.
 
-use anyhow::Result;
 #[cfg(feature = "netcdf")]
 use anyhow::Context;
+use anyhow::Result;
 use clap::Subcommand;
 use foehn_grid::info::GridInfo;
 use foehn_grid::{Grid, GridSpec, Location, Zone};
@@ -148,10 +148,16 @@ fn read_file(path: &Path) -> Result<Grid> {
 
 #[cfg(not(feature = "netcdf"))]
 fn write_file(_: &Grid, path: &Path) -> Result<()> {
-    anyhow::bail!("cannot write {}: this foehn was built without NetCDF support (feature `netcdf`)", path.display())
+    anyhow::bail!(
+        "cannot write {}: this foehn was built without NetCDF support (feature `netcdf`)",
+        path.display()
+    )
 }
 
 #[cfg(not(feature = "netcdf"))]
 fn read_file(path: &Path) -> Result<Grid> {
-    anyhow::bail!("cannot read {}: this foehn was built without NetCDF support (feature `netcdf`)", path.display())
+    anyhow::bail!(
+        "cannot read {}: this foehn was built without NetCDF support (feature `netcdf`)",
+        path.display()
+    )
 }

@@ -4,6 +4,7 @@ mod bench_cmd;
 mod cache_cmd;
 mod compare_cmd;
 mod compile_cmd;
+mod exec_cmd;
 mod explain_cmd;
 mod grid_cmd;
 
@@ -28,6 +29,8 @@ enum Command {
     Compile(compile_cmd::CompileArgs),
     /// Compare reports: per-program and call-weighted speedups, bar chart.
     Compare(compare_cmd::CompareArgs),
+    /// Run a program on given data (.npz in ICON4Py dimension order) and grid; write .npz.
+    Exec(exec_cmd::ExecArgs),
     /// Show a program's typed IR, content hash, minimal bytes and generated code.
     Explain(explain_cmd::ExplainArgs),
     /// Inspect or clear the compiled-program cache (FOEHN_CACHE_DIR).
@@ -43,6 +46,7 @@ fn main() {
         Command::Bench(a) => bench_cmd::run(a),
         Command::Explain(a) => explain_cmd::run(a),
         Command::Compile(a) => compile_cmd::run(a),
+        Command::Exec(a) => exec_cmd::run(a),
         Command::Compare(a) => compare_cmd::run(a),
     };
     // Per-program metrics (FOEHN_METRICS ≥ 1): table on stderr, GT4Py-layout JSON.

@@ -259,7 +259,11 @@ pub fn bench_cuda(
 ) -> Result<BenchResult> {
     let (grid, nlev, peak_gbs) = (setup.grid, setup.nlev, setup.peak_gbs);
     let ir = (entry.build)().specialize(variant)?;
-    let gpu_fail = |e: foehn_gpu::GpuError| Error::Runtime { program: ir.name.clone(), stencil: "-".into(), message: e.to_string() };
+    let gpu_fail = |e: foehn_gpu::GpuError| Error::Runtime {
+        program: ir.name.clone(),
+        stencil: "-".into(),
+        message: e.to_string(),
+    };
     let compiled = cuda.compile(&ir, nlev)?;
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;

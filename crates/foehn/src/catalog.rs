@@ -59,7 +59,9 @@ fn tridiagonal_inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64
 pub fn host_overhead_probe() -> ProgramDef {
     use crate::dsl::prelude::*;
     ProgramDef::new("host_overhead_probe", |b| {
-        let inputs: Vec<_> = (0..19).map(|i| b.input(&format!("in{i:02}"), (EDGE, K), F64)).collect();
+        let inputs: Vec<_> = (0..19)
+            .map(|i| b.input(&format!("in{i:02}"), (EDGE, K), F64))
+            .collect();
         let out = b.output("out", (EDGE, K), F64);
         let sum = inputs[1..].iter().fold(inputs[0].clone(), |acc, x| acc + x);
         b.stencil("sum", &out, sum);
@@ -70,8 +72,13 @@ pub fn host_overhead_probe() -> ProgramDef {
 fn host_overhead_probe_reference(_grid: &Grid, args: &mut Args) -> Result<()> {
     let mut out = args.take_field("out").expect("output");
     {
-        let inputs: Vec<&[f64]> =
-            (0..19).map(|i| args.field(&format!("in{i:02}")).and_then(|f| f.as_f64()).expect("f64 input")).collect();
+        let inputs: Vec<&[f64]> = (0..19)
+            .map(|i| {
+                args.field(&format!("in{i:02}"))
+                    .and_then(|f| f.as_f64())
+                    .expect("f64 input")
+            })
+            .collect();
         let o = out.as_f64_mut().expect("f64 output");
         for (p, v) in o.iter_mut().enumerate() {
             *v = inputs[1..].iter().fold(inputs[0][p], |acc, x| acc + x[p]);

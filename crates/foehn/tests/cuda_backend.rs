@@ -21,8 +21,8 @@ fn cuda_shim() -> String {
          int atomicExch(int* p, int v);\nfloat __int_as_float(int x);\n",
     );
     let unary = [
-        "sqrt", "cbrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
-        "acosh", "atanh", "floor", "ceil", "trunc", "fabs",
+        "sqrt", "cbrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+        "tanh", "asinh", "acosh", "atanh", "floor", "ceil", "trunc", "fabs",
     ];
     for f in unary {
         s += &format!("double {f}(double);\nfloat {f}f(float);\n");
@@ -58,16 +58,26 @@ fn generated_cuda_is_valid_cplusplus() {
         eprintln!("skipping: no host C++ compiler to check CUDA syntax");
         return;
     }
-    let mut programs: Vec<_> =
-        [foehn::examples::divergence(), foehn::examples::interpolate_to_half_levels(), foehn::examples::tridiagonal_solve()]
-            .into_iter()
-            .map(|p| p.specialize(&Variant::new()).unwrap())
-            .collect();
+    let mut programs: Vec<_> = [
+        foehn::examples::divergence(),
+        foehn::examples::interpolate_to_half_levels(),
+        foehn::examples::tridiagonal_solve(),
+    ]
+    .into_iter()
+    .map(|p| p.specialize(&Variant::new()).unwrap())
+    .collect();
     for seed in 0..12u64 {
-        programs.push(RandomProgram::generate(seed, GenConfig::default()).def.specialize(&Variant::new()).unwrap());
+        programs.push(
+            RandomProgram::generate(seed, GenConfig::default())
+                .def
+                .specialize(&Variant::new())
+                .unwrap(),
+        );
     }
     for ir in programs {
-        let src = generate_for(&ir, Target::Cuda { max_levels: 9 }).unwrap().source;
+        let src = generate_for(&ir, Target::Cuda { max_levels: 9 })
+            .unwrap()
+            .source;
         if let Err(e) = cxx_syntax_check(&src) {
             panic!("{}: generated CUDA does not parse:\n{e}\n{src}", ir.name);
         }
@@ -93,7 +103,10 @@ fn cuda() -> Option<&'static CudaBackend> {
 fn grids() -> &'static [Grid; 2] {
     static GRIDS: OnceLock<[Grid; 2]> = OnceLock::new();
     GRIDS.get_or_init(|| {
-        [Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap(), Grid::torus(10000.0, 10000.0, 1000.0).unwrap()]
+        [
+            Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap(),
+            Grid::torus(10000.0, 10000.0, 1000.0).unwrap(),
+        ]
     })
 }
 
@@ -102,7 +115,11 @@ fn grids() -> &'static [Grid; 2] {
 fn assert_agree(what: &str, a: &Args, b: &Args, tol: f64) {
     for (name, fa) in a.fields() {
         let fb = b.field(name).unwrap();
-        let tol = if fa.dtype() == foehn::ir::DType::F32 { tol.max(1e-5) } else { tol };
+        let tol = if fa.dtype() == foehn::ir::DType::F32 {
+            tol.max(1e-5)
+        } else {
+            tol
+        };
         let (da, db) = (fa.data(), fb.data());
         for i in 0..da.len() {
             let (x, y) = (da.get(i).as_f64(), db.get(i).as_f64());
@@ -118,10 +135,16 @@ fn assert_agree(what: &str, a: &Args, b: &Args, tol: f64) {
 #[test]
 fn random_programs_agree_on_the_gpu() {
     let Some(cuda) = cuda() else { return };
-    let cases: u64 = std::env::var("FOEHN_GPU_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(64);
+    let cases: u64 = std::env::var("FOEHN_GPU_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(64);
     let (mut ok, mut both_err) = (0, 0);
     for seed in 0..cases {
-        let ir = RandomProgram::generate(seed, GenConfig::default()).def.specialize(&Variant::new()).unwrap();
+        let ir = RandomProgram::generate(seed, GenConfig::default())
+            .def
+            .specialize(&Variant::new())
+            .unwrap();
         for grid in grids() {
             let args = random_args(&ir, grid, 4, seed ^ 0x5eed);
             let (mut a, mut b) = (args.clone(), args);
@@ -137,7 +160,10 @@ fn random_programs_agree_on_the_gpu() {
             }
         }
     }
-    eprintln!("{}: {ok} runs agree, {both_err} fail on both", cuda.gpu().name());
+    eprintln!(
+        "{}: {ok} runs agree, {both_err} fail on both",
+        cuda.gpu().name()
+    );
 }
 
 #[test]
@@ -149,7 +175,8 @@ fn examples_agree_on_the_gpu() {
             let args = (entry.inputs)(&ir, grid, 7, 9);
             let (mut a, mut b) = (args.clone(), args);
             Interpreter.run_ir(&ir, grid, &mut a).unwrap();
-            cuda.run(&(entry.build)(), &Variant::new(), grid, &mut b).unwrap();
+            cuda.run(&(entry.build)(), &Variant::new(), grid, &mut b)
+                .unwrap();
             assert_agree(entry.name, &a, &b, 1e-12);
         }
     }

@@ -144,8 +144,16 @@ impl Gpu {
     ///
     /// # Safety
     /// Both pointers must be device allocations of at least `bytes` bytes.
-    pub unsafe fn copy_raw(&self, src: crate::DevicePtr, dst: crate::DevicePtr, bytes: usize) -> Result<(), GpuError> {
-        drv("cuMemcpyDtoDAsync", result::memcpy_dtod_async(dst, src, bytes, self.raw_stream()))
+    pub unsafe fn copy_raw(
+        &self,
+        src: crate::DevicePtr,
+        dst: crate::DevicePtr,
+        bytes: usize,
+    ) -> Result<(), GpuError> {
+        drv(
+            "cuMemcpyDtoDAsync",
+            result::memcpy_dtod_async(dst, src, bytes, self.raw_stream()),
+        )
     }
 
     /// A timer: a pair of timing events on the stream.

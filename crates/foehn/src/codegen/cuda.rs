@@ -21,7 +21,10 @@ use std::sync::{Arc, Mutex};
 const BLOCK: u32 = 128;
 
 fn gpu_err(program: &str) -> impl Fn(GpuError) -> Error + '_ {
-    move |e| Error::Compile { program: program.to_string(), message: e.to_string() }
+    move |e| Error::Compile {
+        program: program.to_string(),
+        message: e.to_string(),
+    }
 }
 
 /// A compiled, loaded program variant on the device.
@@ -71,7 +74,11 @@ impl DeviceField {
 }
 
 fn strides_of(dims: Dims, shape: &[usize]) -> (usize, usize, usize) {
-    let n_h = if dims.horizontal.is_some() { shape[0] } else { 1 };
+    let n_h = if dims.horizontal.is_some() {
+        shape[0]
+    } else {
+        1
+    };
     let w = dims.local.map_or(1, |c| c.width());
     (
         dims.horizontal.map_or(0, |_| 1),
@@ -119,10 +126,17 @@ impl CudaBackend {
     /// Generates CUDA for `program` (scan columns sized for `nlev` levels), compiles it with
     /// NVRTC for this device (or loads the CUBIN from the cache).
     pub fn compile(&self, program: &ir::Program, nlev: usize) -> Result<Arc<CudaCompiled>> {
-        let fail = |message: String| Error::Compile { program: program.name.clone(), message };
-        let has_scans = program.nodes.iter().any(|n| matches!(n, ir::Node::Scan { .. }));
+        let fail = |message: String| Error::Compile {
+            program: program.name.clone(),
+            message,
+        };
+        let has_scans = program
+            .nodes
+            .iter()
+            .any(|n| matches!(n, ir::Node::Scan { .. }));
         let max_levels = if has_scans { nlev + 1 } else { 1 };
-        let code = generate_for(program, Target::Cuda { max_levels }).map_err(|e| fail(e.to_string()))?;
+        let code =
+            generate_for(program, Target::Cuda { max_levels }).map_err(|e| fail(e.to_string()))?;
         let arch = self.gpu.arch();
         let (maj, min) = self.gpu.nvrtc_version();
         let key = KeyBuilder::new()
@@ -131,15 +145,25 @@ impl CudaBackend {
             .part("arch", &arch)
             .part("nvrtc", format!("{maj}.{min}"))
             .finish();
-        if let Some(c) = self.compiled.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        if let Some(c) = self
+            .compiled
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
             return Ok(c.clone());
         }
         let description = format!("cuda {} [{}] {arch}", program.name, program.variant);
         let (path, origin) = self
             .cache
             .get_or_build(&key, &description, |artifact| {
-                let cubin = foehn_gpu::compile_cubin(&code.source, &program.name, &arch, &["-default-device".into()])
-                    .map_err(|e| e.to_string())?;
+                let cubin = foehn_gpu::compile_cubin(
+                    &code.source,
+                    &program.name,
+                    &arch,
+                    &["-default-device".into()],
+                )
+                .map_err(|e| e.to_string())?;
                 std::fs::write(artifact, cubin).map_err(|e| e.to_string())
             })
             .map_err(|e| fail(e.to_string()))?;
@@ -151,14 +175,29 @@ impl CudaBackend {
             .map(|s| module.kernel(&s.symbol))
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(gpu_err(&program.name))?;
-        let c = Arc::new(CudaCompiled { _module: module, kernels, code, key: key.clone(), origin, max_levels });
-        self.compiled.lock().unwrap_or_else(|p| p.into_inner()).insert(key, c.clone());
+        let c = Arc::new(CudaCompiled {
+            _module: module,
+            kernels,
+            code,
+            key: key.clone(),
+            origin,
+            max_levels,
+        });
+        self.compiled
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, c.clone());
         Ok(c)
     }
 
     /// Uploads a grid's neighbour tables once; later calls reuse them.
     pub fn device_grid(&self, grid: &Grid) -> Result<Arc<DeviceGrid>> {
-        let key = format!("{}:{}:{}", grid.name, grid.topology.n_cells(), grid.topology.n_edges());
+        let key = format!(
+            "{}:{}:{}",
+            grid.name,
+            grid.topology.n_cells(),
+            grid.topology.n_edges()
+        );
         let mut grids = self.grids.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(g) = grids.get(&key) {
             return Ok(g.clone());
@@ -187,18 +226,30 @@ impl CudaBackend {
             .map_err(gpu_err(&program.name))?;
             d.fields.insert(
                 decl.name.clone(),
-                DeviceField { buf, dims: f.dims(), shape: f.shape().to_vec(), dtype: f.dtype() },
+                DeviceField {
+                    buf,
+                    dims: f.dims(),
+                    shape: f.shape().to_vec(),
+                    dtype: f.dtype(),
+                },
             );
         }
         for s in &program.scalars {
-            d.scalars.insert(s.name.clone(), args.scalar(&s.name).expect("checked").cast(s.dtype));
+            d.scalars.insert(
+                s.name.clone(),
+                args.scalar(&s.name).expect("checked").cast(s.dtype),
+            );
         }
         Ok(d)
     }
 
     /// Copies the writable fields of `program` back into `args`.
     pub fn download(&self, program: &ir::Program, dev: &DeviceArgs, args: &mut Args) -> Result<()> {
-        for decl in program.fields.iter().filter(|f| f.role.writable() && f.role != Role::Temp) {
+        for decl in program
+            .fields
+            .iter()
+            .filter(|f| f.role.writable() && f.role != Role::Temp)
+        {
             let df = &dev.fields[&decl.name];
             let f = args.field_mut(&decl.name).expect("checked");
             let r = match f.data_mut() {
@@ -237,23 +288,46 @@ impl CudaBackend {
             let bytes = shape.iter().product::<usize>() * d.ty.dtype.size_bytes();
             let buf = DeviceBuffer::alloc(&self.gpu, bytes).map_err(&fail)?;
             buf.fill_bytes(&self.gpu, 0xff).map_err(&fail)?; // NaN / -1 poison
-            temps.insert(d.name.clone(), DeviceField { buf, dims: d.ty.dims, shape, dtype: d.ty.dtype });
+            temps.insert(
+                d.name.clone(),
+                DeviceField {
+                    buf,
+                    dims: d.ty.dims,
+                    shape,
+                    dtype: d.ty.dtype,
+                },
+            );
         }
-        let field = |name: &str| dev.fields.get(name).or_else(|| temps.get(name)).expect("argument or temporary");
+        let field = |name: &str| {
+            dev.fields
+                .get(name)
+                .or_else(|| temps.get(name))
+                .expect("argument or temporary")
+        };
         let decls: Vec<&DeviceField> = program.fields.iter().map(|d| field(&d.name)).collect();
         let bounds: Vec<i64> = code
             .bounds
             .iter()
             .map(|(dim, b)| b.resolve(*dim, grid, nlev))
             .collect::<std::result::Result<_, _>>()
-            .map_err(|message| Error::Runtime { program: program.name.clone(), stencil: "-".into(), message })?;
+            .map_err(|message| Error::Runtime {
+                program: program.name.clone(),
+                stencil: "-".into(),
+                message,
+            })?;
         let err = DeviceBuffer::from_slice(&self.gpu, &[0i32]).map_err(&fail)?;
         let mut snapshots = Vec::new();
         let mut stencils = Vec::new();
         for (i, st) in program.stencils.iter().enumerate() {
-            let runtime =
-                |message: String| Error::Runtime { program: program.name.clone(), stencil: st.name.clone(), message };
-            let dom = st.domain.resolve(st.location, st.vertical, grid, nlev).map_err(runtime)?;
+            let runtime = |message: String| Error::Runtime {
+                program: program.name.clone(),
+                stencil: st.name.clone(),
+                message,
+            };
+            let dom = st
+                .domain
+                .resolve(st.location, st.vertical, grid, nlev)
+                .map_err(runtime)?;
             if dom.h.1 <= dom.h.0 || (st.vertical.is_some() && dom.k.1 <= dom.k.0) {
                 continue;
             }
@@ -290,7 +364,12 @@ impl CudaBackend {
             }
             w.extend(dgrid.tables.iter().map(|t| t.ptr()));
             let scalar_at = 8 * w.len();
-            w.extend(program.scalars.iter().map(|s| scalar_bits(dev.scalars[&s.name])));
+            w.extend(
+                program
+                    .scalars
+                    .iter()
+                    .map(|s| scalar_bits(dev.scalars[&s.name])),
+            );
             if program.scalars.is_empty() {
                 w.push(0);
             }
@@ -300,9 +379,17 @@ impl CudaBackend {
             }
             w.push(err.ptr());
             let block: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).collect();
-            let k_range = if st.vertical.is_some() { (dom.k.0 as i64, dom.k.1 as i64) } else { (0, 1) };
+            let k_range = if st.vertical.is_some() {
+                (dom.k.0 as i64, dom.k.1 as i64)
+            } else {
+                (0, 1)
+            };
             let gx = (dom.h.1 - dom.h.0).div_ceil(BLOCK as usize) as u32;
-            let gy = if cs.per_column { 1 } else { (k_range.1 - k_range.0) as u32 };
+            let gy = if cs.per_column {
+                1
+            } else {
+                (k_range.1 - k_range.0) as u32
+            };
             stencils.push(BoundStencil {
                 kernel: i,
                 block,
@@ -367,11 +454,15 @@ pub struct Bound<'a> {
 impl Bound<'_> {
     /// Changes a runtime scalar for the following launches.
     pub fn set_scalar(&mut self, name: &str, value: Scalar) -> Result<()> {
-        let i = self.scalar_names.iter().position(|n| n == name).ok_or_else(|| Error::Argument {
-            program: self.program.clone(),
-            arg: name.to_string(),
-            message: "no such scalar".into(),
-        })?;
+        let i = self
+            .scalar_names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| Error::Argument {
+                program: self.program.clone(),
+                arg: name.to_string(),
+                message: "no such scalar".into(),
+            })?;
         for st in &mut self.stencils {
             let at = st.scalar_at + 8 * i;
             st.block[at..at + 8].copy_from_slice(&scalar_bits(value).to_le_bytes());
@@ -383,7 +474,9 @@ impl Bound<'_> {
     /// `FOEHN_METRICS` ≥ 1 the host time of the call is recorded; with ≥ 10 also the
     /// kernel time, from CUDA events (which waits for the kernels).
     pub fn launch(&mut self) -> Result<()> {
-        let Some(slot) = self.metrics.clone() else { return self.enqueue() };
+        let Some(slot) = self.metrics.clone() else {
+            return self.enqueue();
+        };
         let t0 = std::time::Instant::now();
         let compute = if foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE {
             let timer = self.backend.gpu.timer().map_err(gpu_err(&self.program))?;
@@ -421,8 +514,15 @@ impl Bound<'_> {
             // SAFETY: the argument block matches the generated foehn_ctx layout (all
             // members 8 bytes, arrays sized for this program) and the buffers it points to
             // live as long as this binding.
-            unsafe { gpu.launch(&self.compiled.kernels[st.kernel], st.grid, (BLOCK, 1, 1), &mut params) }
-                .map_err(gpu_err(&self.program))?;
+            unsafe {
+                gpu.launch(
+                    &self.compiled.kernels[st.kernel],
+                    st.grid,
+                    (BLOCK, 1, 1),
+                    &mut params,
+                )
+            }
+            .map_err(gpu_err(&self.program))?;
         }
         Ok(())
     }
@@ -431,11 +531,19 @@ impl Bound<'_> {
     pub fn finish(&self) -> Result<()> {
         let gpu = &self.backend.gpu;
         let mut err = [0i32];
-        self.err.download(gpu, &mut err).map_err(gpu_err(&self.program))?;
+        self.err
+            .download(gpu, &mut err)
+            .map_err(gpu_err(&self.program))?;
         if err[0] != 0 {
             let sites = &self.compiled.code.sites;
-            let msg = sites.get(err[0] as usize - 1).cloned().unwrap_or_else(|| format!("check {}", err[0]));
-            let stencil = self.stencil_names.iter().find(|s| msg.contains(&format!("stencil `{s}`")));
+            let msg = sites
+                .get(err[0] as usize - 1)
+                .cloned()
+                .unwrap_or_else(|| format!("check {}", err[0]));
+            let stencil = self
+                .stencil_names
+                .iter()
+                .find(|s| msg.contains(&format!("stencil `{s}`")));
             return Err(Error::Runtime {
                 program: self.program.clone(),
                 stencil: stencil.cloned().unwrap_or_else(|| "-".into()),
@@ -451,7 +559,13 @@ impl Backend for CudaBackend {
         "cuda"
     }
 
-    fn run(&self, program: &ProgramDef, variant: &Variant, grid: &Grid, args: &mut Args) -> Result<()> {
+    fn run(
+        &self,
+        program: &ProgramDef,
+        variant: &Variant,
+        grid: &Grid,
+        args: &mut Args,
+    ) -> Result<()> {
         let ir = program.specialize(variant)?;
         self.run_ir(&ir, grid, args)
     }
@@ -472,5 +586,8 @@ impl CudaBackend {
 
 /// The metrics key of a program variant: name, backend and static arguments.
 pub fn program_key(program: &ir::Program, backend: &str) -> foehn_metrics::ProgramKey {
-    program.variant.0.iter().fold(foehn_metrics::ProgramKey::new(&program.name, backend), |k, (n, v)| k.with_arg(n, v))
+    program.variant.0.iter().fold(
+        foehn_metrics::ProgramKey::new(&program.name, backend),
+        |k, (n, v)| k.with_arg(n, v),
+    )
 }

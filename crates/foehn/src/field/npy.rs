@@ -247,14 +247,31 @@ fn fortran_to_c(shape: &[usize], data: FieldData) -> FieldData {
     out
 }
 
-/// Writes an array to a `.npy` file.
+/// Writes an array to a `.npy` file (atomically: a temporary file renamed into place).
 pub fn save_npy(path: impl AsRef<Path>, array: &Array) -> Result<()> {
-    let path = path.as_ref();
-    let f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
-    let mut w = std::io::BufWriter::new(f);
-    write_npy(&mut w, array)
-        .and_then(|_| w.flush())
-        .map_err(|e| io_err(path, e))
+    write_atomically(path.as_ref(), |w| write_npy(w, array))
+}
+
+/// Creates `path` through a temporary file in the same directory, renamed into place
+/// only when `write` succeeded, so an interrupted write never leaves a partial file.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> std::io::Result<()>,
+) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| io_err(path, e))?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file());
+        write(&mut w)
+            .and_then(|_| w.flush())
+            .map_err(|e| io_err(path, e))?;
+    }
+    tmp.as_file().sync_all().map_err(|e| io_err(path, e))?;
+    tmp.persist(path).map_err(|e| io_err(path, e.error))?;
+    Ok(())
 }
 
 /// Reads a `.npy` file.
@@ -270,20 +287,20 @@ pub fn save_npz<'a>(
     arrays: impl IntoIterator<Item = (&'a str, &'a Array)>,
 ) -> Result<()> {
     let path = path.as_ref();
-    let f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
-    let mut zip = zip::ZipWriter::new(std::io::BufWriter::new(f));
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Stored)
-        .large_file(true);
-    for (name, a) in arrays {
-        zip.start_file(format!("{name}.npy"), opts)
-            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
-        write_npy(&mut zip, a).map_err(|e| io_err(path, e))?;
-    }
-    let mut w = zip
-        .finish()
-        .map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    w.flush().map_err(|e| io_err(path, e))
+    let arrays: Vec<(&str, &Array)> = arrays.into_iter().collect();
+    write_atomically(path, |out| {
+        let mut zip = zip::ZipWriter::new(out);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored)
+            .large_file(true);
+        for (name, a) in &arrays {
+            zip.start_file(format!("{name}.npy"), opts)
+                .map_err(std::io::Error::other)?;
+            write_npy(&mut zip, a)?;
+        }
+        zip.finish().map_err(std::io::Error::other)?;
+        Ok(())
+    })
 }
 
 /// Reads every array of a `.npz` archive, by name (without `.npy`).

@@ -151,7 +151,12 @@ pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenE
         let body = g.stencil_body()?;
         let reads = g.reads.clone();
         let header = g.prologue();
-        let snapshot: BTreeSet<FieldId> = st.outputs.iter().copied().filter(|o| reads.contains(o)).collect();
+        let snapshot: BTreeSet<FieldId> = st
+            .outputs
+            .iter()
+            .copied()
+            .filter(|o| reads.contains(o))
+            .collect();
         writeln!(functions, "\n/* stencil `{}` */", st.name).unwrap();
         match target {
             Target::C => writeln!(
@@ -167,18 +172,35 @@ pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenE
         functions.push_str(&header);
         functions.push_str(&body);
         functions.push_str("}\n");
-        let per_column = prog.reachable(st.root).iter().any(|&id| matches!(prog.node(id), Node::Scan { .. }));
-        stencils.push(CStencil { symbol, reads, snapshot, per_column });
+        let per_column = prog
+            .reachable(st.root)
+            .iter()
+            .any(|&id| matches!(prog.node(id), Node::Scan { .. }));
+        stencils.push(CStencil {
+            symbol,
+            reads,
+            snapshot,
+            per_column,
+        });
     }
     let mut source = match target {
         Target::C => C_PRELUDE.to_string(),
         Target::Cuda { max_levels } => {
-            format!("{CUDA_PRELUDE}#define FOEHN_MAXK {}\n{}", max_levels.max(1), cuda_ctx(prog, shared.bounds.len()))
+            format!(
+                "{CUDA_PRELUDE}#define FOEHN_MAXK {}\n{}",
+                max_levels.max(1),
+                cuda_ctx(prog, shared.bounds.len())
+            )
         }
     };
     source.push_str(HELPERS);
     source.push_str(&functions);
-    Ok(CProgram { source, stencils, bounds: shared.bounds, sites: shared.sites })
+    Ok(CProgram {
+        source,
+        stencils,
+        bounds: shared.bounds,
+        sites: shared.sites,
+    })
 }
 
 /// State shared by all stencils of a program.
@@ -434,7 +456,9 @@ impl<'a> Gen<'a> {
             // CUDA: a thread per (h, k), horizontal on x for coalescing.
             match (cuda, has_k) {
                 (false, true) => self.open("for (int64_t k = k0; k < k1; ++k)"),
-                (true, true) => self.line("const int64_t k = k0 + blockIdx.y; if (k >= k1) return;"),
+                (true, true) => {
+                    self.line("const int64_t k = k0 + blockIdx.y; if (k >= k1) return;")
+                }
                 (_, false) => self.line("const int64_t k = 0; (void)k0; (void)k1;"),
             }
             if !cuda {

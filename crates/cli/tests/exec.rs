@@ -1,0 +1,61 @@
+//! `foehn exec` end to end: NumPy inputs in, NumPy outputs out, same as the interpreter.
+
+use foehn::field::npy::{load_npz, save_npz, Array};
+use foehn::field::Field;
+use foehn::interp::Interpreter;
+use foehn::ir::{Role, Variant};
+use foehn_grid::{Grid, EARTH_RADIUS};
+use std::process::Command;
+
+#[test]
+fn exec_runs_a_program_on_npz_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap();
+    let ir = foehn::examples::divergence()
+        .specialize(&Variant::new())
+        .unwrap();
+    let args = foehn::testing::random_args(&ir, &grid, 5, 3);
+    let arrays: Vec<(String, Array)> = args
+        .fields()
+        .map(|(n, f)| (n.to_string(), f.to_array()))
+        .collect();
+    let input = dir.path().join("in.npz");
+    save_npz(&input, arrays.iter().map(|(n, a)| (n.as_str(), a))).unwrap();
+    let output = dir.path().join("out.npz");
+    let status = Command::new(env!("CARGO_BIN_EXE_foehn"))
+        .args(["exec", "divergence", "--grid", "r2b1", "--backend", "cpu"])
+        .arg("--inputs")
+        .arg(&input)
+        .arg("--output")
+        .arg(&output)
+        .env("FOEHN_CACHE_DIR", dir.path().join("cache"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut want = args.clone();
+    Interpreter.run_ir(&ir, &grid, &mut want).unwrap();
+    let got = load_npz(&output).unwrap();
+    for d in ir.fields.iter().filter(|d| d.role == Role::Out) {
+        let f = Field::from_array(d.ty.dims, got[&d.name].clone()).unwrap();
+        assert_eq!(&f, want.field(&d.name).unwrap());
+    }
+}
+
+#[test]
+fn exec_names_a_missing_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.npz");
+    save_npz(&input, std::iter::empty()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
+        .args(["exec", "divergence", "--grid", "r2b1", "--output", "x.npz"])
+        .arg("--inputs")
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no array `vn`") || err.contains("no array `geofac_div`"),
+        "{err}"
+    );
+}
