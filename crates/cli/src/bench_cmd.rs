@@ -104,18 +104,24 @@ pub fn run(a: BenchArgs) -> Result<()> {
     let info = grid_info(&grid, a.levels);
     let device = format!("host CPU ({} threads)", rayon::current_num_threads());
     let mut report = BenchReport::new(&device, peak, info);
+    let mut jobs = Vec::new();
     for entry in chosen {
         for variant in entry.variants()? {
             for &e in &engines {
-                if e == Engine::Reference && entry.reference.is_none() {
-                    continue;
+                if e != Engine::Reference || entry.reference.is_some() {
+                    jobs.push((entry, variant.clone(), e));
                 }
-                eprintln!("{} [{variant}] on {} ...", entry.name, e.name());
-                let r = bench_cpu_side(entry, &variant, e, &setup, &cfg)?;
-                report.results.push(r);
             }
         }
     }
+    let bar = progress(jobs.len());
+    for (entry, variant, e) in jobs {
+        bar.set_message(format!("compile + verify + time {} [{variant}] on {}", entry.name, e.name()));
+        let r = bench_cpu_side(entry, &variant, e, &setup, &cfg);
+        bar.inc(1);
+        report.results.push(r.with_context(|| format!("{} [{variant}] on {}", entry.name, e.name()))?);
+    }
+    bar.finish_and_clear();
     finish_report(&a, &report)
 }
 
@@ -171,13 +177,26 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
         bw.memcpy_gbs
     );
     let mut report = BenchReport::new(&device, bw.kernel_gbs, grid_info(&grid, a.levels));
+    let mut jobs = Vec::new();
     for entry in chosen {
         for variant in entry.variants()? {
-            eprintln!("{} [{variant}] on cuda ...", entry.name);
-            report
-                .results
-                .push(bench_cuda(entry, &variant, &setup, &cuda, &cfg)?);
+            jobs.push((*entry, variant));
         }
     }
+    let bar = progress(jobs.len());
+    for (entry, variant) in jobs {
+        bar.set_message(format!("compile + verify + time {} [{variant}] on cuda", entry.name));
+        let r = bench_cuda(entry, &variant, &setup, &cuda, &cfg);
+        bar.inc(1);
+        report.results.push(r.with_context(|| format!("{} [{variant}] on cuda", entry.name))?);
+    }
+    bar.finish_and_clear();
     finish_report(a, &report)
+}
+
+/// A progress bar on stderr over `n` benchmark jobs.
+fn progress(n: usize) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(n as u64);
+    bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").expect("valid template"));
+    bar
 }

@@ -115,6 +115,9 @@ pub enum Error {
     /// A malformed or unsupported field (shape/data mismatch, bad `.npy`).
     #[error("{0}")]
     Field(String),
+    /// A grid error (unknown zone, bad grid file, ...).
+    #[error(transparent)]
+    Grid(#[from] foehn_grid::GridError),
     /// An I/O error, with the path.
     #[error("{path}: {source}")]
     Io {
