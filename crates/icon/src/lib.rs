@@ -5,6 +5,7 @@
 
 pub mod common;
 pub mod diffusion;
+pub mod vertical;
 
 use foehn::catalog::Entry;
 
