@@ -191,7 +191,7 @@ pub fn bench_cpu_side(
         match engine {
             Engine::Interp => Interpreter.run_ir(&ir, grid, args),
             Engine::Cpu => cpu.run_compiled(&ir, compiled.as_ref().expect("compiled"), grid, args),
-            Engine::Reference => (reference.expect("checked"))(grid, args),
+            Engine::Reference => (reference.expect("checked"))(&ir, grid, args),
         }
     };
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
@@ -202,7 +202,7 @@ pub fn bench_cpu_side(
     if cfg.verify {
         let mut want = pristine.clone();
         match reference {
-            Some(r) if engine != Engine::Reference => r(grid, &mut want)?,
+            Some(r) if engine != Engine::Reference => r(&ir, grid, &mut want)?,
             _ => Interpreter.run_ir(&ir, grid, &mut want)?,
         }
         let (field, rel) = max_rel_diff(&ir, &want, &args);
@@ -278,7 +278,7 @@ pub fn bench_cuda(
     if cfg.verify {
         let mut want = pristine;
         match entry.reference {
-            Some(r) => r(grid, &mut want)?,
+            Some(r) => r(&ir, grid, &mut want)?,
             None => Interpreter.run_ir(&ir, grid, &mut want)?,
         }
         let (field, rel) = max_rel_diff(&ir, &want, &args);

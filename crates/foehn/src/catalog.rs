@@ -11,7 +11,8 @@ use crate::testing::{random_args, random_field, SplitMix64};
 use foehn_grid::Grid;
 
 /// A plain-Rust reference: computes the program's outputs into `args`.
-pub type ReferenceFn = fn(&Grid, &mut Args) -> Result<()>;
+/// It receives the specialised program, so it can read the variant's static values.
+pub type ReferenceFn = fn(&ir::Program, &Grid, &mut Args) -> Result<()>;
 /// Builds realistic random inputs (never zeros) for a specialised program.
 pub type InputsFn = fn(&ir::Program, &Grid, usize, u64) -> Args;
 
@@ -26,6 +27,9 @@ pub struct Entry {
     pub inputs: InputsFn,
     /// Independent reference implementation, if any.
     pub reference: Option<ReferenceFn>,
+    /// Values of static arguments that are not enumerated (e.g. `nrdmax`), fixed for
+    /// the catalog's benchmarks and tests; the others are enumerated.
+    pub fixed_statics: Option<fn() -> Variant>,
     /// How often ICON calls the program per time step (for weighted comparisons).
     pub calls_per_step: Option<f64>,
 }
@@ -33,7 +37,8 @@ pub struct Entry {
 impl Entry {
     /// Every variant of the program (the cartesian product of its static arguments).
     pub fn variants(&self) -> Result<Vec<Variant>> {
-        (self.build)().variants(&Variant::new())
+        let fixed = self.fixed_statics.map(|f| f()).unwrap_or_default();
+        (self.build)().variants(&fixed)
     }
 }
 
@@ -69,7 +74,11 @@ pub fn host_overhead_probe() -> ProgramDef {
 }
 
 /// Reference of [`host_overhead_probe`]: `out = Σ in_i` in argument order.
-fn host_overhead_probe_reference(_grid: &Grid, args: &mut Args) -> Result<()> {
+fn host_overhead_probe_reference(
+    _program: &ir::Program,
+    _grid: &Grid,
+    args: &mut Args,
+) -> Result<()> {
     let mut out = args.take_field("out").expect("output");
     {
         let inputs: Vec<&[f64]> = (0..19)
@@ -96,6 +105,7 @@ pub fn examples() -> Vec<Entry> {
             build: examples::divergence,
             inputs: random_args,
             reference: Some(examples::reference::divergence),
+            fixed_statics: None,
             calls_per_step: None,
         },
         Entry {
@@ -103,6 +113,7 @@ pub fn examples() -> Vec<Entry> {
             build: examples::interpolate_to_half_levels,
             inputs: random_args,
             reference: Some(examples::reference::interpolate_to_half_levels),
+            fixed_statics: None,
             calls_per_step: None,
         },
         Entry {
@@ -110,6 +121,7 @@ pub fn examples() -> Vec<Entry> {
             build: examples::tridiagonal_solve,
             inputs: tridiagonal_inputs,
             reference: Some(examples::reference::tridiagonal_solve),
+            fixed_statics: None,
             calls_per_step: None,
         },
         Entry {
@@ -117,6 +129,7 @@ pub fn examples() -> Vec<Entry> {
             build: host_overhead_probe,
             inputs: random_args,
             reference: Some(host_overhead_probe_reference),
+            fixed_statics: None,
             calls_per_step: None,
         },
     ]

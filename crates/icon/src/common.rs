@@ -2,9 +2,6 @@
 
 use foehn::error::{Error, Result};
 use foehn::field::{Args, Field};
-use foehn::ir::{DType, Dim};
-use foehn::testing::{random_field, SplitMix64};
-use foehn_grid::Grid;
 
 /// An `f64` argument field's data (column-major: horizontal fastest, then local, then level).
 pub fn f64s<'a>(args: &'a Args, name: &str) -> Result<&'a [f64]> {
@@ -29,13 +26,19 @@ pub fn scalar_f64(args: &Args, name: &str) -> Result<f64> {
 
 /// Runs `body(args, output)` with the named output taken out of `args` (no copies), then
 /// puts it back.
-pub fn with_output<T>(args: &mut Args, name: &str, body: impl FnOnce(&Args, &mut [f64]) -> Result<T>) -> Result<T> {
+pub fn with_output<T>(
+    args: &mut Args,
+    name: &str,
+    body: impl FnOnce(&Args, &mut [f64]) -> Result<T>,
+) -> Result<T> {
     let mut out = args
         .take_field(name)
         .ok_or_else(|| Error::Field(format!("reference: missing output `{name}`")))?;
     let r = match out.as_f64_mut() {
         Some(data) => body(args, data),
-        None => Err(Error::Field(format!("reference: output `{name}` is not f64"))),
+        None => Err(Error::Field(format!(
+            "reference: output `{name}` is not f64"
+        ))),
     };
     args.set_field(name, out);
     r
@@ -49,10 +52,15 @@ pub fn with_outputs<T>(
 ) -> Result<T> {
     let mut taken = Vec::new();
     for n in names {
-        let f = args.take_field(n).ok_or_else(|| Error::Field(format!("reference: missing output `{n}`")))?;
+        let f = args
+            .take_field(n)
+            .ok_or_else(|| Error::Field(format!("reference: missing output `{n}`")))?;
         taken.push(f);
     }
-    let mut data: Vec<Vec<f64>> = taken.iter().map(|f| f.as_f64().map(<[f64]>::to_vec).unwrap_or_default()).collect();
+    let mut data: Vec<Vec<f64>> = taken
+        .iter()
+        .map(|f| f.as_f64().map(<[f64]>::to_vec).unwrap_or_default())
+        .collect();
     let r = body(args, &mut data);
     for ((n, mut f), d) in names.iter().zip(taken).zip(data) {
         if let Some(v) = f.as_f64_mut() {
@@ -61,9 +69,4 @@ pub fn with_outputs<T>(
         args.set_field(n, f);
     }
     r
-}
-
-/// Sets field `name` to uniform random values in `[lo, hi)` (never zero when `lo > 0`).
-pub fn set_random(args: &mut Args, rng: &mut SplitMix64, grid: &Grid, nlev: usize, name: &str, dims: Vec<Dim>, dtype: DType, lo: f64, hi: f64) {
-    args.set_field(name, random_field(rng, grid, nlev, dims, dtype, lo, hi));
 }

@@ -55,12 +55,22 @@ impl VerticalGrid {
         let s = config.stretch_factor;
         let shape = |k: f64| 2.0 / std::f64::consts::PI * ((k / n).powf(s)).acos();
         let d = (config.lowest_layer_thickness / h).ln() / shape(n - 1.0).ln();
-        let vct_a: Vec<f64> = (0..=config.num_levels).map(|k| h * shape(k as f64).powf(d)).collect();
+        let vct_a: Vec<f64> = (0..=config.num_levels)
+            .map(|k| h * shape(k as f64).powf(d))
+            .collect();
         let last_at_or_above = |z: f64| vct_a.iter().rposition(|&v| v >= z).unwrap_or(0);
-        let end_index_of_damping_layer =
-            if config.rayleigh_damping_height > vct_a[0] { 0 } else { last_at_or_above(config.rayleigh_damping_height) };
+        let end_index_of_damping_layer = if config.rayleigh_damping_height > vct_a[0] {
+            0
+        } else {
+            last_at_or_above(config.rayleigh_damping_height)
+        };
         let nflatlev = last_at_or_above(config.flat_height);
-        VerticalGrid { config, vct_a, end_index_of_damping_layer, nflatlev }
+        VerticalGrid {
+            config,
+            vct_a,
+            end_index_of_damping_layer,
+            nflatlev,
+        }
     }
 
     /// Number of full levels.

@@ -1,6 +1,8 @@
 //! Diffusion configuration: ICON's defaults and derived coefficients, checked by hand.
 
-use foehn_icon::diffusion::config::{enhanced_smagorinsky_factor, DiffusionConfig, DiffusionParams};
+use foehn_icon::diffusion::config::{
+    enhanced_smagorinsky_factor, DiffusionConfig, DiffusionParams,
+};
 use foehn_icon::vertical::{VerticalConfig, VerticalGrid};
 
 fn close(a: f64, b: f64) -> bool {
@@ -13,8 +15,15 @@ fn vertical_grid_has_the_configured_top_and_lowest_layer() {
     assert_eq!(v.vct_a.len(), 36);
     assert!(close(v.vct_a[0], 23500.0));
     assert_eq!(v.vct_a[35], 0.0);
-    assert!((v.vct_a[34] - 50.0).abs() < 1e-9, "lowest layer {}", v.vct_a[34]);
-    assert!(v.vct_a.windows(2).all(|w| w[0] > w[1]), "heights decrease downwards");
+    assert!(
+        (v.vct_a[34] - 50.0).abs() < 1e-9,
+        "lowest layer {}",
+        v.vct_a[34]
+    );
+    assert!(
+        v.vct_a.windows(2).all(|w| w[0] > w[1]),
+        "heights decrease downwards"
+    );
     // Damping height above the model top: no damping layer.
     assert_eq!(v.end_index_of_damping_layer, 0);
     assert!(v.vct_a[v.nflatlev] >= 16000.0 && v.vct_a[v.nflatlev + 1] < 16000.0);
@@ -52,7 +61,11 @@ fn smagorinsky_profile_is_continuous_and_reaches_its_end_values() {
     let z = [32500.0, 51600.0 + magic, 50000.0, 90000.0];
     let f = enhanced_smagorinsky_factor(&vct_a, fac, z);
     // Layers below 32.5 km keep the namelist factor; above 90 km the profile reaches fac[3].
-    assert!(f.iter().zip(vct_a.windows(2)).filter(|(_, w)| w[0] <= 32500.0).all(|(&x, _)| close(x, 0.015)));
+    assert!(f
+        .iter()
+        .zip(vct_a.windows(2))
+        .filter(|(_, w)| w[0] <= 32500.0)
+        .all(|(&x, _)| close(x, 0.015)));
     assert!(close(*f.first().unwrap(), 1.0), "top {}", f[0]);
     assert!(f.windows(2).all(|w| (w[0] - w[1]).abs() < 0.05), "no jumps");
 }

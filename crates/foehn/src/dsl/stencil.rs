@@ -52,20 +52,21 @@ pub(crate) fn lower_stencil(lw: &mut Lowerer<'_>, s: &StencilDecl) -> R<ir::Sten
             "stencil has no outputs".to_string(),
         ));
     };
-    let Some(location) = first.dims.horizontal else {
+    let location = first.dims.horizontal;
+    if location.is_none() && first.dims.vertical.is_none() {
         return Err(output_error(
             lw,
             s,
             K::Output,
             format!(
-                "output `{}` has no horizontal dimension (dims {})",
-                outs[0].1, first.dims
+                "output `{}` has no dimension (a scalar output is not a field)",
+                outs[0].1
             ),
         ));
-    };
+    }
     for (_, name, t) in &outs {
         if t.dims.local.is_some()
-            || t.dims.horizontal != Some(location)
+            || t.dims.horizontal != location
             || t.dims.vertical != first.dims.vertical
         {
             return Err(output_error(
@@ -152,7 +153,15 @@ pub(crate) fn lower_stencil(lw: &mut Lowerer<'_>, s: &StencilDecl) -> R<ir::Sten
         }
     }
     // The domain.
-    let hdim = IndexDim::H(location);
+    let hdim = IndexDim::H(location.unwrap_or(foehn_grid::Location::Cell));
+    if location.is_none() && s.domain.horizontal != ir::Domain::default().horizontal {
+        return Err(output_error(
+            lw,
+            s,
+            K::Output,
+            "a horizontal domain is given but the outputs have no horizontal dimension".into(),
+        ));
+    }
     for b in [s.domain.horizontal.0, s.domain.horizontal.1] {
         if b.base == BoundBase::Nlev {
             return Err(output_error(

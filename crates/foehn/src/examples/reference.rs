@@ -33,7 +33,7 @@ fn with_output(
 }
 
 /// `div(c, k) = Σ_j geofac_div(c, j) · vn(C2E[c, j], k)` on every cell and level.
-pub fn divergence(grid: &Grid, args: &mut Args) -> Result<()> {
+pub fn divergence(_program: &crate::ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
     let (nc, ne) = (grid.size(Location::Cell), grid.size(Location::Edge));
     let c2e = grid.topology.table(Connectivity::C2E).as_slice();
     with_output(args, "div", |args, div| {
@@ -56,7 +56,11 @@ pub fn divergence(grid: &Grid, args: &mut Args) -> Result<()> {
 }
 
 /// `x_ic(k) = w(k)·x(k) + (1 − w(k))·x(k−1)` for `1 ≤ k < nlev`, `x_ic(0) = x(0)`.
-pub fn interpolate_to_half_levels(grid: &Grid, args: &mut Args) -> Result<()> {
+pub fn interpolate_to_half_levels(
+    _program: &crate::ir::Program,
+    grid: &Grid,
+    args: &mut Args,
+) -> Result<()> {
     let nc = grid.size(Location::Cell);
     with_output(args, "x_ic", |args, out| {
         let (w, x) = (f64s(args, "wgtfac_c")?, f64s(args, "x")?);
@@ -79,7 +83,11 @@ pub fn interpolate_to_half_levels(grid: &Grid, args: &mut Args) -> Result<()> {
 }
 
 /// Thomas algorithm per column: `a(k)x(k−1) + b(k)x(k) + c(k)x(k+1) = d(k)`.
-pub fn tridiagonal_solve(grid: &Grid, args: &mut Args) -> Result<()> {
+pub fn tridiagonal_solve(
+    _program: &crate::ir::Program,
+    grid: &Grid,
+    args: &mut Args,
+) -> Result<()> {
     let nc = grid.size(Location::Cell);
     with_output(args, "x", |args, out| {
         let (a, b, c, d) = (

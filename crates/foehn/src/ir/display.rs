@@ -82,10 +82,13 @@ impl fmt::Display for Program {
                 .iter()
                 .map(|&o| self.field(o).name.as_str())
                 .collect();
-            let mut dom = format!(
-                "{} [{}, {})",
-                st.location, st.domain.horizontal.0, st.domain.horizontal.1
-            );
+            let mut dom = match st.location {
+                Some(l) => format!(
+                    "{l} [{}, {})",
+                    st.domain.horizontal.0, st.domain.horizontal.1
+                ),
+                None => "one column".to_string(),
+            };
             if let Some(v) = st.vertical {
                 write!(
                     dom,

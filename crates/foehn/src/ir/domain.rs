@@ -272,7 +272,7 @@ impl Domain {
     /// when a range is reversed or leaves `[0, size]`.
     pub fn resolve(
         &self,
-        loc: Location,
+        loc: Option<Location>,
         vkind: Option<VKind>,
         grid: &Grid,
         nlev: usize,
@@ -289,7 +289,10 @@ impl Domain {
             }
             Ok((s as usize, e as usize))
         };
-        let h = range(self.horizontal, IndexDim::H(loc), grid.size(loc))?;
+        let h = match loc {
+            Some(loc) => range(self.horizontal, IndexDim::H(loc), grid.size(loc))?,
+            None => (0, 1),
+        };
         let k = match vkind {
             Some(v) => range(self.vertical, IndexDim::V(v), v.levels(nlev))?,
             None => (0, 1),

@@ -291,7 +291,7 @@ impl Program {
             for o in &s.outputs {
                 c.u32(o.0);
             }
-            c.loc(s.location);
+            c.opt(s.location, Canon::loc);
             c.opt(s.vertical, Canon::vkind);
             c.bound(s.domain.horizontal.0);
             c.bound(s.domain.horizontal.1);

@@ -468,8 +468,9 @@ pub struct Stencil {
     pub name: String,
     /// Output fields; the root's type is a tuple of this length when there are several.
     pub outputs: Vec<FieldId>,
-    /// The outputs' horizontal location.
-    pub location: Location,
+    /// The outputs' horizontal location; `None` for vertical-only outputs (a `K` field),
+    /// which the stencil computes as a single column.
+    pub location: Option<Location>,
     /// The outputs' vertical kind (`None` for 2-D outputs).
     pub vertical: Option<VKind>,
     /// Where the outputs are written.

@@ -101,16 +101,37 @@ pub struct DiffusionParams {
 
 impl DiffusionParams {
     /// Derives every coefficient; `initial_run` selects ICON's first-step variant.
-    pub fn new(config: &DiffusionConfig, vertical: &VerticalGrid, initial_run: bool) -> DiffusionParams {
-        let k2 = if config.hdiff_efdt_ratio > 0.0 { 1.0 / (8.0 * config.hdiff_efdt_ratio) } else { 0.0 };
+    pub fn new(
+        config: &DiffusionConfig,
+        vertical: &VerticalGrid,
+        initial_run: bool,
+    ) -> DiffusionParams {
+        let k2 = if config.hdiff_efdt_ratio > 0.0 {
+            1.0 / (8.0 * config.hdiff_efdt_ratio)
+        } else {
+            0.0
+        };
         let k4 = k2 / 8.0;
-        let k4w = if config.hdiff_w_efdt_ratio > 0.0 { 1.0 / (36.0 * config.hdiff_w_efdt_ratio) } else { 0.0 };
+        let k4w = if config.hdiff_w_efdt_ratio > 0.0 {
+            1.0 / (36.0 * config.hdiff_w_efdt_ratio)
+        } else {
+            0.0
+        };
         let ndyn = config.ndyn_substeps as f64;
         let magic = (1600.0f64 * (1600.0 + 50000.0)).sqrt();
-        let smag_factor = [config.smagorinski_scaling_factor, 2e-6 * (1600.0 + 25000.0 + magic), 0.0, 1.0];
+        let smag_factor = [
+            config.smagorinski_scaling_factor,
+            2e-6 * (1600.0 + 25000.0 + magic),
+            0.0,
+            1.0,
+        ];
         let smag_height = [32500.0, 1600.0 + 50000.0 + magic, 50000.0, 90000.0];
         let nlev = vertical.num_levels();
-        let multfac_vn = if initial_run { k4 / 3.0 * config.hdiff_efdt_ratio } else { (1.0f64 / 128.0).min(k4 * ndyn / 3.0) };
+        let multfac_vn = if initial_run {
+            k4 / 3.0 * config.hdiff_efdt_ratio
+        } else {
+            (1.0f64 / 128.0).min(k4 * ndyn / 3.0)
+        };
         let diff_multfac_vn = vec![multfac_vn; nlev];
         let smag_limit = diff_multfac_vn.iter().map(|m| 0.125 - 4.0 * m).collect();
         let enh_smag_fac = enhanced_smagorinsky_factor(&vertical.vct_a, smag_factor, smag_height);

@@ -15,7 +15,10 @@ pub fn grids() -> &'static [Grid; 2] {
     G.get_or_init(|| {
         [
             Grid::icosahedral(2, 2, EARTH_RADIUS).unwrap(),
-            GridSpec::parse("r2b4:cap:46,8,1500").unwrap().build().unwrap(),
+            GridSpec::parse("r2b4:cap:46,8,1500")
+                .unwrap()
+                .build()
+                .unwrap(),
         ]
     })
 }
@@ -44,30 +47,55 @@ pub fn check_entry(entry: &Entry, nlev: usize, tol: f64) {
 
 /// [`check_entry`] for one variant and grid.
 pub fn check_variant(entry: &Entry, variant: &Variant, grid: &Grid, nlev: usize, tol: f64) {
-    let ir = (entry.build)().specialize(variant).unwrap_or_else(|e| panic!("{e}"));
+    let ir = (entry.build)()
+        .specialize(variant)
+        .unwrap_or_else(|e| panic!("{e}"));
     let args = (entry.inputs)(&ir, grid, nlev, 7);
     let mut want = args.clone();
-    (entry.reference.expect("reference"))(grid, &mut want).unwrap();
+    (entry.reference.expect("reference"))(&ir, grid, &mut want).unwrap();
     let mut interp = args.clone();
-    Interpreter.run_ir(&ir, grid, &mut interp).unwrap_or_else(|e| panic!("{} [{variant}] on {}: {e}", entry.name, grid.name));
+    Interpreter
+        .run_ir(&ir, grid, &mut interp)
+        .unwrap_or_else(|e| panic!("{} [{variant}] on {}: {e}", entry.name, grid.name));
     let mut native = args.clone();
     let compiled = cpu().compile(&ir).unwrap();
-    cpu().run_compiled(&ir, &compiled, grid, &mut native).unwrap();
-    for d in ir.fields.iter().filter(|d| d.role.writable() && d.role != Role::Temp) {
+    cpu()
+        .run_compiled(&ir, &compiled, grid, &mut native)
+        .unwrap();
+    for d in ir
+        .fields
+        .iter()
+        .filter(|d| d.role.writable() && d.role != Role::Temp)
+    {
         for (what, got) in [("interpreter", &interp), ("cpu", &native)] {
-            compare(&format!("{} [{variant}] on {} ({what}): `{}`", entry.name, grid.name, d.name), &want, got, &d.name, tol);
+            compare(
+                &format!(
+                    "{} [{variant}] on {} ({what}): `{}`",
+                    entry.name, grid.name, d.name
+                ),
+                &want,
+                got,
+                &d.name,
+                tol,
+            );
         }
     }
 }
 
 fn compare(what: &str, want: &Args, got: &Args, name: &str, tol: f64) {
-    let (a, b) = (want.field(name).unwrap().data(), got.field(name).unwrap().data());
+    let (a, b) = (
+        want.field(name).unwrap().data(),
+        got.field(name).unwrap().data(),
+    );
     for i in 0..a.len() {
         let (x, y) = (a.get(i).as_f64(), b.get(i).as_f64());
         if x.to_bits() == y.to_bits() {
             continue;
         }
         let rel = (x - y).abs() / x.abs().max(y.abs()).max(1e-300);
-        assert!(rel <= tol, "{what}: element {i}: reference {x:e}, got {y:e} (rel {rel:e})");
+        assert!(
+            rel <= tol,
+            "{what}: element {i}: reference {x:e}, got {y:e} (rel {rel:e})"
+        );
     }
 }

@@ -437,7 +437,7 @@ impl<'a> Gen<'a> {
             .collect();
         let root_pt = |k: &str| Pt {
             h: "h".into(),
-            loc: Some(st.location),
+            loc: st.location,
             k: KPos {
                 base: k.into(),
                 off: 0,
@@ -538,7 +538,7 @@ impl<'a> Gen<'a> {
         let n = body.len();
         let pt0 = Pt {
             h: "h".into(),
-            loc: Some(self.st.location),
+            loc: self.st.location,
             k: KPos {
                 base: "k0".into(),
                 off: 0,

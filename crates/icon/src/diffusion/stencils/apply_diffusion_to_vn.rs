@@ -1,31 +1,336 @@
-//! `apply_diffusion_to_vn` (not written yet).
+//! `apply_diffusion_to_vn` (ICON `mo_nh_diffusion` stencils 04–06, ICON4Py
+//! `apply_diffusion_to_vn`): fourth-order background diffusion plus Smagorinsky
+//! second-order diffusion of the normal wind.
+//!
+//! Edges `[LATERAL_BOUNDARY_LEVEL_5, LOCAL end)` × all levels; `vn` is updated in place.
+//! With `v_i = u_vert(E2C2V[i])·pn1[i] + v_vert(E2C2V[i])·pn2[i]` (the RBF-interpolated
+//! `z_nabla2_e` at the diamond vertices, projected on the edge normal):
+//!
+//! ```text
+//! nabv_tang   = v_0 + v_1                  (the edge's own vertices)
+//! nabv_norm   = v_2 + v_3                  (the far vertices of the two cells)
+//! z_nabla4_e2 = 4·[(nabv_norm − 2·z_nabla2_e)·inv_vert_vert_length²
+//!                + (nabv_tang − 2·z_nabla2_e)·inv_primal_edge_length²]
+//! ```
+//!
+//! then, for edges at or beyond `NUDGING_LEVEL_2` (`start_2nd_nudge_line_idx_e`):
+//!
+//! ```text
+//! limited area: vn += area_edge·(max(nudgezone_diff·nudgecoeff_e, kh_smag_e)·z_nabla2_e
+//!                               − area_edge·diff_multfac_vn·z_nabla4_e2)
+//! global:       vn += area_edge·(kh_smag_e·z_nabla2_e − diff_multfac_vn·z_nabla4_e2·area_edge)
+//! ```
+//!
+//! and on limited-area grids, for edges before `NUDGING_LEVEL_2` (the boundary rows 5–8
+//! and the first nudging row): `vn += area_edge·fac_bdydiff_v·z_nabla2_e`. On a global
+//! grid every boundary/nudging zone is empty, so `NUDGING_LEVEL_2` starts at 0.
+//!
+//! Static argument: `limited_area` (ICON4Py compiles it from the grid). The global
+//! variant reads neither `nudgecoeff_e` nor `nudgezone_diff` nor `fac_bdydiff_v`, so it
+//! does not declare them (ICON4Py passes them to both): each variant's arguments are
+//! exactly what it reads and writes, which is also how [`reference`] tells the variants
+//! apart.
 
+use crate::common::{f64s, scalar_f64, with_output};
 use foehn::catalog::Entry;
-use foehn::dsl::ProgramDef;
-use foehn::error::Result;
-use foehn::field::Args;
+use foehn::dsl::prelude::*;
+use foehn::error::{Error, Result};
+use foehn::field::{Args, Field};
 use foehn::ir;
+use foehn::testing::{random_field, SplitMix64};
 use foehn_grid::Grid;
+use rayon::prelude::*;
 
 /// Program name.
 pub const NAME: &str = "apply_diffusion_to_vn";
 
-/// The DSL program.
+/// `z_nabla4_e2` (ICON4Py `_calculate_nabla4`): the fourth-order diamond Laplacian from
+/// the nabla2 vector at the diamond vertices (sums in ICON4Py's order).
+pub fn calculate_nabla4(
+    u_vert: &Expr,
+    v_vert: &Expr,
+    primal_normal_vert_v1: &Expr,
+    primal_normal_vert_v2: &Expr,
+    z_nabla2_e: &Expr,
+    inv_vert_vert_length: &Expr,
+    inv_primal_edge_length: &Expr,
+) -> Expr {
+    let u = |i: usize| u_vert.at(E2C2V, i) * primal_normal_vert_v1.pick(i);
+    let v = |i: usize| v_vert.at(E2C2V, i) * primal_normal_vert_v2.pick(i);
+    let nabv_tang = u(0) + v(0) + u(1) + v(1);
+    let nabv_norm = u(2) + v(2) + u(3) + v(3);
+    4.0 * ((nabv_norm - 2.0 * z_nabla2_e) * (inv_vert_vert_length * inv_vert_vert_length)
+        + (nabv_tang - 2.0 * z_nabla2_e) * (inv_primal_edge_length * inv_primal_edge_length))
+}
+
+/// Limited-area update beyond the boundary rows (ICON4Py `_apply_nabla2_and_nabla4_to_vn`).
+#[allow(clippy::too_many_arguments)]
+pub fn apply_nabla2_and_nabla4_to_vn(
+    area_edge: &Expr,
+    kh_smag_e: &Expr,
+    z_nabla2_e: &Expr,
+    z_nabla4_e2: &Expr,
+    diff_multfac_vn: &Expr,
+    nudgecoeff_e: &Expr,
+    vn: &Expr,
+    nudgezone_diff: &Expr,
+) -> Expr {
+    vn + area_edge
+        * (maximum(nudgezone_diff * nudgecoeff_e, kh_smag_e) * z_nabla2_e
+            - area_edge * diff_multfac_vn * z_nabla4_e2)
+}
+
+/// Global update (ICON4Py `_apply_nabla2_and_nabla4_global_to_vn`).
+pub fn apply_nabla2_and_nabla4_global_to_vn(
+    area_edge: &Expr,
+    kh_smag_e: &Expr,
+    z_nabla2_e: &Expr,
+    z_nabla4_e2: &Expr,
+    diff_multfac_vn: &Expr,
+    vn: &Expr,
+) -> Expr {
+    vn + area_edge * (kh_smag_e * z_nabla2_e - diff_multfac_vn * z_nabla4_e2 * area_edge)
+}
+
+/// Boundary-row update (ICON4Py `_apply_nabla2_to_vn_in_lateral_boundary`).
+pub fn apply_nabla2_to_vn_in_lateral_boundary(
+    z_nabla2_e: &Expr,
+    area_edge: &Expr,
+    vn: &Expr,
+    fac_bdydiff_v: &Expr,
+) -> Expr {
+    vn + area_edge * fac_bdydiff_v * z_nabla2_e
+}
+
+/// The DSL program (static `limited_area`).
 pub fn program() -> ProgramDef {
-    ProgramDef::new(NAME, |_| {})
+    ProgramDef::new(NAME, |b| {
+        let limited_area = b.static_bool("limited_area");
+        let u_vert = b.input("u_vert", (VERTEX, K), F64);
+        let v_vert = b.input("v_vert", (VERTEX, K), F64);
+        let primal_normal_vert_v1 = b.input("primal_normal_vert_v1", (EDGE, E2C2V), F64);
+        let primal_normal_vert_v2 = b.input("primal_normal_vert_v2", (EDGE, E2C2V), F64);
+        let z_nabla2_e = b.input("z_nabla2_e", (EDGE, K), F64);
+        let inv_vert_vert_length = b.input("inv_vert_vert_length", EDGE, F64);
+        let inv_primal_edge_length = b.input("inv_primal_edge_length", EDGE, F64);
+        let area_edge = b.input("area_edge", EDGE, F64);
+        let kh_smag_e = b.input("kh_smag_e", (EDGE, K), F64);
+        let diff_multfac_vn = b.input("diff_multfac_vn", K, F64);
+        let vn = b.inout("vn", (EDGE, K), F64);
+
+        let z_nabla4_e2 = calculate_nabla4(
+            &u_vert,
+            &v_vert,
+            &primal_normal_vert_v1,
+            &primal_normal_vert_v2,
+            &z_nabla2_e,
+            &inv_vert_vert_length,
+            &inv_primal_edge_length,
+        );
+        // `EdgeDim >= start_2nd_nudge_line_idx_e`.
+        let beyond_boundary = || index(EDGE).ge(start(Zone::Nudging(2)));
+        let updated = if limited_area {
+            let nudgecoeff_e = b.input("nudgecoeff_e", EDGE, F64);
+            let nudgezone_diff = b.scalar("nudgezone_diff", F64);
+            let fac_bdydiff_v = b.scalar("fac_bdydiff_v", F64);
+            concat_where(
+                beyond_boundary(),
+                apply_nabla2_and_nabla4_to_vn(
+                    &area_edge,
+                    &kh_smag_e,
+                    &z_nabla2_e,
+                    &z_nabla4_e2,
+                    &diff_multfac_vn,
+                    &nudgecoeff_e,
+                    &vn,
+                    &nudgezone_diff,
+                ),
+                apply_nabla2_to_vn_in_lateral_boundary(
+                    &z_nabla2_e,
+                    &area_edge,
+                    &vn,
+                    &fac_bdydiff_v,
+                ),
+            )
+        } else {
+            concat_where(
+                beyond_boundary(),
+                apply_nabla2_and_nabla4_global_to_vn(
+                    &area_edge,
+                    &kh_smag_e,
+                    &z_nabla2_e,
+                    &z_nabla4_e2,
+                    &diff_multfac_vn,
+                    &vn,
+                ),
+                &vn,
+            )
+        };
+        b.stencil("apply_diffusion_to_vn", &vn, updated)
+            .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Local))
+            .vertical(0, nlev());
+    })
+    .static_bool("limited_area")
 }
 
-/// Plain-Rust reference.
-pub fn reference(_grid: &Grid, _args: &mut Args) -> Result<()> {
-    Ok(())
+/// Plain-Rust reference: loops over edges `[LB5, LOCAL end)` and all levels, updating
+/// `vn` in place. The limited-area variant is the one whose arguments include
+/// `nudgecoeff_e`.
+pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+    let limited_area = args.field("nudgecoeff_e").is_some();
+    let zones = grid.zones.of(Location::Edge);
+    let (lo, hi) = (
+        zones.start(Zone::LateralBoundary(5))?,
+        zones.end(Zone::Local)?,
+    );
+    let nudge2 = zones.start(Zone::Nudging(2))?;
+    let ne = grid.size(Location::Edge);
+    let nv = grid.size(Location::Vertex);
+    let e2c2v = grid.topology.table(Connectivity::E2C2V);
+    // Every diamond vertex of the domain must exist (the DSL errors on a skipped read too).
+    let mut verts = vec![[0usize; 4]; ne];
+    for (e, vs) in verts.iter_mut().enumerate().take(hi).skip(lo) {
+        for (i, v) in vs.iter_mut().enumerate() {
+            *v = e2c2v.neighbor(e, i).ok_or_else(|| {
+                Error::Field(format!("{NAME} reference: edge {e} has no E2C2V[{i}]"))
+            })?;
+        }
+    }
+    let (nudgezone_diff, fac_bdydiff_v) = if limited_area {
+        (
+            scalar_f64(args, "nudgezone_diff")?,
+            scalar_f64(args, "fac_bdydiff_v")?,
+        )
+    } else {
+        (0.0, 0.0)
+    };
+    with_output(args, "vn", |args, vn| {
+        let u_vert = f64s(args, "u_vert")?;
+        let v_vert = f64s(args, "v_vert")?;
+        let pn1 = f64s(args, "primal_normal_vert_v1")?;
+        let pn2 = f64s(args, "primal_normal_vert_v2")?;
+        let z_nabla2_e = f64s(args, "z_nabla2_e")?;
+        let inv_vv = f64s(args, "inv_vert_vert_length")?;
+        let inv_primal = f64s(args, "inv_primal_edge_length")?;
+        let area_edge = f64s(args, "area_edge")?;
+        let kh_smag_e = f64s(args, "kh_smag_e")?;
+        let diff_multfac_vn = f64s(args, "diff_multfac_vn")?;
+        let nudgecoeff_e = if limited_area {
+            f64s(args, "nudgecoeff_e")?
+        } else {
+            &[][..]
+        };
+        // Column-major: (e, k) at e + ne·k, (e, slot i) at e + ne·i, (v, k) at v + nv·k.
+        vn.par_chunks_mut(ne).enumerate().for_each(|(k, vn_k)| {
+            let dmf = diff_multfac_vn[k];
+            for e in lo..hi {
+                let z2 = z_nabla2_e[e + ne * k];
+                let kh = kh_smag_e[e + ne * k];
+                let area = area_edge[e];
+                let old = vn_k[e];
+                if e < nudge2 {
+                    if limited_area {
+                        vn_k[e] = old + area * fac_bdydiff_v * z2;
+                    }
+                    continue;
+                }
+                // Normal component of the vertex vector at diamond vertex i.
+                let vn_vert = |i: usize| {
+                    let v = verts[e][i];
+                    (
+                        u_vert[v + nv * k] * pn1[e + ne * i],
+                        v_vert[v + nv * k] * pn2[e + ne * i],
+                    )
+                };
+                let (a0, b0) = vn_vert(0);
+                let (a1, b1) = vn_vert(1);
+                let (a2, b2) = vn_vert(2);
+                let (a3, b3) = vn_vert(3);
+                let nabv_tang = a0 + b0 + a1 + b1;
+                let nabv_norm = a2 + b2 + a3 + b3;
+                let z4 = 4.0
+                    * ((nabv_norm - 2.0 * z2) * (inv_vv[e] * inv_vv[e])
+                        + (nabv_tang - 2.0 * z2) * (inv_primal[e] * inv_primal[e]));
+                vn_k[e] = if limited_area {
+                    let kh_eff = (nudgezone_diff * nudgecoeff_e[e]).max(kh);
+                    old + area * (kh_eff * z2 - area * dmf * z4)
+                } else {
+                    old + area * (kh * z2 - dmf * z4 * area)
+                };
+            }
+        });
+        Ok(())
+    })
 }
 
-/// Realistic random inputs.
+/// An `(Edge, E2C2V)` field from a grid geometry array stored edge-major (`e·4 + i`).
+fn edge_e2c2v_field(grid: &Grid, nlev: usize, data: &[f64]) -> Field {
+    Field::from_fn(grid, nlev, (EDGE, E2C2V), F64, |idx| {
+        ir::Scalar::F64(data[idx[0] * 4 + idx[1]])
+    })
+}
+
+/// Realistic random inputs: the grid's own lengths, areas and vertex normals; `vn` in
+/// ±30 m/s; `z_nabla2_e` and the vertex vectors of the size of a Laplacian of a wind
+/// of ~10 m/s on this grid; `kh_smag_e` in `(0, smag_limit ≈ 0.1)`; `diff_multfac_vn`
+/// up to 1/128; `nudgecoeff_e` up to the maximum nudging coefficient 0.1 and
+/// `nudgezone_diff = 0.04/(0.1 + ε)`, so both sides of the `max` occur;
+/// `fac_bdydiff_v = √5/200` (5 substeps).
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    foehn::testing::random_args(program, grid, nlev, seed)
+    let mut args = foehn::testing::random_args(program, grid, nlev, seed);
+    let mut rng = SplitMix64::new(seed ^ 0x0a11_7f5e);
+    let geo = &grid.geometry;
+    let n = geo.inv_primal_edge_length.len() as f64;
+    let mean_inv = geo.inv_primal_edge_length.iter().sum::<f64>() / n;
+    let lap = 10.0 * mean_inv * mean_inv; // |∇²vn| for ~10 m/s over one edge length
+    let mut set = |args: &mut Args, name: &str, dims: Vec<ir::Dim>, lo: f64, hi: f64| {
+        args.set_field(name, random_field(&mut rng, grid, nlev, dims, F64, lo, hi));
+    };
+    let (ek, vk) = (vec![EDGE.into(), K.into()], vec![VERTEX.into(), K.into()]);
+    set(&mut args, "vn", ek.clone(), -30.0, 30.0);
+    set(&mut args, "z_nabla2_e", ek.clone(), -lap, lap);
+    set(&mut args, "u_vert", vk.clone(), -lap, lap);
+    set(&mut args, "v_vert", vk, -lap, lap);
+    set(&mut args, "kh_smag_e", ek, 1e-4, 0.1);
+    set(
+        &mut args,
+        "diff_multfac_vn",
+        vec![K.into()],
+        5e-4,
+        1.0 / 128.0,
+    );
+    let field_1d =
+        |data: &[f64]| Field::from_fn(grid, nlev, EDGE, F64, |idx| ir::Scalar::F64(data[idx[0]]));
+    args.set_field("inv_vert_vert_length", field_1d(&geo.inv_vert_vert_length));
+    args.set_field(
+        "inv_primal_edge_length",
+        field_1d(&geo.inv_primal_edge_length),
+    );
+    args.set_field("area_edge", field_1d(&geo.edge_area));
+    args.set_field(
+        "primal_normal_vert_v1",
+        edge_e2c2v_field(grid, nlev, &geo.primal_normal_vert_x),
+    );
+    args.set_field(
+        "primal_normal_vert_v2",
+        edge_e2c2v_field(grid, nlev, &geo.primal_normal_vert_y),
+    );
+    if program.fields.iter().any(|f| f.name == "nudgecoeff_e") {
+        set(&mut args, "nudgecoeff_e", vec![EDGE.into()], 1e-3, 0.1);
+        args.set_scalar("nudgezone_diff", 0.04 / (0.1 + f64::EPSILON));
+        args.set_scalar("fac_bdydiff_v", 5f64.sqrt() / 200.0);
+    }
+    args
 }
 
 /// Catalog entry.
 pub fn entry() -> Entry {
-    Entry { name: NAME, build: program, inputs, reference: Some(reference), calls_per_step: Some(1.0) }
+    Entry {
+        name: NAME,
+        build: program,
+        inputs,
+        reference: Some(reference),
+        fixed_statics: None,
+        calls_per_step: Some(1.0),
+    }
 }

@@ -1,31 +1,82 @@
-//! `scale_k` (not written yet).
+//! `scale_k`: the Smagorinsky factor of this step, `diff_multfac_smag(k) =
+//! enh_smag_fac(k) · dtime` (ICON4Py `diffusion_utils.scale_k(field, factor, scaled_field)`,
+//! called as `scale_k(enh_smag_fac, dtime, diff_multfac_smag)`).
+//!
+//! ```text
+//! scaled_field(k) = field(k) · factor        for k in [0, nlev)
+//! ```
+//!
+//! Input and output are K-only fields (ICON4Py `KField`), computed as one column.
 
+use crate::common::{f64s, scalar_f64, with_output};
 use foehn::catalog::Entry;
-use foehn::dsl::ProgramDef;
+use foehn::dsl::prelude::*;
 use foehn::error::Result;
-use foehn::field::Args;
-use foehn::ir;
+use foehn::field::{Args, Field};
+use foehn::ir::{self, Scalar};
+use foehn::testing::SplitMix64;
 use foehn_grid::Grid;
 
 /// Program name.
 pub const NAME: &str = "scale_k";
 
-/// The DSL program.
+/// Field operator: `field · factor`.
+pub fn scale_k_op(field: &Expr, factor: &Expr) -> Expr {
+    field * factor
+}
+
+/// The DSL program: `scaled_field(k) = field(k) · factor` on levels `[0, nlev)`.
 pub fn program() -> ProgramDef {
-    ProgramDef::new(NAME, |_| {})
+    ProgramDef::new(NAME, |b| {
+        let field = b.input("field", K, F64);
+        let factor = b.scalar("factor", F64);
+        let scaled_field = b.output("scaled_field", K, F64);
+        b.stencil("scale_k", &scaled_field, scale_k_op(&field, &factor))
+            .vertical(0, nlev());
+    })
 }
 
-/// Plain-Rust reference.
-pub fn reference(_grid: &Grid, _args: &mut Args) -> Result<()> {
-    Ok(())
+/// Plain-Rust reference: `scaled_field(k) = field(k) · factor`.
+pub fn reference(_program: &ir::Program, _grid: &Grid, args: &mut Args) -> Result<()> {
+    with_output(args, "scaled_field", |args, out| {
+        let field = f64s(args, "field")?;
+        let factor = scalar_f64(args, "factor")?;
+        for (k, f) in field.iter().enumerate() {
+            out[k] = f * factor;
+        }
+        Ok(())
+    })
 }
 
-/// Realistic random inputs.
+/// Realistic random inputs: `field` = `enh_smag_fac` (the Smagorinsky scaling factor
+/// 0.015, enhanced up to 4× towards the model top), `factor` = `dtime` in [30, 900) s.
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    foehn::testing::random_args(program, grid, nlev, seed)
+    let mut args = foehn::testing::random_args(program, grid, nlev, seed);
+    let mut rng = SplitMix64::new(seed ^ 0x5eed_0001);
+    args.set_field(
+        "field",
+        Field::from_fn(grid, nlev, K, F64, |_| {
+            Scalar::F64(rng.range_f64(0.015, 0.06))
+        }),
+    );
+    args.set_scalar("factor", rng.range_f64(30.0, 900.0));
+    args.set_field(
+        "scaled_field",
+        Field::from_fn(grid, nlev, K, F64, |_| {
+            Scalar::F64(rng.range_f64(0.5, 50.0))
+        }),
+    );
+    args
 }
 
 /// Catalog entry.
 pub fn entry() -> Entry {
-    Entry { name: NAME, build: program, inputs, reference: Some(reference), calls_per_step: Some(1.0) }
+    Entry {
+        name: NAME,
+        build: program,
+        inputs,
+        reference: Some(reference),
+        fixed_statics: None,
+        calls_per_step: Some(1.0),
+    }
 }
