@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 cargo build --release -p foehn-cli --no-default-features
 rm -rf gpu-bin && mkdir -p gpu-bin/tests
 cp target/release/foehn gpu-bin/foehn
-cargo test --release -p foehn -p foehn-gpu --no-run --message-format=json 2>/dev/null \
+cargo test --release -p foehn -p foehn-gpu -p foehn-icon --no-run --message-format=json 2>/dev/null \
   | python3 -c '
 import sys, json, shutil
-keep = {"cuda_backend", "cpu_backend", "device", "examples", "semantics", "random_programs"}
+keep = {"cuda_backend", "cpu_backend", "device", "examples", "semantics", "random_programs", "diffusion_gpu"}
 for line in sys.stdin:
     try:
         m = json.loads(line)

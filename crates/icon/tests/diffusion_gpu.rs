@@ -1,0 +1,49 @@
+//! Every diffusion program and variant on the GPU agrees with its plain-Rust reference
+//! (global and limited-area grids). Skips, saying so, where no CUDA device is present.
+
+mod common;
+
+use foehn::codegen::cuda::CudaBackend;
+use foehn::ir::Role;
+
+#[test]
+fn diffusion_programs_agree_with_their_references_on_the_gpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("skipping GPU test: {e}");
+            return;
+        }
+    };
+    let nlev = 10;
+    let mut checked = 0;
+    for entry in foehn_icon::catalog() {
+        for variant in entry.variants().unwrap() {
+            for grid in common::grids() {
+                let ir = (entry.build)().specialize(&variant).unwrap();
+                let args = (entry.inputs)(&ir, grid, nlev, 5);
+                let mut want = args.clone();
+                (entry.reference.unwrap())(&ir, grid, &mut want).unwrap();
+                let mut got = args;
+                cuda.run_ir(&ir, grid, &mut got).unwrap_or_else(|e| panic!("{} [{variant}]: {e}", entry.name));
+                for d in ir.fields.iter().filter(|d| d.role.writable() && d.role != Role::Temp) {
+                    let (a, b) = (want.field(&d.name).unwrap().data(), got.field(&d.name).unwrap().data());
+                    for i in 0..a.len() {
+                        let (x, y) = (a.get(i).as_f64(), b.get(i).as_f64());
+                        let rel = (x - y).abs() / x.abs().max(y.abs()).max(1e-300);
+                        assert!(
+                            x.to_bits() == y.to_bits() || rel <= 1e-12,
+                            "{} [{variant}] on {}: `{}`[{i}]: reference {x:e}, cuda {y:e}",
+                            entry.name,
+                            grid.name,
+                            d.name
+                        );
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("{}: {checked} diffusion program variants x grids agree with the references", cuda.gpu().name());
+}
