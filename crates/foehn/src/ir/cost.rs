@@ -1,25 +1,83 @@
 //! The memory-traffic model of a program: the minimal bytes a call must move.
 
-use super::{Program, Role};
+use super::{Node, Program, Role};
 use crate::field::Field;
 use foehn_grid::Grid;
 
+/// Bounding union of two half-open ranges (an empty range is absorbed).
+fn union(a: Option<(usize, usize)>, b: (usize, usize)) -> Option<(usize, usize)> {
+    if b.1 <= b.0 {
+        return a;
+    }
+    Some(match a {
+        Some((s, e)) => (s.min(b.0), e.max(b.1)),
+        None => b,
+    })
+}
+
 impl Program {
-    /// Minimal bytes one call moves: every argument field read once (inputs and in/out
-    /// fields) and written once (outputs and in/out fields), at its full size;
-    /// temporaries cost nothing (an ideal schedule keeps them in registers) and neighbour
-    /// tables are not counted. This is the denominator of every "% of peak" figure.
+    /// Minimal bytes one call moves, the denominator of every "% of peak" figure:
+    /// every argument field the program reads is read once over the levels its reading
+    /// stencils cover (all horizontal points: neighbour reads reach beyond the domain);
+    /// every field it writes is written once over the (bounding) union of its writing
+    /// stencils' domains; temporaries cost nothing (an ideal schedule keeps them in
+    /// registers) and neighbour tables are not counted. Domains that cannot be resolved
+    /// on `grid` count as whole fields.
     pub fn minimal_bytes(&self, grid: &Grid, nlev: usize) -> u64 {
-        self.fields
+        let n = self.fields.len();
+        let mut read_k: Vec<Option<(usize, usize)>> = vec![None; n];
+        let mut write_h: Vec<Option<(usize, usize)>> = vec![None; n];
+        let mut write_k: Vec<Option<(usize, usize)>> = vec![None; n];
+        let shapes: Vec<Vec<usize>> = self
+            .fields
             .iter()
-            .map(|d| {
-                let elems: usize = Field::grid_shape(grid, nlev, d.ty.dims).iter().product();
-                let bytes = (elems * d.ty.dtype.size_bytes()) as u64;
-                match d.role {
-                    Role::In | Role::Out => bytes,
-                    Role::InOut => 2 * bytes,
-                    Role::Temp => 0,
+            .map(|d| Field::grid_shape(grid, nlev, d.ty.dims))
+            .collect();
+        let levels = |i: usize| {
+            if self.fields[i].ty.dims.vertical.is_some() {
+                *shapes[i].last().expect("vertical extent")
+            } else {
+                1
+            }
+        };
+        for st in &self.stencils {
+            let dom = st.domain.resolve(st.location, st.vertical, grid, nlev).ok();
+            for id in self.reachable(st.root) {
+                if let Node::Field(f) = self.node(id) {
+                    let i = f.0 as usize;
+                    let k = if st.vertical.is_some() {
+                        dom.map_or((0, levels(i)), |d| d.k)
+                    } else {
+                        (0, levels(i))
+                    };
+                    read_k[i] = union(read_k[i], (k.0, k.1.min(levels(i)).max(k.0)));
                 }
+            }
+            for &o in &st.outputs {
+                let i = o.0 as usize;
+                let h = dom.map_or((0, shapes[i].first().copied().unwrap_or(1)), |d| d.h);
+                let k = if st.vertical.is_some() {
+                    dom.map_or((0, levels(i)), |d| d.k)
+                } else {
+                    (0, 1)
+                };
+                write_h[i] = union(write_h[i], h);
+                write_k[i] = union(write_k[i], k);
+            }
+        }
+        (0..n)
+            .filter(|&i| self.fields[i].role != Role::Temp)
+            .map(|i| {
+                let d = &self.fields[i];
+                let elem = d.ty.dtype.size_bytes() as u64;
+                let per_level: u64 = shapes[i].iter().product::<usize>() as u64 / levels(i) as u64;
+                let width = d.ty.dims.local.map_or(1, |c| c.width()) as u64;
+                let reads = read_k[i].map_or(0, |(s, e)| (e - s) as u64 * per_level * elem);
+                let writes = match (write_h[i], write_k[i]) {
+                    (Some(h), Some(k)) => (h.1 - h.0) as u64 * width * (k.1 - k.0) as u64 * elem,
+                    _ => 0,
+                };
+                reads + writes
             })
             .sum()
     }
