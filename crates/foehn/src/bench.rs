@@ -7,7 +7,7 @@ use crate::codegen::cpu::CpuBackend;
 use crate::error::{Error, Result};
 use crate::field::{Args, Field};
 use crate::interp::Interpreter;
-use crate::ir::{self, DType, Role, Scalar, Variant};
+use crate::ir::{self, DType, Role, Variant};
 use foehn_grid::Grid;
 use foehn_metrics::BenchResult;
 use rayon::prelude::*;
@@ -59,23 +59,13 @@ impl Default for BenchConfig {
     }
 }
 
-/// The poison written into outputs before the first call (NaN, or `i32::MIN`).
-fn poison(t: DType) -> Scalar {
-    match t {
-        DType::F64 => Scalar::F64(f64::NAN),
-        DType::F32 => Scalar::F32(f32::NAN),
-        DType::I32 => Scalar::I32(i32::MIN),
-        DType::Bool => Scalar::Bool(false),
-    }
-}
-
 /// Random inputs with every pure output poisoned.
 pub fn prepare_args(entry: &Entry, ir: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
     let mut args = (entry.inputs)(ir, grid, nlev, seed);
     for d in ir.fields.iter().filter(|d| d.role == Role::Out) {
         args.set_field(
             &d.name,
-            Field::filled(grid, nlev, d.ty.dims.list(), poison(d.ty.dtype)),
+            Field::filled(grid, nlev, d.ty.dims.list(), d.ty.dtype.poison()),
         );
     }
     args
@@ -84,14 +74,7 @@ pub fn prepare_args(entry: &Entry, ir: &ir::Program, grid: &Grid, nlev: usize, s
 /// Checks that every point of every stencil's domain of a pure output was written.
 pub fn check_written(ir: &ir::Program, grid: &Grid, nlev: usize, args: &Args) -> Result<()> {
     for st in &ir.stencils {
-        let dom = st
-            .domain
-            .resolve(st.location, st.vertical, grid, nlev)
-            .map_err(|message| Error::Runtime {
-                program: ir.name.clone(),
-                stencil: st.name.clone(),
-                message,
-            })?;
+        let dom = ir.resolve_domain(st, grid, nlev)?;
         for &o in &st.outputs {
             let d = ir.field(o);
             if d.role != Role::Out || d.ty.dtype == DType::Bool {
@@ -106,7 +89,7 @@ pub fn check_written(ir: &ir::Program, grid: &Grid, nlev: usize, args: &Args) ->
             for k in k0..k1 {
                 for h in dom.h.0..dom.h.1 {
                     let v = f.data().get(f.flat_index(h, 0, k));
-                    if v == poison(d.ty.dtype) || v.as_f64().is_nan() {
+                    if v == d.ty.dtype.poison() || v.as_f64().is_nan() {
                         return Err(Error::Runtime {
                             program: ir.name.clone(),
                             stencil: st.name.clone(),

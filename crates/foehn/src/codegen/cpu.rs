@@ -4,11 +4,10 @@
 
 use super::c::{generate, CProgram};
 use super::CODEGEN_VERSION;
-use crate::dsl::ProgramDef;
 use crate::error::{Error, Result};
 use crate::field::{Args, Field, FieldData};
 use crate::interp::Backend;
-use crate::ir::{self, DType, Role, Scalar, Variant};
+use crate::ir::{self, Scalar};
 use foehn_cache::{Cache, KeyBuilder, Origin};
 use foehn_grid::{Connectivity, Grid};
 use rayon::prelude::*;
@@ -16,7 +15,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::path::Path;
 use std::process::Command;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// Flags every program is compiled with: optimised, no FMA contraction and no fast-math,
 /// so results match the interpreter.
@@ -117,7 +116,7 @@ fn toolchain() -> std::result::Result<&'static Toolchain, String> {
 /// The native CPU backend.
 pub struct CpuBackend {
     cache: Cache,
-    loaded: Mutex<BTreeMap<String, Arc<CompiledProgram>>>,
+    loaded: super::Loaded<CompiledProgram>,
 }
 
 impl Default for CpuBackend {
@@ -131,7 +130,7 @@ impl CpuBackend {
     pub fn new(cache: Cache) -> CpuBackend {
         CpuBackend {
             cache,
-            loaded: Mutex::new(BTreeMap::new()),
+            loaded: super::Loaded::default(),
         }
     }
 
@@ -149,13 +148,8 @@ impl CpuBackend {
             .part("compiler", &tc.identity)
             .part("flags", CFLAGS.join(" "))
             .finish();
-        if let Some(p) = self
-            .loaded
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
-        {
-            return Ok(p.clone());
+        if let Some(p) = self.loaded.get(&key) {
+            return Ok(p);
         }
         let description = format!("cpu {} [{}]", program.name, program.variant);
         let (path, origin) = self
@@ -174,18 +168,14 @@ impl CpuBackend {
                 .map_err(|e| fail(format!("symbol {}: {e}", st.symbol)))?;
             fns.push(*f);
         }
-        let compiled = Arc::new(CompiledProgram {
+        let compiled = CompiledProgram {
             _lib: lib,
             fns,
             code,
             key: key.clone(),
             origin,
-        });
-        self.loaded
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key, compiled.clone());
-        Ok(compiled)
+        };
+        Ok(self.loaded.insert(key, compiled))
     }
 
     /// Runs a compiled program variant on `grid` with `args` (shapes checked first).
@@ -216,20 +206,9 @@ impl CpuBackend {
         args: &mut Args,
     ) -> Result<()> {
         let nlev = args.check(program, grid)?;
-        let mut fields: Vec<Field> = program
-            .fields
-            .iter()
-            .map(|d| match d.role {
-                Role::Temp => Field::filled(grid, nlev, d.ty.dims.list(), poison(d.ty.dtype)),
-                _ => args.take_field(&d.name).expect("checked"),
-            })
-            .collect();
+        let mut fields = args.take_program_fields(program, grid, nlev);
         let result = execute(program, compiled, grid, nlev, &mut fields, args);
-        for (d, f) in program.fields.iter().zip(fields) {
-            if d.role != Role::Temp {
-                args.set_field(&d.name, f);
-            }
-        }
+        args.restore_program_fields(program, fields);
         result
     }
 }
@@ -239,25 +218,9 @@ impl Backend for CpuBackend {
         "cpu"
     }
 
-    fn run(
-        &self,
-        program: &ProgramDef,
-        variant: &Variant,
-        grid: &Grid,
-        args: &mut Args,
-    ) -> Result<()> {
-        let ir = program.specialize(variant)?;
-        let compiled = self.compile(&ir)?;
-        self.run_compiled(&ir, &compiled, grid, args)
-    }
-}
-
-fn poison(t: DType) -> Scalar {
-    match t {
-        DType::F64 => Scalar::F64(f64::NAN),
-        DType::F32 => Scalar::F32(f32::NAN),
-        DType::I32 => Scalar::I32(i32::MIN),
-        DType::Bool => Scalar::Bool(false),
+    fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+        let compiled = self.compile(program)?;
+        self.run_compiled(program, &compiled, grid, args)
     }
 }
 
@@ -339,10 +302,7 @@ fn execute(
             stencil: st.name.clone(),
             message,
         };
-        let dom = st
-            .domain
-            .resolve(st.location, st.vertical, grid, nlev)
-            .map_err(runtime)?;
+        let dom = program.resolve_domain(st, grid, nlev)?;
         if dom.h.1 <= dom.h.0 || (st.vertical.is_some() && dom.k.1 <= dom.k.0) {
             continue;
         }

@@ -5,11 +5,10 @@
 
 use super::c::{generate_for, CProgram, Target};
 use super::CODEGEN_VERSION;
-use crate::dsl::ProgramDef;
 use crate::error::{Error, Result};
 use crate::field::{Args, Field, FieldData};
 use crate::interp::Backend;
-use crate::ir::{self, DType, Dims, Role, Scalar, Variant};
+use crate::ir::{self, DType, Dims, Role, Scalar};
 use foehn_cache::{Cache, KeyBuilder, Origin};
 use foehn_gpu::{DeviceBuffer, Gpu, GpuError, Kernel, Module};
 use foehn_grid::{Connectivity, Grid};
@@ -103,7 +102,7 @@ pub struct DeviceGrid {
 pub struct CudaBackend {
     gpu: Gpu,
     cache: Cache,
-    compiled: Mutex<BTreeMap<String, Arc<CudaCompiled>>>,
+    compiled: super::Loaded<CudaCompiled>,
     grids: Mutex<BTreeMap<String, Arc<DeviceGrid>>>,
 }
 
@@ -113,7 +112,7 @@ impl CudaBackend {
         Ok(CudaBackend {
             gpu: Gpu::open()?,
             cache,
-            compiled: Mutex::new(BTreeMap::new()),
+            compiled: super::Loaded::default(),
             grids: Mutex::new(BTreeMap::new()),
         })
     }
@@ -145,13 +144,8 @@ impl CudaBackend {
             .part("arch", &arch)
             .part("nvrtc", format!("{maj}.{min}"))
             .finish();
-        if let Some(c) = self
-            .compiled
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
-        {
-            return Ok(c.clone());
+        if let Some(c) = self.compiled.get(&key) {
+            return Ok(c);
         }
         let description = format!("cuda {} [{}] {arch}", program.name, program.variant);
         let (path, origin) = self
@@ -175,19 +169,15 @@ impl CudaBackend {
             .map(|s| module.kernel(&s.symbol))
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(gpu_err(&program.name))?;
-        let c = Arc::new(CudaCompiled {
+        let c = CudaCompiled {
             _module: module,
             kernels,
             code,
             key: key.clone(),
             origin,
             max_levels,
-        });
-        self.compiled
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key, c.clone());
-        Ok(c)
+        };
+        Ok(self.compiled.insert(key, c))
     }
 
     /// Uploads a grid's neighbour tables once; later calls reuse them.
@@ -324,10 +314,7 @@ impl CudaBackend {
                 stencil: st.name.clone(),
                 message,
             };
-            let dom = st
-                .domain
-                .resolve(st.location, st.vertical, grid, nlev)
-                .map_err(runtime)?;
+            let dom = program.resolve_domain(st, grid, nlev)?;
             if dom.h.1 <= dom.h.0 || (st.vertical.is_some() && dom.k.1 <= dom.k.0) {
                 continue;
             }
@@ -559,15 +546,8 @@ impl Backend for CudaBackend {
         "cuda"
     }
 
-    fn run(
-        &self,
-        program: &ProgramDef,
-        variant: &Variant,
-        grid: &Grid,
-        args: &mut Args,
-    ) -> Result<()> {
-        let ir = program.specialize(variant)?;
-        self.run_ir(&ir, grid, args)
+    fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+        self.run_ir(program, grid, args)
     }
 }
 

@@ -12,3 +12,36 @@ pub mod cuda;
 
 /// Version of the code generators; part of every compiled-program cache key.
 pub const CODEGEN_VERSION: &str = "foehn-codegen-1";
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// Compiled programs loaded into this process, by cache key (shared by the backends).
+pub(crate) struct Loaded<T>(Mutex<BTreeMap<String, Arc<T>>>);
+
+impl<T> Default for Loaded<T> {
+    fn default() -> Self {
+        Loaded(Mutex::new(BTreeMap::new()))
+    }
+}
+
+impl<T> Loaded<T> {
+    /// The program loaded under `key`, if any.
+    pub(crate) fn get(&self, key: &str) -> Option<Arc<T>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(key)
+            .cloned()
+    }
+
+    /// Remembers a loaded program and returns it.
+    pub(crate) fn insert(&self, key: String, value: T) -> Arc<T> {
+        let v = Arc::new(value);
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, v.clone());
+        v
+    }
+}

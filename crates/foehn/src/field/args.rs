@@ -50,6 +50,34 @@ impl Args {
         self.scalars.insert(name.to_string(), value.into());
     }
 
+    /// Moves the program's argument fields out (in declaration order), with freshly
+    /// allocated, poisoned temporaries in their places; give them back with
+    /// [`Args::restore_program_fields`].
+    pub fn take_program_fields(
+        &mut self,
+        program: &ir::Program,
+        grid: &Grid,
+        nlev: usize,
+    ) -> Vec<Field> {
+        program
+            .fields
+            .iter()
+            .map(|d| match d.role {
+                Role::Temp => Field::filled(grid, nlev, d.ty.dims.list(), d.ty.dtype.poison()),
+                _ => self.take_field(&d.name).expect("arguments were checked"),
+            })
+            .collect()
+    }
+
+    /// Puts argument fields taken by [`Args::take_program_fields`] back (temporaries are dropped).
+    pub fn restore_program_fields(&mut self, program: &ir::Program, fields: Vec<Field>) {
+        for (d, f) in program.fields.iter().zip(fields) {
+            if d.role != Role::Temp {
+                self.set_field(&d.name, f);
+            }
+        }
+    }
+
     /// A field by name.
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.get(name)

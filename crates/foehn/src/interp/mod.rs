@@ -23,7 +23,7 @@ mod eval;
 use crate::dsl::ProgramDef;
 use crate::error::{Error, Result};
 use crate::field::{Args, Field};
-use crate::ir::{self, Role, Scalar, Variant};
+use crate::ir::{self, Scalar, Variant};
 use eval::{Eval, Pt, Value};
 use foehn_grid::Grid;
 use std::cell::RefCell;
@@ -35,16 +35,21 @@ pub trait Backend {
     /// A short name (`interp`, `cpu`, `cuda`).
     fn name(&self) -> &str;
 
-    /// Runs one variant of `program` on `grid`, reading and updating `args`
-    /// (argument shapes are checked first; outputs are written only inside each
-    /// stencil's domain).
+    /// Runs a specialised program on `grid`, reading and updating `args` (argument
+    /// shapes are checked first; outputs are written only inside each stencil's domain).
+    fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()>;
+
+    /// Specialises one variant of `program` and runs it (see [`Backend::execute`]).
     fn run(
         &self,
         program: &ProgramDef,
         variant: &Variant,
         grid: &Grid,
         args: &mut Args,
-    ) -> Result<()>;
+    ) -> Result<()> {
+        let ir = program.specialize(variant)?;
+        self.execute(&ir, grid, args)
+    }
 }
 
 /// The reference interpreter.
@@ -56,15 +61,8 @@ impl Backend for Interpreter {
         "interp"
     }
 
-    fn run(
-        &self,
-        program: &ProgramDef,
-        variant: &Variant,
-        grid: &Grid,
-        args: &mut Args,
-    ) -> Result<()> {
-        let ir = program.specialize(variant)?;
-        self.run_ir(&ir, grid, args)
+    fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+        self.run_ir(program, grid, args)
     }
 }
 
@@ -72,29 +70,9 @@ impl Interpreter {
     /// Runs an already specialised program.
     pub fn run_ir(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
         let nlev = args.check(program, grid)?;
-        // Move the argument fields out (in declaration order) and allocate temporaries.
-        let mut fields: Vec<Field> = program
-            .fields
-            .iter()
-            .map(|d| match d.role {
-                Role::Temp => {
-                    let poison = match d.ty.dtype {
-                        ir::DType::F64 => Scalar::F64(f64::NAN),
-                        ir::DType::F32 => Scalar::F32(f32::NAN),
-                        ir::DType::I32 => Scalar::I32(i32::MIN),
-                        ir::DType::Bool => Scalar::Bool(false),
-                    };
-                    Field::filled(grid, nlev, d.ty.dims.list(), poison)
-                }
-                _ => args.take_field(&d.name).expect("checked"),
-            })
-            .collect();
+        let mut fields = args.take_program_fields(program, grid, nlev);
         let result = run_stencils(program, grid, nlev, &mut fields, args);
-        for (d, f) in program.fields.iter().zip(fields) {
-            if d.role != Role::Temp {
-                args.set_field(&d.name, f);
-            }
-        }
+        args.restore_program_fields(program, fields);
         result
     }
 }
@@ -117,10 +95,7 @@ fn run_stencils(
             stencil: st.name.clone(),
             message,
         };
-        let dom = st
-            .domain
-            .resolve(st.location, st.vertical, grid, nlev)
-            .map_err(runtime)?;
+        let dom = program.resolve_domain(st, grid, nlev)?;
         let values = {
             let ev = Eval {
                 prog: program,

@@ -588,6 +588,23 @@ impl Program {
             .map(|i| FieldId(i as u32))
     }
 
+    /// The domain of stencil `st` on `grid` with `nlev` levels; a failure is a runtime
+    /// error naming the program and stencil.
+    pub fn resolve_domain(
+        &self,
+        st: &Stencil,
+        grid: &foehn_grid::Grid,
+        nlev: usize,
+    ) -> crate::Result<ResolvedDomain> {
+        st.domain
+            .resolve(st.location, st.vertical, grid, nlev)
+            .map_err(|message| crate::Error::Runtime {
+                program: self.name.clone(),
+                stencil: st.name.clone(),
+                message,
+            })
+    }
+
     /// The nodes reachable from `root`, in ascending id order (a topological order).
     pub fn reachable(&self, root: ExprId) -> Vec<ExprId> {
         let mut seen = vec![false; self.nodes.len()];

@@ -38,6 +38,17 @@ impl DType {
         self != DType::Bool
     }
 
+    /// The value temporaries start with and benchmarks poison outputs with: NaN for
+    /// floats, `i32::MIN`, `false`.
+    pub fn poison(self) -> Scalar {
+        match self {
+            DType::F64 => Scalar::F64(f64::NAN),
+            DType::F32 => Scalar::F32(f32::NAN),
+            DType::I32 => Scalar::I32(i32::MIN),
+            DType::Bool => Scalar::Bool(false),
+        }
+    }
+
     /// Size of one element in bytes (bool takes one byte, as in NumPy).
     pub fn size_bytes(self) -> usize {
         match self {
