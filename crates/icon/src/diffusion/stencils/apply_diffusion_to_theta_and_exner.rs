@@ -84,6 +84,46 @@ pub fn update_theta_and_exner(
     tuple((theta_new, exner_new))
 }
 
+/// Field operator of the whole program: `(theta_v, exner)` from `theta_v_in` (the θv
+/// before the step), with the steep-slope term where `zd_diffcoef ≠ 0` when
+/// `apply_zdiffusion_t`.
+#[allow(clippy::too_many_arguments)]
+pub fn apply_diffusion_to_theta_and_exner_op(
+    apply_zdiffusion_t: bool,
+    kh_smag_e: &Expr,
+    inv_dual_edge_length: &Expr,
+    theta_v_in: &Expr,
+    geofac_div: &Expr,
+    zd_vertoffset: &Expr,
+    zd_diffcoef: &Expr,
+    geofac_n2s_c: &Expr,
+    geofac_n2s_nbh: &Expr,
+    vcoef: &Expr,
+    area: &Expr,
+    exner: &Expr,
+    rd_o_cvd: &Expr,
+) -> Expr {
+    let z_nabla2_e = calculate_nabla2_for_z(kh_smag_e, inv_dual_edge_length, theta_v_in);
+    let mut z_temp = calculate_nabla2_of_theta(&z_nabla2_e, geofac_div);
+    if apply_zdiffusion_t {
+        // Only where zd_diffcoef ≠ 0 (the steep points of ICON's index list).
+        z_temp = where_(
+            zd_diffcoef.ne(0.0),
+            truly_horizontal_diffusion_nabla_of_theta_over_steep_points(
+                zd_vertoffset,
+                zd_diffcoef,
+                geofac_n2s_c,
+                geofac_n2s_nbh,
+                vcoef,
+                theta_v_in,
+                &z_temp,
+            ),
+            &z_temp,
+        );
+    }
+    update_theta_and_exner(&z_temp, area, theta_v_in, exner, rd_o_cvd)
+}
+
 /// The DSL program; static `apply_zdiffusion_t` selects the steep-slope term.
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
@@ -102,28 +142,24 @@ pub fn program() -> ProgramDef {
         let rd_o_cvd = b.scalar("rd_o_cvd", F64);
         let apply_zdiffusion_t = b.static_bool("apply_zdiffusion_t");
 
-        let z_nabla2_e = calculate_nabla2_for_z(&kh_smag_e, &inv_dual_edge_length, &theta_v_in);
-        let mut z_temp = calculate_nabla2_of_theta(&z_nabla2_e, &geofac_div);
-        if apply_zdiffusion_t {
-            // Only where zd_diffcoef ≠ 0 (the steep points of ICON's index list).
-            z_temp = where_(
-                zd_diffcoef.ne(0.0),
-                truly_horizontal_diffusion_nabla_of_theta_over_steep_points(
-                    &zd_vertoffset,
-                    &zd_diffcoef,
-                    &geofac_n2s_c,
-                    &geofac_n2s_nbh,
-                    &vcoef,
-                    &theta_v_in,
-                    &z_temp,
-                ),
-                &z_temp,
-            );
-        }
         b.stencil(
             "apply_diffusion_to_theta_and_exner",
             (&theta_v, &exner),
-            update_theta_and_exner(&z_temp, &area, &theta_v_in, &exner, &rd_o_cvd),
+            apply_diffusion_to_theta_and_exner_op(
+                apply_zdiffusion_t,
+                &kh_smag_e,
+                &inv_dual_edge_length,
+                &theta_v_in,
+                &geofac_div,
+                &zd_vertoffset,
+                &zd_diffcoef,
+                &geofac_n2s_c,
+                &geofac_n2s_nbh,
+                &vcoef,
+                &area,
+                &exner,
+                &rd_o_cvd,
+            ),
         )
         .horizontal(start(CELL_START), end(CELL_END))
         .vertical(0, nlev());

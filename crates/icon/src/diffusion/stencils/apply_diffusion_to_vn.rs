@@ -102,6 +102,75 @@ pub fn apply_nabla2_to_vn_in_lateral_boundary(
     vn + area_edge * fac_bdydiff_v * z_nabla2_e
 }
 
+/// The limited-area arguments of [`apply_diffusion_to_vn_op`]: `nudgecoeff_e`,
+/// `nudgezone_diff`, `fac_bdydiff_v`.
+pub struct LimitedAreaArgs<'a> {
+    /// Nudging coefficient per edge.
+    pub nudgecoeff_e: &'a Expr,
+    /// `0.04/(max_nudging_coefficient + ε)`.
+    pub nudgezone_diff: &'a Expr,
+    /// `√ndyn/denom_diffu_v`.
+    pub fac_bdydiff_v: &'a Expr,
+}
+
+/// Field operator of the whole program: the updated `vn` on edges from `LB5`, the
+/// limited-area variant when `limited_area` is given (else the global one).
+#[allow(clippy::too_many_arguments)]
+pub fn apply_diffusion_to_vn_op(
+    u_vert: &Expr,
+    v_vert: &Expr,
+    primal_normal_vert_v1: &Expr,
+    primal_normal_vert_v2: &Expr,
+    z_nabla2_e: &Expr,
+    inv_vert_vert_length: &Expr,
+    inv_primal_edge_length: &Expr,
+    area_edge: &Expr,
+    kh_smag_e: &Expr,
+    diff_multfac_vn: &Expr,
+    vn: &Expr,
+    limited_area: Option<LimitedAreaArgs<'_>>,
+) -> Expr {
+    let z_nabla4_e2 = calculate_nabla4(
+        u_vert,
+        v_vert,
+        primal_normal_vert_v1,
+        primal_normal_vert_v2,
+        z_nabla2_e,
+        inv_vert_vert_length,
+        inv_primal_edge_length,
+    );
+    // `EdgeDim >= start_2nd_nudge_line_idx_e`.
+    let beyond_boundary = || index(EDGE).ge(start(Zone::Nudging(2)));
+    match limited_area {
+        Some(lam) => concat_where(
+            beyond_boundary(),
+            apply_nabla2_and_nabla4_to_vn(
+                area_edge,
+                kh_smag_e,
+                z_nabla2_e,
+                &z_nabla4_e2,
+                diff_multfac_vn,
+                lam.nudgecoeff_e,
+                vn,
+                lam.nudgezone_diff,
+            ),
+            apply_nabla2_to_vn_in_lateral_boundary(z_nabla2_e, area_edge, vn, lam.fac_bdydiff_v),
+        ),
+        None => concat_where(
+            beyond_boundary(),
+            apply_nabla2_and_nabla4_global_to_vn(
+                area_edge,
+                kh_smag_e,
+                z_nabla2_e,
+                &z_nabla4_e2,
+                diff_multfac_vn,
+                vn,
+            ),
+            vn,
+        ),
+    }
+}
+
 /// The DSL program (static `limited_area`).
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
@@ -117,8 +186,14 @@ pub fn program() -> ProgramDef {
         let kh_smag_e = b.input("kh_smag_e", (EDGE, K), F64);
         let diff_multfac_vn = b.input("diff_multfac_vn", K, F64);
         let vn = b.inout("vn", (EDGE, K), F64);
-
-        let z_nabla4_e2 = calculate_nabla4(
+        let lam = limited_area.then(|| {
+            (
+                b.input("nudgecoeff_e", EDGE, F64),
+                b.scalar("nudgezone_diff", F64),
+                b.scalar("fac_bdydiff_v", F64),
+            )
+        });
+        let updated = apply_diffusion_to_vn_op(
             &u_vert,
             &v_vert,
             &primal_normal_vert_v1,
@@ -126,46 +201,16 @@ pub fn program() -> ProgramDef {
             &z_nabla2_e,
             &inv_vert_vert_length,
             &inv_primal_edge_length,
+            &area_edge,
+            &kh_smag_e,
+            &diff_multfac_vn,
+            &vn,
+            lam.as_ref().map(|(n, d, f)| LimitedAreaArgs {
+                nudgecoeff_e: n,
+                nudgezone_diff: d,
+                fac_bdydiff_v: f,
+            }),
         );
-        // `EdgeDim >= start_2nd_nudge_line_idx_e`.
-        let beyond_boundary = || index(EDGE).ge(start(Zone::Nudging(2)));
-        let updated = if limited_area {
-            let nudgecoeff_e = b.input("nudgecoeff_e", EDGE, F64);
-            let nudgezone_diff = b.scalar("nudgezone_diff", F64);
-            let fac_bdydiff_v = b.scalar("fac_bdydiff_v", F64);
-            concat_where(
-                beyond_boundary(),
-                apply_nabla2_and_nabla4_to_vn(
-                    &area_edge,
-                    &kh_smag_e,
-                    &z_nabla2_e,
-                    &z_nabla4_e2,
-                    &diff_multfac_vn,
-                    &nudgecoeff_e,
-                    &vn,
-                    &nudgezone_diff,
-                ),
-                apply_nabla2_to_vn_in_lateral_boundary(
-                    &z_nabla2_e,
-                    &area_edge,
-                    &vn,
-                    &fac_bdydiff_v,
-                ),
-            )
-        } else {
-            concat_where(
-                beyond_boundary(),
-                apply_nabla2_and_nabla4_global_to_vn(
-                    &area_edge,
-                    &kh_smag_e,
-                    &z_nabla2_e,
-                    &z_nabla4_e2,
-                    &diff_multfac_vn,
-                    &vn,
-                ),
-                &vn,
-            )
-        };
         b.stencil("apply_diffusion_to_vn", &vn, updated)
             .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Local))
             .vertical(0, nlev());

@@ -89,6 +89,37 @@ pub fn calculate_horizontal_gradients_for_turbulence(
     ))
 }
 
+/// Field operator of the w update (stencils 08–10): `w_old` diffused on the prognostic
+/// cells `[INTERIOR, LOCAL end)` (plus the nabla2 damping on half levels `[1, nrdmax)`),
+/// `w_old` elsewhere; `z_nabla2_c` is [`calculate_nabla2_for_w`] of `w_old`.
+pub fn apply_diffusion_to_w_op(
+    area: &Expr,
+    z_nabla2_c: &Expr,
+    geofac_n2s: &Expr,
+    w_old: &Expr,
+    diff_multfac_w: &Expr,
+    diff_multfac_n2w: &Expr,
+    nrdmax: i32,
+) -> Expr {
+    // interior_idx <= CellDim < halo_idx
+    let prognostic = || index(CELL).in_range(start(Zone::Interior), end(Zone::Local));
+    let w_new = concat_where(
+        prognostic(),
+        apply_nabla2_to_w(area, z_nabla2_c, geofac_n2s, w_old, diff_multfac_w),
+        w_old,
+    );
+    concat_where(
+        index(KHALF).in_range(1, nrdmax) & prognostic(),
+        apply_nabla2_to_w_in_upper_damping_layer(
+            &w_new,
+            &diff_multfac_n2w.as_half(),
+            area,
+            z_nabla2_c,
+        ),
+        &w_new,
+    )
+}
+
 /// The DSL program (statics `type_shear`, `nrdmax`).
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
@@ -128,22 +159,14 @@ pub fn program() -> ProgramDef {
         .horizontal(h_start, h_end)
         .vertical(0, nlev());
 
-        // interior_idx <= CellDim < halo_idx
-        let prognostic = || index(CELL).in_range(start(Zone::Interior), end(Zone::Local));
-        let w_new = concat_where(
-            prognostic(),
-            apply_nabla2_to_w(&area, &z_nabla2_c, &geofac_n2s, &w_old, &diff_multfac_w),
+        let w_new = apply_diffusion_to_w_op(
+            &area,
+            &z_nabla2_c,
+            &geofac_n2s,
             &w_old,
-        );
-        let w_new = concat_where(
-            index(KHALF).in_range(1, nrdmax) & prognostic(),
-            apply_nabla2_to_w_in_upper_damping_layer(
-                &w_new,
-                &diff_multfac_n2w.as_half(),
-                &area,
-                &z_nabla2_c,
-            ),
-            &w_new,
+            &diff_multfac_w,
+            &diff_multfac_n2w,
+            nrdmax,
         );
         b.stencil("apply_nabla2_to_w", &w, w_new)
             .horizontal(h_start, h_end)

@@ -66,6 +66,40 @@ pub fn smagorinsky_coefficient(
     diff_multfac_smag * (&part1 * &part1 + &part2 * &part2).sqrt()
 }
 
+/// Field operator of the whole program (ICON4Py `_calculate_nabla2_and_smag_coefficients_for_vn`):
+/// the tuple `(kh_smag_e, kh_smag_ec, z_nabla2_e)` with
+/// `kh_smag_e = min(max(0, kh_smag_ec − smag_offset), smag_limit)`.
+#[allow(clippy::too_many_arguments)]
+pub fn calculate_nabla2_and_smag_coefficients_for_vn_op(
+    diff_multfac_smag: &Expr,
+    tangent_orientation: &Expr,
+    inv_primal_edge_length: &Expr,
+    inv_vert_vert_length: &Expr,
+    u_vert: &Expr,
+    v_vert: &Expr,
+    primal_normal_vert_x: &Expr,
+    primal_normal_vert_y: &Expr,
+    dual_normal_vert_x: &Expr,
+    dual_normal_vert_y: &Expr,
+    vn: &Expr,
+    smag_limit: &Expr,
+    smag_offset: &Expr,
+) -> Expr {
+    let v_n = diamond_projection(u_vert, v_vert, primal_normal_vert_x, primal_normal_vert_y);
+    let v_t = diamond_projection(u_vert, v_vert, dual_normal_vert_x, dual_normal_vert_y);
+    let nabla2 = nabla2_of_vn(&v_n, vn, inv_primal_edge_length, inv_vert_vert_length);
+    let kh_smag = smagorinsky_coefficient(
+        &v_n,
+        &v_t,
+        tangent_orientation,
+        inv_primal_edge_length,
+        inv_vert_vert_length,
+        diff_multfac_smag,
+    );
+    let kh_smag_for_diffusion = maximum(0.0, &kh_smag - smag_offset).min(smag_limit);
+    tuple((kh_smag_for_diffusion, kh_smag, nabla2))
+}
+
 /// The DSL program: one stencil with the outputs `(kh_smag_e, kh_smag_ec, z_nabla2_e)`.
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
@@ -86,27 +120,24 @@ pub fn program() -> ProgramDef {
         let z_nabla2_e = b.output("z_nabla2_e", (EDGE, K), F64);
         let smag_offset = b.scalar("smag_offset", F64);
 
-        let v_n = diamond_projection(
-            &u_vert,
-            &v_vert,
-            &primal_normal_vert_x,
-            &primal_normal_vert_y,
-        );
-        let v_t = diamond_projection(&u_vert, &v_vert, &dual_normal_vert_x, &dual_normal_vert_y);
-        let nabla2 = nabla2_of_vn(&v_n, &vn, &inv_primal_edge_length, &inv_vert_vert_length);
-        let kh_smag = smagorinsky_coefficient(
-            &v_n,
-            &v_t,
-            &tangent_orientation,
-            &inv_primal_edge_length,
-            &inv_vert_vert_length,
-            &diff_multfac_smag,
-        );
-        let kh_smag_for_diffusion = maximum(0.0, &kh_smag - &smag_offset).min(&smag_limit);
         b.stencil(
             "nabla2_and_smag_coefficients",
             (&kh_smag_e, &kh_smag_ec, &z_nabla2_e),
-            tuple((kh_smag_for_diffusion, kh_smag, nabla2)),
+            calculate_nabla2_and_smag_coefficients_for_vn_op(
+                &diff_multfac_smag,
+                &tangent_orientation,
+                &inv_primal_edge_length,
+                &inv_vert_vert_length,
+                &u_vert,
+                &v_vert,
+                &primal_normal_vert_x,
+                &primal_normal_vert_y,
+                &dual_normal_vert_x,
+                &dual_normal_vert_y,
+                &vn,
+                &smag_limit,
+                &smag_offset,
+            ),
         )
         .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Halo(2)))
         .vertical(0, nlev());

@@ -1,0 +1,387 @@
+//! The diffusion component (ICON4Py `Diffusion`, ICON `mo_nh_diffusion`): one diffusion
+//! step as the eight programs called in ICON's order, on any engine, as one program per
+//! diffusion program or as one fused program.
+//!
+//! ```text
+//! scale_k                                   diff_multfac_smag = enh_smag_fac·dtime
+//! rbf_vec_interpol_vertex(vn)               u_vert, v_vert                [exchange Vertex]
+//! calculate_nabla2_and_smag_coefficients    kh_smag_e, kh_smag_ec, z_nabla2_e
+//! calculate_diagnostic_quantities_for_turbulence     (shear_type ≥ 1): div_ic, hdef_ic
+//!                                                                         [exchange Edge]
+//! rbf_vec_interpol_vertex(z_nabla2_e)       u_vert, v_vert                [exchange Vertex]
+//! apply_diffusion_to_vn                     vn                  [start exchange Edge vn]
+//! copy w → w_old
+//! apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence   w (dwdx, dwdy)
+//!                                                                  [wait exchange Edge vn]
+//! (apply_to_temperature) calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools
+//!                        copy θv → θv_in; apply_diffusion_to_theta_and_exner   θv, exner
+//!                                                        [exchange Cell θv, exner, w]
+//! ```
+//!
+//! Static variants: `limited_area` from the grid (`DiffusionConfig::limited_area` is not
+//! consulted), `type_shear = config.shear_type`, `nrdmax = end_index_of_damping_layer + 1`,
+//! `apply_zdiffusion_t`, and whether the turbulence diagnostics (`shear_type ≥ 1`, as
+//! ICON4Py) and the temperature diffusion (`apply_to_temperature`) run. As in ICON4Py,
+//! `apply_to_vertical_wind` / `apply_to_horizontal_wind` are not consulted.
+//!
+//! Halo exchanges are no-ops (one domain): the steps list them where ICON exchanges and
+//! [`plan::halo_exchange`] is the hook a decomposed run fills in.
+//!
+//! Engines: [`Engine::Interpreter`], [`Engine::Cpu`], [`Engine::Reference`] (the
+//! programs' plain-Rust references chained), [`Engine::Cuda`] (upload, launch, download
+//! per call); for device-resident steps use [`Diffusion::cuda`] (upload once, bind
+//! every program once, launch per step, download at the end).
+
+pub mod cuda;
+pub mod fused;
+pub mod plan;
+pub mod state;
+
+pub use state::DiffusionState;
+
+use crate::diffusion::config::{DiffusionConfig, DiffusionParams, DBL_EPS};
+use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::TYPE_SHEAR_VALUES;
+use crate::vertical::VerticalGrid;
+use foehn::catalog::Entry;
+use foehn::codegen::cpu::{CompiledProgram, CpuBackend};
+use foehn::codegen::cuda::CudaBackend;
+use foehn::dsl::prelude::*;
+use foehn::error::{Error, Result};
+use foehn::field::Field;
+use foehn::ir::{Scalar, StaticValue};
+use foehn_grid::Grid;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// How the step is compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// One compiled program per diffusion program, called in ICON's order.
+    Unfused,
+    /// The whole step as one program ([`fused::program`]).
+    Fused,
+}
+
+/// What runs the programs.
+#[derive(Clone, Copy)]
+pub enum Engine<'a> {
+    /// The reference interpreter.
+    Interpreter,
+    /// The native CPU backend.
+    Cpu(&'a CpuBackend),
+    /// The programs' plain-Rust `reference()` functions (the fused program's reference
+    /// is the chain of them).
+    Reference,
+    /// The CUDA backend; each [`Diffusion::run`] uploads, launches and downloads (use
+    /// [`Diffusion::cuda`] to keep the fields on the device between steps).
+    Cuda(&'a CudaBackend),
+}
+
+/// The static (compile-time) choices of a diffusion step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Statics {
+    /// Limited-area grid (the `limited_area` variant of `apply_diffusion_to_vn`).
+    pub limited_area: bool,
+    /// ICON's `itype_sher` (0, 1, 2): ≥ 1 runs the turbulence diagnostics, 2 computes
+    /// the horizontal gradients of w.
+    pub type_shear: i32,
+    /// `end_index_of_damping_layer + 1` (the w program's `nrdmax`).
+    pub nrdmax: i32,
+    /// Truly horizontal temperature diffusion over steep slopes.
+    pub apply_zdiffusion_t: bool,
+    /// Cold pools and the θv/exner diffusion.
+    pub apply_to_temperature: bool,
+}
+
+impl Statics {
+    /// The choices of `config` on `grid` and `vertical`.
+    pub fn new(config: &DiffusionConfig, grid: &Grid, vertical: &VerticalGrid) -> Result<Statics> {
+        if !TYPE_SHEAR_VALUES.contains(&config.shear_type) {
+            return Err(Error::Variant {
+                program: fused::NAME.into(),
+                message: format!("shear_type {} is not one of 0, 1, 2", config.shear_type),
+            });
+        }
+        Ok(Statics {
+            limited_area: grid.is_limited_area(),
+            type_shear: config.shear_type,
+            nrdmax: vertical.end_index_of_damping_layer as i32 + 1,
+            apply_zdiffusion_t: config.apply_zdiffusion_t,
+            apply_to_temperature: config.apply_to_temperature,
+        })
+    }
+
+    /// Whether `calculate_diagnostic_quantities_for_turbulence` runs (ICON4Py:
+    /// `shear_type ≥ VERTICAL_HORIZONTAL_OF_HORIZONTAL_WIND`).
+    pub fn turbulence_diagnostics(&self) -> bool {
+        self.type_shear >= 1
+    }
+
+    /// The fused program's variant.
+    pub fn variant(&self) -> Variant {
+        Variant::new()
+            .with("limited_area", self.limited_area)
+            .with("type_shear", self.type_shear)
+            .with("nrdmax", self.nrdmax)
+            .with("apply_zdiffusion_t", self.apply_zdiffusion_t)
+            .with("apply_to_temperature", self.apply_to_temperature)
+    }
+
+    /// The choices of a fused-program variant.
+    pub fn from_variant(variant: &Variant) -> Result<Statics> {
+        let fail = |name: &str| Error::Variant {
+            program: fused::NAME.into(),
+            message: format!("variant lacks static `{name}`"),
+        };
+        let flag = |name: &str| match variant.get(name) {
+            Some(StaticValue::Bool(b)) => Ok(b),
+            _ => Err(fail(name)),
+        };
+        let int = |name: &str| match variant.get(name) {
+            Some(StaticValue::I32(i)) => Ok(i),
+            _ => Err(fail(name)),
+        };
+        Ok(Statics {
+            limited_area: flag("limited_area")?,
+            type_shear: int("type_shear")?,
+            nrdmax: int("nrdmax")?,
+            apply_zdiffusion_t: flag("apply_zdiffusion_t")?,
+            apply_to_temperature: flag("apply_to_temperature")?,
+        })
+    }
+}
+
+/// The runtime scalars of one step by the component's names: `dtime`, `smag_offset`,
+/// `nudgezone_diff`, `fac_bdydiff_v`, `diff_multfac_w`, `thresh_tdiff`,
+/// `smallest_vpfloat`, `rd_o_cvd`.
+pub fn scalars(params: &DiffusionParams, dtime: f64) -> BTreeMap<String, Scalar> {
+    [
+        ("dtime", dtime),
+        ("smag_offset", params.smag_offset),
+        ("nudgezone_diff", params.nudgezone_diff),
+        ("fac_bdydiff_v", params.fac_bdydiff_v),
+        ("diff_multfac_w", params.diff_multfac_w),
+        ("thresh_tdiff", params.thresh_tdiff),
+        ("smallest_vpfloat", DBL_EPS),
+        ("rd_o_cvd", params.rd_o_cvd),
+    ]
+    .into_iter()
+    .map(|(n, v)| (n.to_string(), Scalar::F64(v)))
+    .collect()
+}
+
+/// The K fields of the params by the component's names: `enh_smag_fac`,
+/// `diff_multfac_n2w` (full levels), `diff_multfac_vn`, `smag_limit` (and with
+/// `initial` given, `diff_multfac_vn_initial`, `smag_limit_initial` from it).
+pub fn k_fields(
+    grid: &Grid,
+    nlev: usize,
+    params: &DiffusionParams,
+    initial: Option<&DiffusionParams>,
+) -> BTreeMap<String, Field> {
+    let k = |v: &[f64]| Field::from_fn_f64(grid, nlev, K, |i| v[i]);
+    let mut out = BTreeMap::new();
+    out.insert("enh_smag_fac".into(), k(&params.enh_smag_fac));
+    out.insert("diff_multfac_n2w".into(), k(&params.diff_multfac_n2w));
+    out.insert("diff_multfac_vn".into(), k(&params.diff_multfac_vn));
+    out.insert("smag_limit".into(), k(&params.smag_limit));
+    if let Some(p) = initial {
+        out.insert(plan::initial_name("diff_multfac_vn"), k(&p.diff_multfac_vn));
+        out.insert(plan::initial_name("smag_limit"), k(&p.smag_limit));
+    }
+    out
+}
+
+/// The diffusion component: configuration, derived coefficients, the compiled schedule
+/// and its work fields.
+pub struct Diffusion<'a> {
+    config: DiffusionConfig,
+    params: DiffusionParams,
+    initial_params: DiffusionParams,
+    grid: &'a Grid,
+    nlev: usize,
+    statics: Statics,
+    schedule: Schedule,
+    engine: Engine<'a>,
+    plan: plan::Plan,
+    workspace: BTreeMap<String, Field>,
+    compiled: BTreeMap<String, Arc<CompiledProgram>>,
+}
+
+impl<'a> Diffusion<'a> {
+    /// The component for `grid` and `vertical` (unfused, on the interpreter; see
+    /// [`Diffusion::with_schedule`], [`Diffusion::with_engine`]). The initial-run
+    /// coefficients are derived here (`DiffusionParams::new(config, vertical, true)`).
+    pub fn new(
+        config: &DiffusionConfig,
+        params: &DiffusionParams,
+        grid: &'a Grid,
+        vertical: &VerticalGrid,
+    ) -> Result<Diffusion<'a>> {
+        let nlev = vertical.num_levels();
+        let bad = |message: String| Error::Variant {
+            program: fused::NAME.into(),
+            message,
+        };
+        if nlev < 2 {
+            return Err(bad(format!(
+                "diffusion needs at least 2 levels, got {nlev}"
+            )));
+        }
+        if params.diff_multfac_vn.len() != nlev || params.enh_smag_fac.len() != nlev {
+            return Err(bad(format!(
+                "params have {} levels, the vertical grid {nlev}",
+                params.diff_multfac_vn.len()
+            )));
+        }
+        let statics = Statics::new(config, grid, vertical)?;
+        let initial_params = DiffusionParams::new(config, vertical, true);
+        let mut workspace = k_fields(grid, nlev, params, Some(&initial_params));
+        for (name, dims) in plan::intermediates() {
+            workspace.insert(name.to_string(), Field::zeros(grid, nlev, dims, F64));
+        }
+        let schedule = Schedule::Unfused;
+        Ok(Diffusion {
+            config: config.clone(),
+            params: params.clone(),
+            initial_params,
+            grid,
+            nlev,
+            plan: plan::Plan::new(schedule, &statics)?,
+            statics,
+            schedule,
+            engine: Engine::Interpreter,
+            workspace,
+            compiled: BTreeMap::new(),
+        })
+    }
+
+    /// Selects the schedule.
+    pub fn with_schedule(mut self, schedule: Schedule) -> Result<Diffusion<'a>> {
+        self.plan = plan::Plan::new(schedule, &self.statics)?;
+        self.schedule = schedule;
+        Ok(self)
+    }
+
+    /// Selects the engine.
+    pub fn with_engine(mut self, engine: Engine<'a>) -> Diffusion<'a> {
+        self.engine = engine;
+        self
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &DiffusionConfig {
+        &self.config
+    }
+
+    /// The coefficients of a regular step.
+    pub fn params(&self) -> &DiffusionParams {
+        &self.params
+    }
+
+    /// The coefficients of the initial run.
+    pub fn initial_params(&self) -> &DiffusionParams {
+        &self.initial_params
+    }
+
+    /// The static choices.
+    pub fn statics(&self) -> &Statics {
+        &self.statics
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+
+    /// The grid.
+    pub fn grid(&self) -> &'a Grid {
+        self.grid
+    }
+
+    /// Number of full levels.
+    pub fn nlev(&self) -> usize {
+        self.nlev
+    }
+
+    /// The specialised programs of a step, in call order (one for [`Schedule::Fused`]).
+    pub fn programs(&self) -> Vec<&foehn::ir::Program> {
+        self.plan.programs()
+    }
+
+    /// The runtime scalars of a step.
+    pub fn step_scalars(&self, dtime: f64, initial_run: bool) -> BTreeMap<String, Scalar> {
+        scalars(self.params_for(initial_run), dtime)
+    }
+
+    fn params_for(&self, initial_run: bool) -> &DiffusionParams {
+        if initial_run {
+            &self.initial_params
+        } else {
+            &self.params
+        }
+    }
+
+    /// The component's own fields (K coefficients and, for the unfused schedule, the
+    /// intermediate fields).
+    pub fn workspace(&self) -> &BTreeMap<String, Field> {
+        &self.workspace
+    }
+
+    /// One diffusion step of `dtime` seconds on `state` (ICON4Py `Diffusion.run`, or
+    /// `Diffusion.initial_run` with `initial_run`: the first-step `diff_multfac_vn`,
+    /// `smag_limit` and `smag_offset = 0`).
+    pub fn run(&mut self, state: &mut DiffusionState, dtime: f64, initial_run: bool) -> Result<()> {
+        if state.nlev() != self.nlev {
+            return Err(Error::Field(format!(
+                "diffusion: the state has {} levels, the component {}",
+                state.nlev(),
+                self.nlev
+            )));
+        }
+        if let Engine::Cuda(cuda) = self.engine {
+            let programs = self.cuda(cuda)?;
+            let mut device = programs.upload(state)?;
+            device.run(dtime, initial_run)?;
+            return device.download(state);
+        }
+        let scalars = scalars(self.params_for(initial_run), dtime);
+        let mut store = std::mem::take(&mut self.workspace);
+        let names: Vec<String> = state.fields().map(|(n, _)| n.to_string()).collect();
+        for n in &names {
+            let f = state.take_field(n).expect("listed");
+            store.insert(n.clone(), f);
+        }
+        let result = plan::execute(
+            self.plan.steps(initial_run),
+            self.engine,
+            self.grid,
+            self.nlev,
+            &mut store,
+            &scalars,
+            &mut self.compiled,
+        );
+        for n in &names {
+            if let Some(f) = store.remove(n) {
+                state.set_field(n, f);
+            }
+        }
+        self.workspace = store;
+        result
+    }
+
+    /// Compiles the step for the GPU: see [`cuda::CudaDiffusion`].
+    pub fn cuda<'b>(&'b self, cuda: &'b CudaBackend) -> Result<cuda::CudaDiffusion<'b>> {
+        cuda::CudaDiffusion::new(self, cuda)
+    }
+
+    pub(crate) fn plan(&self) -> &plan::Plan {
+        &self.plan
+    }
+}
+
+/// Catalog entries of the component: the fused step (`diffusion_step`), whose reference
+/// is the chain of the eight programs' references.
+pub fn catalog() -> Vec<Entry> {
+    vec![fused::entry()]
+}

@@ -1,0 +1,415 @@
+//! The whole diffusion step as one foehn program, `diffusion_step`: the stencils of the
+//! eight diffusion programs (and the two copies) in ICON's call order, built from the
+//! programs' field operators, with the component's fields as arguments and the fields
+//! only passed between programs (`u_vert`, `v_vert`, `kh_smag_e`, `z_nabla2_e`, …) as
+//! temporaries. Each stencil has the domain of its program.
+//!
+//! Statics: `limited_area`, `type_shear` (0, 1, 2), `nrdmax` (any value),
+//! `apply_zdiffusion_t`, `apply_to_temperature` (see [`super::Statics`]). A variant
+//! declares only the fields and scalars it reads or writes.
+
+use super::plan::{self, intermediates};
+use super::{k_fields, scalars, DiffusionState, Engine, Statics};
+use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
+use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner::{
+    self as theta, apply_diffusion_to_theta_and_exner_op,
+};
+use crate::diffusion::stencils::apply_diffusion_to_vn::{apply_diffusion_to_vn_op, LimitedAreaArgs};
+use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::{
+    apply_diffusion_to_w_op, calculate_horizontal_gradients_for_turbulence, calculate_nabla2_for_w,
+    NRDMAX, TYPE_SHEAR_VALUES,
+};
+use crate::diffusion::stencils::calculate_diagnostic_quantities_for_turbulence::{
+    calculate_diagnostics_for_turbulence, temporary_fields_for_turbulence_diagnostics,
+};
+use crate::diffusion::stencils::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools::{
+    self as cold_pools, enhance_diffusion_coefficient_for_grid_point_cold_pools,
+    temporary_field_for_grid_point_cold_pools_enhancement,
+};
+use crate::diffusion::stencils::calculate_nabla2_and_smag_coefficients_for_vn::calculate_nabla2_and_smag_coefficients_for_vn_op;
+use crate::diffusion::stencils::mo_intp_rbf_rbf_vec_interpol_vertex::rbf_vec_interpol_vertex_component;
+use crate::diffusion::stencils::scale_k::scale_k_op;
+use crate::vertical::{VerticalConfig, VerticalGrid};
+use foehn::catalog::Entry;
+use foehn::dsl::prelude::*;
+use foehn::error::{Error, Result};
+use foehn::field::{Args, Field};
+use foehn::ir::{self, Role};
+use foehn_grid::Grid;
+use std::collections::BTreeMap;
+
+/// Program name.
+pub const NAME: &str = "diffusion_step";
+
+/// The fused program.
+pub fn program() -> ProgramDef {
+    ProgramDef::new(NAME, |b| {
+        let limited_area = b.static_bool("limited_area");
+        let type_shear = b.static_i32("type_shear");
+        let nrdmax = b.static_i32("nrdmax");
+        let apply_zdiffusion_t = b.static_bool("apply_zdiffusion_t");
+        let apply_to_temperature = b.static_bool("apply_to_temperature");
+        let diagnostics = type_shear >= 1;
+        let (cells, edges) = (CELL, EDGE);
+
+        // Prognostic fields, then the constants every variant reads.
+        let vn = b.inout("vn", (edges, K), F64);
+        let w = b.inout("w", (cells, KHALF), F64);
+        let rbf_coeff_1 = b.input("rbf_coeff_1", (VERTEX, V2E), F64);
+        let rbf_coeff_2 = b.input("rbf_coeff_2", (VERTEX, V2E), F64);
+        let tangent_orientation = b.input("tangent_orientation", edges, F64);
+        let inv_primal_edge_length = b.input("inv_primal_edge_length", edges, F64);
+        let inv_vert_vert_length = b.input("inv_vert_vert_length", edges, F64);
+        let edge_area = b.input("edge_area", edges, F64);
+        let primal_normal_vert_x = b.input("primal_normal_vert_x", (edges, E2C2V), F64);
+        let primal_normal_vert_y = b.input("primal_normal_vert_y", (edges, E2C2V), F64);
+        let dual_normal_vert_x = b.input("dual_normal_vert_x", (edges, E2C2V), F64);
+        let dual_normal_vert_y = b.input("dual_normal_vert_y", (edges, E2C2V), F64);
+        let cell_area = b.input("cell_area", cells, F64);
+        let geofac_n2s = b.input("geofac_n2s", (cells, C2E2CO), F64);
+        let geofac_div =
+            (diagnostics || apply_to_temperature).then(|| b.input("geofac_div", (cells, C2E), F64));
+        let enh_smag_fac = b.input("enh_smag_fac", K, F64);
+        let smag_limit = b.input("smag_limit", K, F64);
+        let diff_multfac_vn = b.input("diff_multfac_vn", K, F64);
+        let diff_multfac_n2w = b.input("diff_multfac_n2w", K, F64);
+        let dtime = b.scalar("dtime", F64);
+        let smag_offset = b.scalar("smag_offset", F64);
+        let diff_multfac_w = b.scalar("diff_multfac_w", F64);
+
+        // Fields passed between the programs.
+        let diff_multfac_smag = b.temporary("diff_multfac_smag", K, F64);
+        let u_vert = b.temporary("u_vert", (VERTEX, K), F64);
+        let v_vert = b.temporary("v_vert", (VERTEX, K), F64);
+        let kh_smag_e = b.temporary("kh_smag_e", (edges, K), F64);
+        let kh_smag_ec = b.temporary("kh_smag_ec", (edges, K), F64);
+        let z_nabla2_e = b.temporary("z_nabla2_e", (edges, K), F64);
+        let u_nabla2 = b.temporary("u_vert_of_nabla2", (VERTEX, K), F64);
+        let v_nabla2 = b.temporary("v_vert_of_nabla2", (VERTEX, K), F64);
+        let w_old = b.temporary("w_old", (cells, KHALF), F64);
+        let z_nabla2_c = b.temporary("z_nabla2_c", (cells, KHALF), F64);
+
+        // scale_k
+        b.stencil(
+            "scale_k",
+            &diff_multfac_smag,
+            scale_k_op(&enh_smag_fac, &dtime),
+        )
+        .vertical(0, nlev());
+
+        // mo_intp_rbf_rbf_vec_interpol_vertex(vn)
+        let rbf = |p_e_in: &Expr| {
+            tuple((
+                rbf_vec_interpol_vertex_component(p_e_in, &rbf_coeff_1),
+                rbf_vec_interpol_vertex_component(p_e_in, &rbf_coeff_2),
+            ))
+        };
+        b.stencil("rbf_vec_interpol_vertex", (&u_vert, &v_vert), rbf(&vn))
+            .horizontal(start(Zone::LateralBoundary(2)), end(Zone::Local))
+            .vertical(0, nlev());
+
+        // calculate_nabla2_and_smag_coefficients_for_vn
+        b.stencil(
+            "nabla2_and_smag_coefficients",
+            (&kh_smag_e, &kh_smag_ec, &z_nabla2_e),
+            calculate_nabla2_and_smag_coefficients_for_vn_op(
+                &diff_multfac_smag,
+                &tangent_orientation,
+                &inv_primal_edge_length,
+                &inv_vert_vert_length,
+                &u_vert,
+                &v_vert,
+                &primal_normal_vert_x,
+                &primal_normal_vert_y,
+                &dual_normal_vert_x,
+                &dual_normal_vert_y,
+                &vn,
+                &smag_limit,
+                &smag_offset,
+            ),
+        )
+        .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Halo(2)))
+        .vertical(0, nlev());
+
+        // calculate_diagnostic_quantities_for_turbulence (shear_type ≥ 1)
+        if diagnostics {
+            let geofac_div = geofac_div.as_ref().expect("declared");
+            let e_bln_c_s = b.input("e_bln_c_s", (cells, C2E), F64);
+            let wgtfac_c = b.input("wgtfac_c", (cells, KHALF), F64);
+            let div_ic = b.output("div_ic", (cells, KHALF), F64);
+            let hdef_ic = b.output("hdef_ic", (cells, KHALF), F64);
+            let (kh_c, div) = temporary_fields_for_turbulence_diagnostics(
+                &kh_smag_ec,
+                &vn,
+                &e_bln_c_s,
+                geofac_div,
+                &diff_multfac_smag,
+            );
+            let (div_ic_value, hdef_ic_value) =
+                calculate_diagnostics_for_turbulence(&div, &kh_c, &wgtfac_c);
+            b.stencil(
+                "diagnostic_quantities_for_turbulence",
+                (&div_ic, &hdef_ic),
+                tuple((div_ic_value, hdef_ic_value)),
+            )
+            .horizontal(start(Zone::Nudging(1)), end(Zone::Local))
+            .vertical(1, nlev());
+        }
+
+        // mo_intp_rbf_rbf_vec_interpol_vertex(z_nabla2_e)
+        b.stencil(
+            "rbf_vec_interpol_vertex_of_nabla2",
+            (&u_nabla2, &v_nabla2),
+            rbf(&z_nabla2_e),
+        )
+        .horizontal(start(Zone::LateralBoundary(2)), end(Zone::Local))
+        .vertical(0, nlev());
+
+        // apply_diffusion_to_vn
+        let lam = limited_area.then(|| {
+            (
+                b.input("nudgecoeff_e", edges, F64),
+                b.scalar("nudgezone_diff", F64),
+                b.scalar("fac_bdydiff_v", F64),
+            )
+        });
+        let vn_new = apply_diffusion_to_vn_op(
+            &u_nabla2,
+            &v_nabla2,
+            &primal_normal_vert_x,
+            &primal_normal_vert_y,
+            &z_nabla2_e,
+            &inv_vert_vert_length,
+            &inv_primal_edge_length,
+            &edge_area,
+            &kh_smag_e,
+            &diff_multfac_vn,
+            &vn,
+            lam.as_ref().map(|(n, d, f)| LimitedAreaArgs {
+                nudgecoeff_e: n,
+                nudgezone_diff: d,
+                fac_bdydiff_v: f,
+            }),
+        );
+        b.stencil("apply_diffusion_to_vn", &vn, vn_new)
+            .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Local))
+            .vertical(0, nlev());
+
+        // copy w → w_old; apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence
+        b.stencil("copy_w", &w_old, &w);
+        let (w_start, w_end) = (start(Zone::Nudging(1)), end(Zone::Halo(1)));
+        if type_shear == 2 {
+            let geofac_grg_x = b.input("geofac_grg_x", (cells, C2E2CO), F64);
+            let geofac_grg_y = b.input("geofac_grg_y", (cells, C2E2CO), F64);
+            let dwdx = b.output("dwdx", (cells, KHALF), F64);
+            let dwdy = b.output("dwdy", (cells, KHALF), F64);
+            b.stencil(
+                "calculate_horizontal_gradients_for_turbulence",
+                (&dwdx, &dwdy),
+                calculate_horizontal_gradients_for_turbulence(&w_old, &geofac_grg_x, &geofac_grg_y),
+            )
+            .horizontal(w_start, w_end)
+            .vertical(1, nlev());
+        }
+        b.stencil(
+            "calculate_nabla2_for_w",
+            &z_nabla2_c,
+            calculate_nabla2_for_w(&w_old, &geofac_n2s),
+        )
+        .horizontal(w_start, w_end)
+        .vertical(0, nlev());
+        let w_new = apply_diffusion_to_w_op(
+            &cell_area,
+            &z_nabla2_c,
+            &geofac_n2s,
+            &w_old,
+            &diff_multfac_w,
+            &diff_multfac_n2w,
+            nrdmax,
+        );
+        b.stencil("apply_nabla2_to_w", &w, w_new)
+            .horizontal(w_start, w_end)
+            .vertical(0, nlev());
+
+        if !apply_to_temperature {
+            return;
+        }
+        // calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools
+        let theta_v = b.inout("theta_v", (cells, K), F64);
+        let exner = b.inout("exner", (cells, K), F64);
+        let theta_ref_mc = b.input("theta_ref_mc", (cells, K), F64);
+        let inv_dual_edge_length = b.input("inv_dual_edge_length", edges, F64);
+        let zd_vertoffset = b.input("zd_vertoffset", (cells, C2E2C, K), I32);
+        let zd_diffcoef = b.input("zd_diffcoef", (cells, K), F64);
+        let zd_intcoef = b.input("zd_intcoef", (cells, C2E2C, K), F64);
+        let geofac_n2s_c = b.input("geofac_n2s_c", cells, F64);
+        let geofac_n2s_nbh = b.input("geofac_n2s_nbh", (cells, C2E2C), F64);
+        let thresh_tdiff = b.scalar("thresh_tdiff", F64);
+        let smallest_vpfloat = b.scalar("smallest_vpfloat", F64);
+        let rd_o_cvd = b.scalar("rd_o_cvd", F64);
+        let enh_diffu_3d = b.temporary("enh_diffu_3d", (cells, K), F64);
+        let theta_v_in = b.temporary("theta_v_in", (cells, K), F64);
+        b.stencil(
+            "temporary_field_for_grid_point_cold_pools_enhancement",
+            &enh_diffu_3d,
+            temporary_field_for_grid_point_cold_pools_enhancement(
+                &theta_v,
+                &theta_ref_mc,
+                &thresh_tdiff,
+                &smallest_vpfloat,
+            ),
+        )
+        .horizontal(start(cold_pools::CELL_START), end(cold_pools::CELL_END))
+        .vertical(nlev() - 2, nlev());
+        b.stencil(
+            "enhance_diffusion_coefficient_for_grid_point_cold_pools",
+            &kh_smag_e,
+            enhance_diffusion_coefficient_for_grid_point_cold_pools(&kh_smag_e, &enh_diffu_3d),
+        )
+        .horizontal(start(cold_pools::EDGE_START), end(cold_pools::EDGE_END))
+        .vertical(nlev() - 2, nlev());
+
+        // copy θv → θv_in; apply_diffusion_to_theta_and_exner
+        b.stencil("copy_theta_v", &theta_v_in, &theta_v);
+        b.stencil(
+            "apply_diffusion_to_theta_and_exner",
+            (&theta_v, &exner),
+            apply_diffusion_to_theta_and_exner_op(
+                apply_zdiffusion_t,
+                &kh_smag_e,
+                &inv_dual_edge_length,
+                &theta_v_in,
+                geofac_div.as_ref().expect("declared"),
+                &zd_vertoffset,
+                &zd_diffcoef,
+                &geofac_n2s_c,
+                &geofac_n2s_nbh,
+                &zd_intcoef,
+                &cell_area,
+                &exner,
+                &rd_o_cvd,
+            ),
+        )
+        .horizontal(start(theta::CELL_START), end(theta::CELL_END))
+        .vertical(0, nlev());
+    })
+    .static_bool("limited_area")
+    .static_i32("type_shear", &TYPE_SHEAR_VALUES)
+    .static_i32("nrdmax", &[])
+    .static_bool("apply_zdiffusion_t")
+    .static_bool("apply_to_temperature")
+}
+
+/// The chained references: the unfused steps of the variant's [`Statics`] run with the
+/// programs' plain-Rust references on `args` (the fused program's arguments; the
+/// intermediate fields start at zero).
+pub fn reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+    let statics = Statics::from_variant(&program.variant)?;
+    let nlev = args
+        .field("vn")
+        .map(Field::levels)
+        .ok_or_else(|| Error::Field(format!("{NAME} reference: missing `vn`")))?;
+    let steps = plan::unfused_steps(&statics, false)?;
+    let names: Vec<&str> = program
+        .fields
+        .iter()
+        .filter(|d| d.role != Role::Temp)
+        .map(|d| d.name.as_str())
+        .collect();
+    let mut store = BTreeMap::new();
+    for &n in &names {
+        if let Some(f) = args.take_field(n) {
+            store.insert(n.to_string(), f);
+        }
+    }
+    for (name, dims) in intermediates() {
+        store.insert(name.to_string(), Field::zeros(grid, nlev, dims, F64));
+    }
+    let scalars = program
+        .scalars
+        .iter()
+        .filter_map(|s| Some((s.name.clone(), args.scalar(&s.name)?)))
+        .collect();
+    let result = plan::execute(
+        &steps,
+        Engine::Reference,
+        grid,
+        nlev,
+        &mut store,
+        &scalars,
+        &mut BTreeMap::new(),
+    );
+    for n in names {
+        if let Some(f) = store.remove(n) {
+            args.set_field(n, f);
+        }
+    }
+    result
+}
+
+/// The configuration, vertical grid and coefficients a variant stands for with `nlev`
+/// levels: ICON's defaults with the variant's choices, and the damping layer ending at
+/// `nrdmax − 1` (clamped to the column) so `diff_multfac_n2w` matches the static.
+pub fn setup(statics: &Statics, nlev: usize) -> (DiffusionConfig, VerticalGrid, DiffusionParams) {
+    let config = DiffusionConfig {
+        shear_type: statics.type_shear,
+        apply_zdiffusion_t: statics.apply_zdiffusion_t,
+        apply_to_temperature: statics.apply_to_temperature,
+        limited_area: statics.limited_area,
+        ..DiffusionConfig::default()
+    };
+    let mut vertical = VerticalGrid::new(VerticalConfig::new(nlev));
+    vertical.end_index_of_damping_layer =
+        (statics.nrdmax - 1).clamp(0, nlev.saturating_sub(1) as i32) as usize;
+    let params = DiffusionParams::new(&config, &vertical, false);
+    (config, vertical, params)
+}
+
+/// A realistic time step for `grid`: 9 ms per metre of mean edge length (360 s at 40 km,
+/// as ICON's R2B6 runs).
+pub fn realistic_dtime(grid: &Grid) -> f64 {
+    let l = &grid.geometry.primal_edge_length;
+    0.009 * l.iter().sum::<f64>() / l.len().max(1) as f64
+}
+
+/// Realistic inputs of a variant: [`DiffusionState::random`] with the variant's
+/// configuration ([`setup`]), the regular-step K coefficients and scalars, and a
+/// realistic time step ([`realistic_dtime`]).
+pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
+    let statics = Statics::from_variant(&program.variant).expect("a diffusion_step variant");
+    let (config, vertical, params) = setup(&statics, nlev);
+    let mut fields = DiffusionState::random(grid, &vertical, &config, seed).into_fields();
+    fields.extend(k_fields(grid, nlev, &params, None));
+    let scalars = scalars(&params, realistic_dtime(grid));
+    let mut args = Args::new();
+    for d in program.fields.iter().filter(|d| d.role != Role::Temp) {
+        if let Some(f) = fields.remove(&d.name) {
+            args.set_field(&d.name, f);
+        }
+    }
+    for s in &program.scalars {
+        if let Some(&x) = scalars.get(&s.name) {
+            args.set_scalar(&s.name, x);
+        }
+    }
+    args
+}
+
+/// Catalog entry: ICON's defaults (`type_shear = 0`, steep-slope and temperature
+/// diffusion on) with [`NRDMAX`]; `limited_area` enumerated.
+pub fn entry() -> Entry {
+    Entry {
+        name: NAME,
+        build: program,
+        inputs,
+        reference: Some(reference),
+        fixed_statics: Some(|| {
+            Variant::new()
+                .with("type_shear", 0)
+                .with("nrdmax", NRDMAX)
+                .with("apply_zdiffusion_t", true)
+                .with("apply_to_temperature", true)
+        }),
+        calls_per_step: Some(1.0),
+    }
+}

@@ -1,0 +1,439 @@
+//! The steps of one diffusion step: the specialised programs in ICON's call order with
+//! their arguments mapped to the component's field names, the halo-exchange points, and
+//! their execution on the host engines.
+//!
+//! Each [`Call`] keeps the program variant as specialised (`ir`, the program's own
+//! argument names: compiled, and given to its reference) and a copy whose field and
+//! scalar names are the component's (`renamed`: what runs, and what the CUDA backend
+//! binds device fields to). The copy differs in names only, so code compiled for `ir`
+//! runs it.
+
+use super::{fused, Engine, Schedule, Statics};
+use crate::diffusion::stencils::{
+    apply_diffusion_to_theta_and_exner as theta, apply_diffusion_to_vn as vn_program,
+    apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence as w_program,
+    calculate_diagnostic_quantities_for_turbulence as diagnostics,
+    calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools as cold_pools,
+    calculate_nabla2_and_smag_coefficients_for_vn as nabla2,
+    mo_intp_rbf_rbf_vec_interpol_vertex as rbf, scale_k,
+};
+use foehn::catalog::ReferenceFn;
+use foehn::codegen::cpu::CompiledProgram;
+use foehn::dsl::prelude::*;
+use foehn::error::{Error, Result};
+use foehn::field::{Args, Field};
+use foehn::interp::Interpreter;
+use foehn::ir::{self, Role, Scalar};
+use foehn_grid::Grid;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// The fields the unfused schedule passes between programs (the fused program's
+/// temporaries): `diff_multfac_smag`, `u_vert`, `v_vert`, `kh_smag_e`, `kh_smag_ec`,
+/// `z_nabla2_e`, `w_old`, `theta_v_in`.
+pub fn intermediates() -> Vec<(&'static str, Vec<Dim>)> {
+    vec![
+        ("diff_multfac_smag", vec![K.into()]),
+        ("u_vert", vec![VERTEX.into(), K.into()]),
+        ("v_vert", vec![VERTEX.into(), K.into()]),
+        ("kh_smag_e", vec![EDGE.into(), K.into()]),
+        ("kh_smag_ec", vec![EDGE.into(), K.into()]),
+        ("z_nabla2_e", vec![EDGE.into(), K.into()]),
+        ("w_old", vec![CELL.into(), KHALF.into()]),
+        ("theta_v_in", vec![CELL.into(), K.into()]),
+    ]
+}
+
+/// The name under which the initial-run value of a K coefficient is kept
+/// (`diff_multfac_vn` → `diff_multfac_vn_initial`, `smag_limit` likewise).
+pub fn initial_name(name: &str) -> String {
+    format!("{name}_initial")
+}
+
+/// Coefficients that differ in the initial run.
+const INITIAL_RUN_FIELDS: [&str; 2] = ["diff_multfac_vn", "smag_limit"];
+
+/// One program call.
+#[derive(Clone)]
+pub struct Call {
+    /// The program variant with its own argument names.
+    pub ir: ir::Program,
+    /// The same program with the component's field and scalar names.
+    pub renamed: ir::Program,
+    /// Its plain-Rust reference (called with `ir` and the program's argument names).
+    pub reference: ReferenceFn,
+}
+
+/// Whether an exchange is blocking, or the start or end of an asynchronous one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExchangeMode {
+    /// Exchange and wait.
+    Blocking,
+    /// Start an exchange (ICON4Py `exchange`).
+    Start,
+    /// Wait for the started exchange.
+    Wait,
+}
+
+/// A halo-exchange point of ICON's schedule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exchange {
+    /// Location of the exchanged fields.
+    pub location: Location,
+    /// The fields (component names).
+    pub fields: Vec<&'static str>,
+    /// Blocking, start or wait.
+    pub mode: ExchangeMode,
+}
+
+/// A step of the schedule.
+#[derive(Clone)]
+pub enum Step {
+    /// Run a program.
+    Call(Box<Call>),
+    /// Exchange halos (a no-op on one domain).
+    Exchange(Exchange),
+}
+
+/// The steps of a regular and of an initial-run diffusion step.
+#[derive(Clone)]
+pub struct Plan {
+    regular: Vec<Step>,
+    initial: Vec<Step>,
+}
+
+impl Plan {
+    /// The steps of `schedule` for `statics`.
+    pub fn new(schedule: Schedule, statics: &Statics) -> Result<Plan> {
+        let build = |initial| match schedule {
+            Schedule::Unfused => unfused_steps(statics, initial),
+            Schedule::Fused => fused_steps(statics, initial),
+        };
+        Ok(Plan {
+            regular: build(false)?,
+            initial: build(true)?,
+        })
+    }
+
+    /// The steps of a regular or initial-run step.
+    pub fn steps(&self, initial_run: bool) -> &[Step] {
+        if initial_run {
+            &self.initial
+        } else {
+            &self.regular
+        }
+    }
+
+    /// The programs of a regular step, in call order.
+    pub fn programs(&self) -> Vec<&ir::Program> {
+        calls(&self.regular).map(|c| &c.ir).collect()
+    }
+}
+
+/// The calls among `steps`.
+pub fn calls(steps: &[Step]) -> impl Iterator<Item = &Call> {
+    steps.iter().filter_map(|s| match s {
+        Step::Call(c) => Some(c.as_ref()),
+        Step::Exchange(_) => None,
+    })
+}
+
+fn specialize(def: ProgramDef, variant: Variant) -> Result<ir::Program> {
+    def.specialize(&variant)
+}
+
+/// A call of `ir` whose arguments `renames` (program name → component name) map to the
+/// component's names; unlisted arguments keep their names. With `initial`, the
+/// initial-run coefficients are bound instead of the regular ones.
+fn call(ir: ir::Program, renames: &[(&str, &str)], reference: ReferenceFn, initial: bool) -> Call {
+    let mut renamed = ir.clone();
+    let map = |name: &str| {
+        let n = renames
+            .iter()
+            .find(|(from, _)| *from == name)
+            .map_or(name, |(_, to)| to);
+        if initial && INITIAL_RUN_FIELDS.contains(&n) {
+            initial_name(n)
+        } else {
+            n.to_string()
+        }
+    };
+    for d in renamed.fields.iter_mut().filter(|d| d.role != Role::Temp) {
+        d.name = map(&d.name);
+    }
+    for s in renamed.scalars.iter_mut() {
+        s.name = map(&s.name);
+    }
+    Call {
+        ir,
+        renamed,
+        reference,
+    }
+}
+
+fn exchange(location: Location, fields: &[&'static str], mode: ExchangeMode) -> Step {
+    Step::Exchange(Exchange {
+        location,
+        fields: fields.to_vec(),
+        mode,
+    })
+}
+
+/// `dst = src` over the whole field (ICON4Py `copy_field`).
+pub fn copy_program(name: &'static str, location: Location, vertical: VKind) -> ProgramDef {
+    ProgramDef::new(name, move |b| {
+        let src = b.input("src", (location, vertical), F64);
+        let dst = b.output("dst", (location, vertical), F64);
+        b.stencil(name, &dst, &src);
+    })
+}
+
+/// Reference of [`copy_program`].
+pub fn copy_reference(_program: &ir::Program, _grid: &Grid, args: &mut Args) -> Result<()> {
+    let src = args
+        .field("src")
+        .cloned()
+        .ok_or_else(|| Error::Field("copy reference: missing `src`".into()))?;
+    args.set_field("dst", src);
+    Ok(())
+}
+
+/// Reference of `apply_diffusion_to_theta_and_exner` for either variant: the program's
+/// reference applies the steep-slope term wherever `zd_diffcoef ≠ 0`, so the variant
+/// without it is given zero coefficients.
+fn theta_reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+    if program.variant.get("apply_zdiffusion_t") != Some(false.into()) {
+        return theta::reference(program, grid, args);
+    }
+    let coef = args
+        .take_field("zd_diffcoef")
+        .ok_or_else(|| Error::Field("theta reference: missing `zd_diffcoef`".into()))?;
+    let mut zero = coef.clone();
+    if let Some(v) = zero.as_f64_mut() {
+        v.fill(0.0);
+    }
+    args.set_field("zd_diffcoef", zero);
+    let r = theta::reference(program, grid, args);
+    args.set_field("zd_diffcoef", coef);
+    r
+}
+
+/// Collects steps.
+struct Steps {
+    steps: Vec<Step>,
+    initial: bool,
+}
+
+impl Steps {
+    fn call(&mut self, ir: ir::Program, renames: &[(&str, &str)], reference: ReferenceFn) {
+        self.steps.push(Step::Call(Box::new(call(
+            ir,
+            renames,
+            reference,
+            self.initial,
+        ))));
+    }
+
+    fn exchange(&mut self, location: Location, fields: &[&'static str], mode: ExchangeMode) {
+        self.steps.push(exchange(location, fields, mode));
+    }
+}
+
+/// The unfused steps: each diffusion program in ICON's order, exchanges where ICON has them.
+pub fn unfused_steps(s: &Statics, initial: bool) -> Result<Vec<Step>> {
+    let v = Variant::new;
+    let mut st = Steps {
+        steps: vec![],
+        initial,
+    };
+    let rbf_ir = specialize(rbf::program(), v())?;
+    let rbf_of = |input: &'static str| {
+        [
+            ("p_e_in", input),
+            ("ptr_coeff_1", "rbf_coeff_1"),
+            ("ptr_coeff_2", "rbf_coeff_2"),
+            ("p_u_out", "u_vert"),
+            ("p_v_out", "v_vert"),
+        ]
+    };
+    let uv = ["u_vert", "v_vert"];
+    st.call(
+        specialize(scale_k::program(), v())?,
+        &[
+            ("field", "enh_smag_fac"),
+            ("factor", "dtime"),
+            ("scaled_field", "diff_multfac_smag"),
+        ],
+        scale_k::reference,
+    );
+    st.call(rbf_ir.clone(), &rbf_of("vn"), rbf::reference);
+    st.exchange(VERTEX, &uv, ExchangeMode::Blocking);
+    st.call(specialize(nabla2::program(), v())?, &[], nabla2::reference);
+    if s.turbulence_diagnostics() {
+        let ir = specialize(diagnostics::program(), v())?;
+        st.call(ir, &[], diagnostics::reference);
+    }
+    // ICON exchanges z_nabla2_e only for type_vn_diffu > 1.
+    st.exchange(EDGE, &["z_nabla2_e"], ExchangeMode::Blocking);
+    st.call(rbf_ir, &rbf_of("z_nabla2_e"), rbf::reference);
+    st.exchange(VERTEX, &uv, ExchangeMode::Blocking);
+    st.call(
+        specialize(
+            vn_program::program(),
+            v().with("limited_area", s.limited_area),
+        )?,
+        &[
+            ("primal_normal_vert_v1", "primal_normal_vert_x"),
+            ("primal_normal_vert_v2", "primal_normal_vert_y"),
+            ("area_edge", "edge_area"),
+        ],
+        vn_program::reference,
+    );
+    st.exchange(EDGE, &["vn"], ExchangeMode::Start);
+    st.call(
+        specialize(copy_program("copy_w", CELL, KHALF), v())?,
+        &[("src", "w"), ("dst", "w_old")],
+        copy_reference,
+    );
+    st.call(
+        specialize(
+            w_program::program(),
+            v().with("type_shear", s.type_shear)
+                .with("nrdmax", s.nrdmax),
+        )?,
+        &[("area", "cell_area")],
+        w_program::reference,
+    );
+    st.exchange(EDGE, &["vn"], ExchangeMode::Wait);
+    if s.apply_to_temperature {
+        let ir = specialize(cold_pools::program(), v())?;
+        st.call(ir, &[], cold_pools::reference);
+        st.call(
+            specialize(copy_program("copy_theta_v", CELL, K), v())?,
+            &[("src", "theta_v"), ("dst", "theta_v_in")],
+            copy_reference,
+        );
+        st.call(
+            specialize(
+                theta::program(),
+                v().with("apply_zdiffusion_t", s.apply_zdiffusion_t),
+            )?,
+            &[("vcoef", "zd_intcoef"), ("area", "cell_area")],
+            theta_reference,
+        );
+    }
+    // ICON: unless iforcing is NWP/AES and this is not the initial run.
+    st.exchange(CELL, &["theta_v", "exner", "w"], ExchangeMode::Blocking);
+    Ok(st.steps)
+}
+
+/// The fused step: one call of [`fused::program`].
+pub fn fused_steps(s: &Statics, initial: bool) -> Result<Vec<Step>> {
+    let ir = specialize(fused::program(), s.variant())?;
+    Ok(vec![
+        Step::Call(Box::new(call(ir, &[], fused::reference, initial))),
+        exchange(CELL, &["theta_v", "exner", "w"], ExchangeMode::Blocking),
+    ])
+}
+
+/// The component fields (not temporaries) the calls of `steps` bind, in first-use order.
+pub fn bound_fields(steps: &[Step]) -> Vec<&ir::FieldDecl> {
+    let mut seen = BTreeSet::new();
+    calls(steps)
+        .flat_map(|c| c.renamed.fields.iter())
+        .filter(|d| d.role != Role::Temp && seen.insert(d.name.clone()))
+        .collect()
+}
+
+/// The halo-exchange hook: a no-op on one domain. A decomposed run exchanges the listed
+/// fields of `store` here (and starts/waits for asynchronous exchanges).
+pub fn halo_exchange(_exchange: &Exchange, _store: &mut BTreeMap<String, Field>) -> Result<()> {
+    Ok(())
+}
+
+/// Runs `steps` on a host engine over the fields of `store` (component names).
+pub fn execute(
+    steps: &[Step],
+    engine: Engine<'_>,
+    grid: &Grid,
+    nlev: usize,
+    store: &mut BTreeMap<String, Field>,
+    scalars: &BTreeMap<String, Scalar>,
+    compiled: &mut BTreeMap<String, Arc<CompiledProgram>>,
+) -> Result<()> {
+    for step in steps {
+        match step {
+            Step::Exchange(x) => halo_exchange(x, store)?,
+            Step::Call(c) => run_call(c, engine, grid, nlev, store, scalars, compiled)?,
+        }
+    }
+    Ok(())
+}
+
+fn run_call(
+    c: &Call,
+    engine: Engine<'_>,
+    grid: &Grid,
+    nlev: usize,
+    store: &mut BTreeMap<String, Field>,
+    scalars: &BTreeMap<String, Scalar>,
+    compiled: &mut BTreeMap<String, Arc<CompiledProgram>>,
+) -> Result<()> {
+    // The reference reads the program's own names; the engines run the renamed program.
+    let own_names = matches!(engine, Engine::Reference);
+    let pairs: Vec<(&str, &str)> =
+        c.ir.fields
+            .iter()
+            .zip(&c.renamed.fields)
+            .filter(|(d, _)| d.role != Role::Temp)
+            .map(|(d, r)| (d.name.as_str(), r.name.as_str()))
+            .collect();
+    let arg = |(own, component): (&str, &str)| if own_names { own } else { component }.to_string();
+    let mut args = Args::new().with_nlev(nlev);
+    let mut missing = None;
+    for &p in &pairs {
+        match store.remove(p.1) {
+            Some(f) => args.set_field(&arg(p), f),
+            None => missing = Some(p.1),
+        }
+    }
+    for (d, r) in c.ir.scalars.iter().zip(&c.renamed.scalars) {
+        match scalars.get(&r.name) {
+            Some(&x) => args.set_scalar(&arg((&d.name, &r.name)), x),
+            None => missing = Some(r.name.as_str()),
+        }
+    }
+    let result = match missing {
+        Some(name) => Err(Error::Argument {
+            program: c.ir.name.clone(),
+            arg: name.to_string(),
+            message: "the diffusion state has no such field or scalar".into(),
+        }),
+        None => match engine {
+            Engine::Interpreter => Interpreter.run_ir(&c.renamed, grid, &mut args),
+            Engine::Reference => (c.reference)(&c.ir, grid, &mut args),
+            Engine::Cpu(cpu) => {
+                let key = format!("{} [{}]", c.ir.name, c.ir.variant);
+                let program = match compiled.get(&key) {
+                    Some(p) => p.clone(),
+                    None => {
+                        let p = cpu.compile(&c.ir)?;
+                        compiled.insert(key, p.clone());
+                        p
+                    }
+                };
+                cpu.run_compiled(&c.renamed, &program, grid, &mut args)
+            }
+            Engine::Cuda(_) => Err(Error::Variant {
+                program: c.ir.name.clone(),
+                message: "the CUDA engine runs through `Diffusion::cuda`".into(),
+            }),
+        },
+    };
+    for p in pairs {
+        if let Some(f) = args.take_field(&arg(p)) {
+            store.insert(p.1.to_string(), f);
+        }
+    }
+    result
+}

@@ -1,0 +1,348 @@
+//! The diffusion component: unfused on the interpreter, unfused and fused on the CPU
+//! backend, the chained plain-Rust references, the initial run, other configurations,
+//! the catalog entry, and (where a device exists) the CUDA backend, on a small global
+//! (R2B2) and a small limited-area grid with 10 levels.
+
+mod common;
+
+use foehn::catalog::Entry;
+use foehn::codegen::cuda::CudaBackend;
+use foehn::interp::Interpreter;
+use foehn::ir::Role;
+use foehn_grid::Grid;
+use foehn_icon::diffusion::component::plan::{self, calls, intermediates};
+use foehn_icon::diffusion::component::state::{DIAGNOSTIC, PROGNOSTIC};
+use foehn_icon::diffusion::component::{
+    self, fused, Diffusion, DiffusionState, Engine, Schedule, Statics,
+};
+use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
+use foehn_icon::vertical::{VerticalConfig, VerticalGrid};
+use std::collections::BTreeSet;
+
+const NLEV: usize = 10;
+
+/// 10 levels with the damping layer ending 3 levels below the top (`nrdmax` = 4: the
+/// upper nabla2 damping of w acts on a few levels, not all).
+fn vertical() -> VerticalGrid {
+    VerticalGrid::new(VerticalConfig {
+        rayleigh_damping_height: 8000.0,
+        ..VerticalConfig::new(NLEV)
+    })
+}
+
+fn component<'a>(
+    grid: &'a Grid,
+    config: &DiffusionConfig,
+    schedule: Schedule,
+    engine: Engine<'a>,
+) -> Diffusion<'a> {
+    let vertical = vertical();
+    let params = DiffusionParams::new(config, &vertical, false);
+    Diffusion::new(config, &params, grid, &vertical)
+        .unwrap()
+        .with_schedule(schedule)
+        .unwrap()
+        .with_engine(engine)
+}
+
+fn initial_state(grid: &Grid, config: &DiffusionConfig) -> DiffusionState {
+    DiffusionState::random(grid, &vertical(), config, 11)
+}
+
+/// An initial-run step, then a regular step, from the same initial state.
+fn two_steps(
+    grid: &Grid,
+    config: &DiffusionConfig,
+    schedule: Schedule,
+    engine: Engine<'_>,
+) -> DiffusionState {
+    let mut d = component(grid, config, schedule, engine);
+    let mut state = initial_state(grid, config);
+    let dtime = fused::realistic_dtime(grid);
+    d.run(&mut state, dtime, true)
+        .unwrap_or_else(|e| panic!("{}: {e}", grid.name));
+    d.run(&mut state, dtime, false)
+        .unwrap_or_else(|e| panic!("{}: {e}", grid.name));
+    state
+}
+
+/// Every prognostic and diagnostic field is finite and agrees to `tol` (relative).
+fn assert_close(what: &str, want: &DiffusionState, got: &DiffusionState, tol: f64) {
+    for name in PROGNOSTIC.iter().chain(&DIAGNOSTIC) {
+        let (a, b) = (want.f64s(name).unwrap(), got.f64s(name).unwrap());
+        for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+            assert!(
+                x.is_finite() && y.is_finite(),
+                "{what}: `{name}`[{i}]: {x:e} vs {y:e}"
+            );
+            if x.to_bits() == y.to_bits() {
+                continue;
+            }
+            let rel = (x - y).abs() / x.abs().max(y.abs()).max(1e-300);
+            assert!(
+                rel <= tol,
+                "{what}: `{name}`[{i}]: {x:e} vs {y:e} (rel {rel:e})"
+            );
+        }
+    }
+}
+
+/// Whether the step changed `name` somewhere.
+fn changed(before: &DiffusionState, after: &DiffusionState, name: &str) -> bool {
+    before.f64s(name).unwrap() != after.f64s(name).unwrap()
+}
+
+#[test]
+fn unfused_interpreter_unfused_cpu_and_fused_cpu_agree() {
+    let config = DiffusionConfig::default();
+    for grid in common::grids() {
+        let interp = two_steps(grid, &config, Schedule::Unfused, Engine::Interpreter);
+        let cpu = two_steps(grid, &config, Schedule::Unfused, Engine::Cpu(common::cpu()));
+        let fused = two_steps(grid, &config, Schedule::Fused, Engine::Cpu(common::cpu()));
+        assert_close(
+            &format!("{}: interpreter vs cpu", grid.name),
+            &interp,
+            &cpu,
+            1e-12,
+        );
+        assert_close(
+            &format!("{}: unfused vs fused", grid.name),
+            &cpu,
+            &fused,
+            1e-12,
+        );
+        let before = initial_state(grid, &config);
+        for name in PROGNOSTIC {
+            assert!(
+                changed(&before, &cpu, name),
+                "{}: `{name}` unchanged",
+                grid.name
+            );
+        }
+    }
+}
+
+#[test]
+fn unfused_component_matches_the_chained_references() {
+    let config = DiffusionConfig::default();
+    for grid in common::grids() {
+        let want = two_steps(grid, &config, Schedule::Unfused, Engine::Reference);
+        let cpu = two_steps(grid, &config, Schedule::Unfused, Engine::Cpu(common::cpu()));
+        assert_close(
+            &format!("{}: references vs cpu", grid.name),
+            &want,
+            &cpu,
+            1e-12,
+        );
+    }
+}
+
+#[test]
+fn initial_run_differs_from_a_regular_step() {
+    let config = DiffusionConfig::default();
+    for grid in common::grids() {
+        let mut d = component(grid, &config, Schedule::Unfused, Engine::Cpu(common::cpu()));
+        assert_eq!(d.statics().nrdmax, 4);
+        assert_eq!(d.initial_params().smag_offset, 0.0);
+        assert_ne!(
+            d.initial_params().diff_multfac_vn,
+            d.params().diff_multfac_vn
+        );
+        let dtime = fused::realistic_dtime(grid);
+        let mut regular = initial_state(grid, &config);
+        let mut initial = regular.clone();
+        d.run(&mut regular, dtime, false).unwrap();
+        d.run(&mut initial, dtime, true).unwrap();
+        assert!(changed(&regular, &initial, "vn"), "{}: vn", grid.name);
+        assert!(
+            changed(&regular, &initial, "theta_v"),
+            "{}: theta_v",
+            grid.name
+        );
+        // w does not depend on the initial-run coefficients.
+        assert!(!changed(&regular, &initial, "w"), "{}: w", grid.name);
+        // Both variants agree with the references.
+        let mut r = component(grid, &config, Schedule::Unfused, Engine::Reference);
+        let mut want = initial_state(grid, &config);
+        r.run(&mut want, dtime, true).unwrap();
+        assert_close(
+            &format!("{}: initial run", grid.name),
+            &want,
+            &initial,
+            1e-12,
+        );
+    }
+}
+
+#[test]
+fn other_configurations_agree_fused_unfused_and_references() {
+    let configs = [
+        DiffusionConfig {
+            shear_type: 2,
+            apply_zdiffusion_t: false,
+            ..DiffusionConfig::default()
+        },
+        DiffusionConfig {
+            shear_type: 1,
+            ..DiffusionConfig::default()
+        },
+        DiffusionConfig {
+            apply_to_temperature: false,
+            ..DiffusionConfig::default()
+        },
+    ];
+    for config in &configs {
+        for grid in common::grids() {
+            let what = format!("{} {config:?}", grid.name);
+            let want = two_steps(grid, config, Schedule::Unfused, Engine::Reference);
+            let unfused = two_steps(grid, config, Schedule::Unfused, Engine::Interpreter);
+            let fused = two_steps(grid, config, Schedule::Fused, Engine::Interpreter);
+            assert_close(
+                &format!("{what}: references vs unfused"),
+                &want,
+                &unfused,
+                1e-12,
+            );
+            assert_close(
+                &format!("{what}: unfused vs fused"),
+                &unfused,
+                &fused,
+                1e-12,
+            );
+            let before = initial_state(grid, config);
+            let written = |n| changed(&before, &fused, n);
+            assert_eq!(
+                written("hdef_ic"),
+                config.shear_type >= 1,
+                "{what}: hdef_ic"
+            );
+            assert_eq!(written("div_ic"), config.shear_type >= 1, "{what}: div_ic");
+            assert_eq!(written("dwdx"), config.shear_type == 2, "{what}: dwdx");
+            assert_eq!(
+                written("theta_v"),
+                config.apply_to_temperature,
+                "{what}: theta_v"
+            );
+            assert_eq!(
+                written("exner"),
+                config.apply_to_temperature,
+                "{what}: exner"
+            );
+        }
+    }
+}
+
+#[test]
+fn fused_program_binds_what_the_unfused_programs_bind() {
+    let temps: BTreeSet<&str> = intermediates().into_iter().map(|(n, _)| n).collect();
+    for limited_area in [false, true] {
+        for type_shear in [0, 1, 2] {
+            for apply_zdiffusion_t in [false, true] {
+                for apply_to_temperature in [false, true] {
+                    let s = Statics {
+                        limited_area,
+                        type_shear,
+                        nrdmax: 4,
+                        apply_zdiffusion_t,
+                        apply_to_temperature,
+                    };
+                    let unfused = plan::unfused_steps(&s, false).unwrap();
+                    let mut fields = BTreeSet::new();
+                    let mut scalars = BTreeSet::new();
+                    for c in calls(&unfused) {
+                        let args = c.renamed.fields.iter().filter(|d| d.role != Role::Temp);
+                        fields.extend(
+                            args.map(|d| d.name.clone())
+                                .filter(|n| !temps.contains(n.as_str())),
+                        );
+                        scalars.extend(c.renamed.scalars.iter().map(|s| s.name.clone()));
+                    }
+                    let ir = fused::program().specialize(&s.variant()).unwrap();
+                    let f: BTreeSet<String> = ir
+                        .fields
+                        .iter()
+                        .filter(|d| d.role != Role::Temp)
+                        .map(|d| d.name.clone())
+                        .collect();
+                    let sc: BTreeSet<String> = ir.scalars.iter().map(|s| s.name.clone()).collect();
+                    assert_eq!(f, fields, "{s:?}");
+                    assert_eq!(sc, scalars, "{s:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn catalog_entry_reference_matches_the_fused_program() {
+    let entries: Vec<Entry> = component::catalog();
+    assert_eq!(entries[0].name, "diffusion_step");
+    assert!(foehn_icon::catalog()
+        .iter()
+        .any(|e| e.name == "diffusion_step"));
+    for grid in common::grids() {
+        for variant in entries[0].variants().unwrap() {
+            let ir = (entries[0].build)().specialize(&variant).unwrap();
+            let args = (entries[0].inputs)(&ir, grid, NLEV, 3);
+            let mut want = args.clone();
+            (entries[0].reference.unwrap())(&ir, grid, &mut want).unwrap();
+            let mut got = args.clone();
+            Interpreter.run_ir(&ir, grid, &mut got).unwrap();
+            let (field, rel) = foehn::bench::max_rel_diff(&ir, &want, &got);
+            assert!(
+                rel <= 1e-12,
+                "{} [{variant}]: `{field}` differs by {rel:e}",
+                grid.name
+            );
+            assert_ne!(args.field("vn"), got.field("vn"));
+        }
+    }
+}
+
+#[test]
+fn cuda_unfused_and_fused_agree_with_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("skipping the CUDA component test: {e}");
+            return;
+        }
+    };
+    let config = DiffusionConfig {
+        shear_type: 2,
+        ..DiffusionConfig::default()
+    };
+    for grid in common::grids() {
+        let want = two_steps(grid, &config, Schedule::Unfused, Engine::Cpu(common::cpu()));
+        for schedule in [Schedule::Unfused, Schedule::Fused] {
+            // Device-resident: upload once, bind once, launch per step, download at the end.
+            let d = component(grid, &config, schedule, Engine::Interpreter);
+            let programs = d.cuda(&cuda).unwrap();
+            let mut state = initial_state(grid, &config);
+            let mut device = programs.upload(&mut state).unwrap();
+            let dtime = fused::realistic_dtime(grid);
+            device.run(dtime, true).unwrap();
+            device.run(dtime, false).unwrap();
+            device.download(&mut state).unwrap();
+            assert_close(
+                &format!("{} {schedule:?}: cpu vs cuda", grid.name),
+                &want,
+                &state,
+                1e-12,
+            );
+        }
+        // The per-call engine (upload, launch, download in every run).
+        let per_call = two_steps(grid, &config, Schedule::Fused, Engine::Cuda(&cuda));
+        assert_close(
+            &format!("{}: cpu vs Engine::Cuda", grid.name),
+            &want,
+            &per_call,
+            1e-12,
+        );
+    }
+    eprintln!(
+        "{}: the diffusion component agrees with the CPU",
+        cuda.gpu().name()
+    );
+}
