@@ -35,6 +35,10 @@ pub struct BenchArgs {
     /// Skip the verification against the reference.
     #[arg(long)]
     no_verify: bool,
+    /// Schedules: unfused (each stencil its own loop nest, as written) and/or optimised
+    /// (after the optimiser: temporaries inlined, dead stencils removed).
+    #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
+    schedule: Vec<String>,
     /// Write the JSON report here.
     #[arg(long)]
     output: Option<PathBuf>,
@@ -96,11 +100,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
         peak_gbs: peak,
         cpu: &cpu,
     };
-    let cfg = BenchConfig {
-        runs: a.runs,
-        verify: !a.no_verify,
-        ..BenchConfig::default()
-    };
+    let cfgs = configs(&a)?;
     let info = grid_info(&grid, a.levels);
     let device = format!("host CPU ({} threads)", rayon::current_num_threads());
     let mut report = BenchReport::new(&device, peak, info);
@@ -108,18 +108,29 @@ pub fn run(a: BenchArgs) -> Result<()> {
     for entry in chosen {
         for variant in entry.variants()? {
             for &e in &engines {
-                if e != Engine::Reference || entry.reference.is_some() {
-                    jobs.push((entry, variant.clone(), e));
+                for cfg in &cfgs {
+                    // The reference and the interpreter have no schedules.
+                    let scheduled = e == Engine::Cpu || cfg.opt.is_none();
+                    if scheduled && (e != Engine::Reference || entry.reference.is_some()) {
+                        jobs.push((entry, variant.clone(), e, cfg));
+                    }
                 }
             }
         }
     }
     let bar = progress(jobs.len());
-    for (entry, variant, e) in jobs {
-        bar.set_message(format!("compile + verify + time {} [{variant}] on {}", entry.name, e.name()));
-        let r = bench_cpu_side(entry, &variant, e, &setup, &cfg);
+    for (entry, variant, e, cfg) in jobs {
+        bar.set_message(format!(
+            "compile + verify + time {} [{variant}] {} on {}",
+            entry.name,
+            cfg.schedule(),
+            e.name()
+        ));
+        let r = bench_cpu_side(entry, &variant, e, &setup, cfg);
         bar.inc(1);
-        report.results.push(r.with_context(|| format!("{} [{variant}] on {}", entry.name, e.name()))?);
+        report
+            .results
+            .push(r.with_context(|| format!("{} [{variant}] on {}", entry.name, e.name()))?);
     }
     bar.finish_and_clear();
     finish_report(&a, &report)
@@ -163,11 +174,7 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
         peak_gbs: bw.kernel_gbs,
         cpu: &cpu,
     };
-    let cfg = BenchConfig {
-        runs: a.runs,
-        verify: !a.no_verify,
-        ..BenchConfig::default()
-    };
+    let cfgs = configs(a)?;
     let device = format!(
         "{} ({}; copy kernel {:.0} GB/s = {:.1}% of cuMemcpyDtoD {:.0} GB/s)",
         cuda.gpu().name(),
@@ -180,15 +187,23 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
     let mut jobs = Vec::new();
     for entry in chosen {
         for variant in entry.variants()? {
-            jobs.push((*entry, variant));
+            for cfg in &cfgs {
+                jobs.push((*entry, variant.clone(), cfg));
+            }
         }
     }
     let bar = progress(jobs.len());
-    for (entry, variant) in jobs {
-        bar.set_message(format!("compile + verify + time {} [{variant}] on cuda", entry.name));
-        let r = bench_cuda(entry, &variant, &setup, &cuda, &cfg);
+    for (entry, variant, cfg) in jobs {
+        bar.set_message(format!(
+            "compile + verify + time {} [{variant}] {} on cuda",
+            entry.name,
+            cfg.schedule()
+        ));
+        let r = bench_cuda(entry, &variant, &setup, &cuda, cfg);
         bar.inc(1);
-        report.results.push(r.with_context(|| format!("{} [{variant}] on cuda", entry.name))?);
+        report
+            .results
+            .push(r.with_context(|| format!("{} [{variant}] on cuda", entry.name))?);
     }
     bar.finish_and_clear();
     finish_report(a, &report)
@@ -197,6 +212,29 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
 /// A progress bar on stderr over `n` benchmark jobs.
 fn progress(n: usize) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(n as u64);
-    bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").expect("valid template"));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+            .expect("valid template"),
+    );
     bar
+}
+
+/// One benchmark configuration per requested schedule.
+fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
+    a.schedule
+        .iter()
+        .map(|s| {
+            let opt = match s.as_str() {
+                "unfused" => None,
+                "optimised" | "optimized" => Some(foehn::opt::OptOptions::default()),
+                other => bail!("unknown schedule `{other}` (unfused or optimised)"),
+            };
+            Ok(BenchConfig {
+                runs: a.runs,
+                verify: !a.no_verify,
+                opt,
+                ..BenchConfig::default()
+            })
+        })
+        .collect()
 }

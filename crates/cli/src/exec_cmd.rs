@@ -46,7 +46,10 @@ pub fn run(a: ExecArgs) -> Result<()> {
     let entries = catalog();
     let entry = select(&entries, std::slice::from_ref(&a.program))?[0];
     let def = (entry.build)();
-    let fixed = parse_variant(&a.variant)?;
+    let mut fixed = entry.fixed_statics.map(|f| f()).unwrap_or_default();
+    for (name, value) in parse_variant(&a.variant)?.0 {
+        fixed = fixed.with(&name, value);
+    }
     let variants = def.variants(&fixed)?;
     if variants.len() != 1 {
         let names: Vec<&str> = def.statics().iter().map(|s| s.name.as_str()).collect();

@@ -18,6 +18,9 @@ pub struct ExplainArgs {
     /// Also print the generated C code.
     #[arg(long)]
     code: bool,
+    /// Print the optimised IR too (and generate code from it with --code).
+    #[arg(long)]
+    optimised: bool,
     /// Grid for the bytes figure.
     #[arg(long, default_value = "r2b6")]
     grid: String,
@@ -58,7 +61,10 @@ pub fn run(a: ExplainArgs) -> Result<()> {
         );
     };
     let def = (entry.build)();
-    let fixed = parse_variant(&a.variant)?;
+    let mut fixed = entry.fixed_statics.map(|f| f()).unwrap_or_default();
+    for (name, value) in parse_variant(&a.variant)?.0 {
+        fixed = fixed.with(&name, value);
+    }
     let grid = GridSpec::parse(&a.grid)?;
     let grid = grid.build()?;
     for variant in def.variants(&fixed)? {
@@ -72,12 +78,26 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             a.levels,
             bytes as f64 / 1e6
         );
+        let (opt, report) = foehn::opt::optimise(&ir, &foehn::opt::OptOptions::default());
         println!(
-            "schedule: unfused (one loop nest per stencil, {} stencil(s)); the optimiser is not implemented yet",
+            "schedule unfused: {} stencil(s), one loop nest (kernel) each",
             ir.stencils.len()
         );
+        println!(
+            "schedule optimised: {} kernel(s); the optimiser's decisions:",
+            opt.stencils.len()
+        );
+        for action in &report.actions {
+            println!("  - {action}");
+        }
+        if report.actions.is_empty() {
+            println!("  (no temporaries to inline or remove)");
+        }
+        if a.optimised {
+            println!("--- optimised IR ---\n{opt}");
+        }
         if a.code {
-            let c = foehn::codegen::c::generate(&ir)?;
+            let c = foehn::codegen::c::generate(if a.optimised { &opt } else { &ir })?;
             println!("--- generated C ---\n{}", c.source);
         }
     }

@@ -46,6 +46,29 @@ pub struct BenchConfig {
     pub tolerance: f64,
     /// Seed of the random inputs.
     pub seed: u64,
+    /// `None`: the program as written ("unfused": one loop nest per stencil);
+    /// `Some`: after the optimiser with these options ("optimised").
+    pub opt: Option<crate::opt::OptOptions>,
+}
+
+impl BenchConfig {
+    /// The schedule label of the reports.
+    pub fn schedule(&self) -> &'static str {
+        if self.opt.is_some() {
+            "optimised"
+        } else {
+            "unfused"
+        }
+    }
+
+    /// The program to run: as written, or optimised. Verification always uses the
+    /// program as written (and its reference), so the optimiser is checked too.
+    fn prepare(&self, written: ir::Program) -> ir::Program {
+        match &self.opt {
+            Some(o) => crate::opt::optimise(&written, o).0,
+            None => written,
+        }
+    }
 }
 
 impl Default for BenchConfig {
@@ -55,6 +78,7 @@ impl Default for BenchConfig {
             verify: true,
             tolerance: 1e-12,
             seed: 42,
+            opt: None,
         }
     }
 }
@@ -158,8 +182,9 @@ pub fn bench_cpu_side(
     let (grid, nlev, cpu, peak_gbs) = (setup.grid, setup.nlev, setup.cpu, setup.peak_gbs);
     let def = (entry.build)();
     let ir = def.specialize(variant)?;
+    let run = cfg.prepare(ir.clone());
     let compiled = if engine == Engine::Cpu {
-        Some(cpu.compile(&ir)?)
+        Some(cpu.compile(&run)?)
     } else {
         None
     };
@@ -172,8 +197,8 @@ pub fn bench_cpu_side(
     }
     let call = |args: &mut Args| -> Result<()> {
         match engine {
-            Engine::Interp => Interpreter.run_ir(&ir, grid, args),
-            Engine::Cpu => cpu.run_compiled(&ir, compiled.as_ref().expect("compiled"), grid, args),
+            Engine::Interp => Interpreter.run_ir(&run, grid, args),
+            Engine::Cpu => cpu.run_compiled(&run, compiled.as_ref().expect("compiled"), grid, args),
             Engine::Reference => (reference.expect("checked"))(&ir, grid, args),
         }
     };
@@ -205,8 +230,13 @@ pub fn bench_cpu_side(
         samples.push(t.elapsed().as_secs_f64() * 1e3);
     }
     let bytes = ir.minimal_bytes(grid, nlev);
-    let mut r = BenchResult::new(&ir.name, &variant.to_string(), "unfused", engine.name())
-        .timed(samples, 0.0, bytes, peak_gbs);
+    let mut r = BenchResult::new(
+        &ir.name,
+        &variant.to_string(),
+        cfg.schedule(),
+        engine.name(),
+    )
+    .timed(samples, 0.0, bytes, peak_gbs);
     r.verified = verified;
     r.calls_per_step = entry.calls_per_step;
     Ok(r)
@@ -247,15 +277,16 @@ pub fn bench_cuda(
         stencil: "-".into(),
         message: e.to_string(),
     };
-    let compiled = cuda.compile(&ir, nlev)?;
+    let run = cfg.prepare(ir.clone());
+    let compiled = cuda.compile(&run, nlev)?;
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;
     let pristine = args.clone();
-    let dev = cuda.upload(&ir, &args)?;
-    let mut bound = cuda.bind(&ir, &compiled, grid, nlev, &dev)?;
+    let dev = cuda.upload(&run, &args)?;
+    let mut bound = cuda.bind(&run, &compiled, grid, nlev, &dev)?;
     bound.launch()?;
     bound.finish()?;
-    cuda.download(&ir, &dev, &mut args)?;
+    cuda.download(&run, &dev, &mut args)?;
     check_written(&ir, grid, nlev, &args)?;
     let mut verified = false;
     if cfg.verify {
@@ -287,7 +318,7 @@ pub fn bench_cuda(
     bound.finish()?;
     host_us.sort_by(|a, b| a.total_cmp(b));
     let bytes = ir.minimal_bytes(grid, nlev);
-    let mut r = BenchResult::new(&ir.name, &variant.to_string(), "unfused", "cuda").timed(
+    let mut r = BenchResult::new(&ir.name, &variant.to_string(), cfg.schedule(), "cuda").timed(
         kernel_ms,
         host_us[host_us.len() / 2],
         bytes,

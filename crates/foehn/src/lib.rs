@@ -37,6 +37,7 @@ pub mod examples;
 pub mod field;
 pub mod interp;
 pub mod ir;
+pub mod opt;
 pub mod testing;
 
 pub use error::{CheckError, CheckErrorKind, Error, Result};

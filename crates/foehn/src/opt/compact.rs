@@ -1,0 +1,158 @@
+//! Dead stencils and temporaries, and compaction of the expression arena.
+
+use super::OptReport;
+use crate::ir::{ExprId, FieldId, Node, Program, Role};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Removes stencils whose outputs are all temporaries that no later stencil reads (until
+/// nothing changes) — and such outputs from stencils that compute a tuple — then
+/// temporaries no stencil uses.
+pub(super) fn remove_dead(p: &mut Program, report: &mut OptReport) {
+    prune_dead_outputs(p, report);
+    loop {
+        let read: BTreeSet<FieldId> = p
+            .stencils
+            .iter()
+            .flat_map(|s| p.reachable(s.root))
+            .filter_map(|id| match p.node(id) {
+                Node::Field(f) => Some(*f),
+                _ => None,
+            })
+            .collect();
+        let dead = p.stencils.iter().position(|s| {
+            s.outputs
+                .iter()
+                .all(|o| p.field(*o).role == Role::Temp && !read.contains(o))
+        });
+        match dead {
+            Some(i) => {
+                let s = p.stencils.remove(i);
+                report.actions.push(format!(
+                    "remove stencil `{}`: its outputs are unused temporaries",
+                    s.name
+                ));
+            }
+            None => break,
+        }
+    }
+    let used: BTreeSet<FieldId> = p
+        .stencils
+        .iter()
+        .flat_map(|s| {
+            let mut v: Vec<FieldId> = s.outputs.clone();
+            v.extend(
+                p.reachable(s.root)
+                    .into_iter()
+                    .filter_map(|id| match p.node(id) {
+                        Node::Field(f) => Some(*f),
+                        _ => None,
+                    }),
+            );
+            v
+        })
+        .collect();
+    let keep: Vec<bool> = p
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, d)| d.role != Role::Temp || used.contains(&FieldId(i as u32)))
+        .collect();
+    for (i, d) in p.fields.iter().enumerate() {
+        if !keep[i] {
+            report
+                .actions
+                .push(format!("remove temporary `{}`: no longer stored", d.name));
+        }
+    }
+    // Renumber the kept fields.
+    let mut map = BTreeMap::new();
+    let mut fields = Vec::new();
+    for (i, d) in p.fields.iter().enumerate() {
+        if keep[i] {
+            map.insert(FieldId(i as u32), FieldId(fields.len() as u32));
+            fields.push(d.clone());
+        }
+    }
+    p.fields = fields;
+    for n in p.nodes.iter_mut() {
+        if let Node::Field(f) = n {
+            // Fields of dead nodes map to 0; `compact` drops those nodes.
+            *f = map.get(f).copied().unwrap_or(FieldId(0));
+        }
+    }
+    for s in p.stencils.iter_mut() {
+        s.outputs = s.outputs.iter().map(|o| map[o]).collect();
+    }
+}
+
+/// Keeps only the nodes reachable from some stencil root, in their order, renumbered.
+pub(super) fn compact(p: &mut Program) {
+    let live: BTreeSet<ExprId> = p
+        .stencils
+        .iter()
+        .flat_map(|s| p.reachable(s.root))
+        .collect();
+    let mut map = BTreeMap::new();
+    let (mut nodes, mut types, mut spans) = (Vec::new(), Vec::new(), Vec::new());
+    for &id in &live {
+        let n = p.node(id).map_children(&mut |c| map[&c]);
+        map.insert(id, ExprId(nodes.len() as u32));
+        nodes.push(n);
+        types.push(p.types[id.index()].clone());
+        spans.push(p.spans[id.index()].clone());
+    }
+    p.nodes = nodes;
+    p.types = types;
+    p.spans = spans;
+    for s in p.stencils.iter_mut() {
+        s.root = map[&s.root];
+    }
+}
+
+/// Drops unread temporary outputs of stencils whose root is a tuple (keeping the others).
+fn prune_dead_outputs(p: &mut Program, report: &mut OptReport) {
+    let read: BTreeSet<FieldId> = p
+        .stencils
+        .iter()
+        .flat_map(|s| p.reachable(s.root))
+        .filter_map(|id| match p.node(id) {
+            Node::Field(f) => Some(*f),
+            _ => None,
+        })
+        .collect();
+    for i in 0..p.stencils.len() {
+        let s = p.stencils[i].clone();
+        let Node::Tuple(items) = p.node(s.root).clone() else {
+            continue;
+        };
+        let keep: Vec<usize> = (0..s.outputs.len())
+            .filter(|&j| p.field(s.outputs[j]).role != Role::Temp || read.contains(&s.outputs[j]))
+            .collect();
+        if keep.is_empty() || keep.len() == s.outputs.len() {
+            continue;
+        }
+        for j in (0..s.outputs.len()).filter(|j| !keep.contains(j)) {
+            report.actions.push(format!(
+                "drop output `{}` of `{}`: an unused temporary",
+                p.field(s.outputs[j]).name,
+                s.name
+            ));
+        }
+        let root = if keep.len() == 1 {
+            items[keep[0]]
+        } else {
+            let ty = crate::ir::Type::Tuple(
+                keep.iter()
+                    .map(|&j| p.types[items[j].index()].clone())
+                    .collect(),
+            );
+            p.nodes
+                .push(Node::Tuple(keep.iter().map(|&j| items[j]).collect()));
+            p.types.push(ty);
+            p.spans.push(p.spans[s.root.index()].clone());
+            ExprId((p.nodes.len() - 1) as u32)
+        };
+        p.stencils[i].root = root;
+        p.stencils[i].outputs = keep.iter().map(|&j| s.outputs[j]).collect();
+    }
+}

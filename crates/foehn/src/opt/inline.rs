@@ -1,0 +1,185 @@
+//! Inlining of temporaries: a consumer reads `Field(t)` (possibly through neighbour or
+//! vertical shifts); it can evaluate the producer's expression at that point instead.
+//! The code generators already evaluate any expression at any point, so inlining is a
+//! substitution in the expression graph.
+
+use super::OptReport;
+use crate::ir::{ExprId, FieldId, Node, Program, Role};
+use std::collections::BTreeMap;
+
+/// Fields read by the expression rooted at `root`.
+fn fields_read(p: &Program, root: ExprId) -> Vec<FieldId> {
+    let mut v: Vec<FieldId> = p
+        .reachable(root)
+        .into_iter()
+        .filter_map(|id| match p.node(id) {
+            Node::Field(f) => Some(*f),
+            _ => None,
+        })
+        .collect();
+    v.dedup();
+    v
+}
+
+/// How many points one evaluation of `root` reads `Field(t)` at: each path through a
+/// neighbour shift multiplies by the connectivity's width.
+fn reads_per_point(p: &Program, root: ExprId, t: FieldId) -> usize {
+    fn walk(p: &Program, id: ExprId, t: FieldId, memo: &mut BTreeMap<ExprId, usize>) -> usize {
+        if let Some(&n) = memo.get(&id) {
+            return n;
+        }
+        let n = match p.node(id) {
+            Node::Field(f) if *f == t => 1,
+            Node::Shift(c, a) => c.width() * walk(p, *a, t, memo),
+            // A reduction's operand is evaluated once per slot; its shifts already count it.
+            node => node.children().iter().map(|&c| walk(p, c, t, memo)).sum(),
+        };
+        memo.insert(id, n);
+        n
+    }
+    walk(p, root, t, &mut BTreeMap::new())
+}
+
+/// Work of one evaluation of the expression at `root`: one per node, a reduction's
+/// operand counted once per neighbour slot (shared subexpressions counted once).
+fn eval_cost(p: &Program, root: ExprId) -> usize {
+    fn walk(p: &Program, id: ExprId, memo: &mut BTreeMap<ExprId, usize>) -> usize {
+        if memo.contains_key(&id) {
+            return 0;
+        }
+        let n = match p.node(id) {
+            Node::Reduce(_, c, a) => 1 + c.width() * walk(p, *a, memo),
+            node => {
+                1 + node
+                    .children()
+                    .iter()
+                    .map(|&c| walk(p, c, memo))
+                    .sum::<usize>()
+            }
+        };
+        memo.insert(id, n);
+        n
+    }
+    walk(p, root, &mut BTreeMap::new())
+}
+
+/// Rewrites the expression rooted at `root`, replacing `Field(t)` by `replacement`;
+/// new nodes are appended to the arena (children before parents, as the arena requires).
+fn substitute(p: &mut Program, root: ExprId, t: FieldId, replacement: ExprId) -> ExprId {
+    let mut map: BTreeMap<ExprId, ExprId> = BTreeMap::new();
+    for id in p.reachable(root) {
+        let node = p.node(id).clone();
+        let new = if node == Node::Field(t) {
+            replacement
+        } else {
+            let rewritten = node.map_children(&mut |c| map.get(&c).copied().unwrap_or(c));
+            if rewritten == node {
+                id
+            } else {
+                p.nodes.push(rewritten);
+                p.types.push(p.types[id.index()].clone());
+                p.spans.push(p.spans[id.index()].clone());
+                ExprId((p.nodes.len() - 1) as u32)
+            }
+        };
+        map.insert(id, new);
+    }
+    map[&root]
+}
+
+/// Inlines every temporary written by exactly one scan-free stencil (its root, or one
+/// element of its tuple root) into
+/// the later stencils that read it, when the recompute cost is within `max_cost` and no
+/// stencil in between overwrites the producer's inputs.
+pub(super) fn inline_temporaries(p: &mut Program, max_cost: usize, report: &mut OptReport) {
+    let temps: Vec<FieldId> = (0..p.fields.len() as u32)
+        .map(FieldId)
+        .filter(|&f| p.field(f).role == Role::Temp)
+        .collect();
+    for t in temps {
+        let name = p.field(t).name.clone();
+        let writers: Vec<usize> = (0..p.stencils.len())
+            .filter(|&i| p.stencils[i].outputs.contains(&t))
+            .collect();
+        let [prod] = writers[..] else {
+            report.actions.push(format!(
+                "keep temporary `{name}`: written by {} stencils",
+                writers.len()
+            ));
+            continue;
+        };
+        let ps = p.stencils[prod].clone();
+        // The producer's value of `t`: its root, or the matching element of a tuple root.
+        let value = match (ps.outputs.len(), p.node(ps.root)) {
+            (1, _) => ps.root,
+            (_, Node::Tuple(items)) => {
+                items[ps.outputs.iter().position(|&o| o == t).expect("writer")]
+            }
+            _ => {
+                report.actions.push(format!(
+                    "keep temporary `{name}`: `{}` computes its outputs together",
+                    ps.name
+                ));
+                continue;
+            }
+        };
+        if p.reachable(ps.root)
+            .iter()
+            .any(|&id| matches!(p.node(id), Node::Scan { .. }))
+        {
+            report.actions.push(format!(
+                "keep temporary `{name}`: `{}` contains a scan",
+                ps.name
+            ));
+            continue;
+        }
+        let readers: Vec<usize> = (0..p.stencils.len())
+            .filter(|&i| fields_read(p, p.stencils[i].root).contains(&t))
+            .collect();
+        if readers.iter().any(|&r| r <= prod) {
+            report.actions.push(format!(
+                "keep temporary `{name}`: read before or by its producer"
+            ));
+            continue;
+        }
+        let inputs = fields_read(p, value);
+        let size = eval_cost(p, value);
+        let mut plan = Vec::new();
+        let mut reason = None;
+        for &r in &readers {
+            let overwritten =
+                (prod + 1..r).find(|&s| p.stencils[s].outputs.iter().any(|o| inputs.contains(o)));
+            if let Some(s) = overwritten {
+                reason = Some(format!(
+                    "stencil `{}` overwrites an input of `{}` before `{}`",
+                    p.stencils[s].name, ps.name, p.stencils[r].name
+                ));
+                break;
+            }
+            let cost = size * reads_per_point(p, p.stencils[r].root, t);
+            if cost > max_cost {
+                reason = Some(format!(
+                    "recompute cost {cost} in `{}` exceeds {max_cost}",
+                    p.stencils[r].name
+                ));
+                break;
+            }
+            plan.push((r, cost));
+        }
+        if let Some(why) = reason {
+            report
+                .actions
+                .push(format!("keep temporary `{name}`: {why}"));
+            continue;
+        }
+        for (r, cost) in plan {
+            let root = p.stencils[r].root;
+            let new_root = substitute(p, root, t, value);
+            p.stencils[r].root = new_root;
+            report.actions.push(format!(
+                "inline `{name}` (stencil `{}`, cost {size} per point) into `{}` (recompute cost {cost})",
+                ps.name, p.stencils[r].name
+            ));
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The optimiser: small named passes over the IR, each preserving results, each
+//! explainable. Today: inlining of temporaries into their consumers (recomputing them at
+//! neighbour points when that is cheaper than a round trip through memory), removal of
+//! stencils and temporaries that became dead, and compaction of the expression arena.
+//! Common subexpressions are shared already: the DSL hash-conses the arena.
+//!
+//! Every decision depends only on the IR (ids, counts), never on hash-map order or
+//! addresses, so optimising twice gives the same program (tested).
+
+mod compact;
+mod inline;
+
+use crate::ir::Program;
+
+/// Which passes run, and their thresholds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptOptions {
+    /// Inline temporaries into the stencils that read them.
+    pub inline: bool,
+    /// Largest recompute cost accepted for one inlining: the producer's expression size
+    /// times the number of points at which a consumer point evaluates it.
+    pub max_inline_cost: usize,
+    /// Remove stencils whose outputs nobody reads and temporaries nobody uses.
+    pub remove_dead: bool,
+}
+
+impl Default for OptOptions {
+    fn default() -> Self {
+        OptOptions {
+            inline: true,
+            max_inline_cost: 256,
+            remove_dead: true,
+        }
+    }
+}
+
+impl OptOptions {
+    /// Every pass off: the program as written (ICON's one-loop-nest-per-stencil structure).
+    pub fn none() -> OptOptions {
+        OptOptions {
+            inline: false,
+            max_inline_cost: 0,
+            remove_dead: false,
+        }
+    }
+}
+
+/// What the optimiser did, in order, for `foehn explain`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OptReport {
+    /// One line per decision (applied or rejected, with the reason).
+    pub actions: Vec<String>,
+}
+
+/// Runs the enabled passes; returns the optimised program and what was done.
+pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
+    let mut p = program.clone();
+    let mut report = OptReport::default();
+    if opts.inline {
+        inline::inline_temporaries(&mut p, opts.max_inline_cost, &mut report);
+    }
+    if opts.remove_dead {
+        compact::remove_dead(&mut p, &mut report);
+    }
+    compact::compact(&mut p);
+    (p, report)
+}
