@@ -355,7 +355,11 @@ fn optimised_fused_step_matches_the_references() {
     for variant in entry.variants().unwrap() {
         for grid in common::grids() {
             let ir = (entry.build)().specialize(&variant).unwrap();
-            let (opt, report) = foehn::opt::optimise(&ir, &foehn::opt::OptOptions::default());
+            let generous = foehn::opt::OptOptions {
+                inline_load_factor: 16,
+                ..Default::default()
+            };
+            let (opt, report) = foehn::opt::optimise(&ir, &generous);
             assert!(
                 opt.stencils.len() < ir.stencils.len(),
                 "{}",

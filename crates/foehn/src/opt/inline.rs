@@ -63,6 +63,28 @@ fn eval_cost(p: &Program, root: ExprId) -> usize {
     walk(p, root, &mut BTreeMap::new())
 }
 
+/// Field loads of one evaluation of the expression at `root` (a reduction's operand
+/// counted once per neighbour slot).
+fn load_count(p: &Program, root: ExprId) -> usize {
+    fn walk(p: &Program, id: ExprId, memo: &mut BTreeMap<ExprId, usize>) -> usize {
+        if memo.contains_key(&id) {
+            return 0;
+        }
+        let n = match p.node(id) {
+            Node::Field(_) => 1,
+            Node::Reduce(_, c, a) => c.width() * walk(p, *a, memo),
+            node => node
+                .children()
+                .iter()
+                .map(|&c| walk(p, c, memo))
+                .sum::<usize>(),
+        };
+        memo.insert(id, n);
+        n
+    }
+    walk(p, root, &mut BTreeMap::new())
+}
+
 /// Rewrites the expression rooted at `root`, replacing `Field(t)` by `replacement`;
 /// new nodes are appended to the arena (children before parents, as the arena requires).
 fn substitute(p: &mut Program, root: ExprId, t: FieldId, replacement: ExprId) -> ExprId {
@@ -91,7 +113,12 @@ fn substitute(p: &mut Program, root: ExprId, t: FieldId, replacement: ExprId) ->
 /// element of its tuple root) into
 /// the later stencils that read it, when the recompute cost is within `max_cost` and no
 /// stencil in between overwrites the producer's inputs.
-pub(super) fn inline_temporaries(p: &mut Program, max_cost: usize, report: &mut OptReport) {
+pub(super) fn inline_temporaries(
+    p: &mut Program,
+    max_cost: usize,
+    load_factor: usize,
+    report: &mut OptReport,
+) {
     let temps: Vec<FieldId> = (0..p.fields.len() as u32)
         .map(FieldId)
         .filter(|&f| p.field(f).role == Role::Temp)
@@ -156,11 +183,23 @@ pub(super) fn inline_temporaries(p: &mut Program, max_cost: usize, report: &mut 
                 ));
                 break;
             }
-            let cost = size * reads_per_point(p, p.stencils[r].root, t);
+            let reads = reads_per_point(p, p.stencils[r].root, t);
+            let cost = size * reads;
             if cost > max_cost {
                 reason = Some(format!(
                     "recompute cost {cost} in `{}` exceeds {max_cost}",
                     p.stencils[r].name
+                ));
+                break;
+            }
+            // Memory model: stored, the temporary costs one write and `reads` reads per
+            // consumer point; inlined, its `loads` inputs are loaded at `reads` points.
+            let loads = load_count(p, value) * reads;
+            if loads > load_factor.saturating_mul(reads + 1) {
+                reason = Some(format!(
+                    "inlining into `{}` loads {loads} values per point instead of {} (limit factor {load_factor})",
+                    p.stencils[r].name,
+                    reads + 1
                 ));
                 break;
             }

@@ -20,6 +20,11 @@ pub struct OptOptions {
     /// Largest recompute cost accepted for one inlining: the producer's expression size
     /// times the number of points at which a consumer point evaluates it.
     pub max_inline_cost: usize,
+    /// Inline only while the inlined loads per consumer point stay within this factor of
+    /// the stored temporary's traffic (one write plus its reads); 2 keeps copies and
+    /// pointwise producers, rejects recomputing gathers at every neighbour (measured
+    /// slower on an H200, bench/results/2026-11-22-h200-r2b6-optimiser.json).
+    pub inline_load_factor: usize,
     /// Remove stencils whose outputs nobody reads and temporaries nobody uses.
     pub remove_dead: bool,
 }
@@ -29,6 +34,7 @@ impl Default for OptOptions {
         OptOptions {
             inline: true,
             max_inline_cost: 256,
+            inline_load_factor: 2,
             remove_dead: true,
         }
     }
@@ -40,6 +46,7 @@ impl OptOptions {
         OptOptions {
             inline: false,
             max_inline_cost: 0,
+            inline_load_factor: 0,
             remove_dead: false,
         }
     }
@@ -57,7 +64,12 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
     let mut p = program.clone();
     let mut report = OptReport::default();
     if opts.inline {
-        inline::inline_temporaries(&mut p, opts.max_inline_cost, &mut report);
+        inline::inline_temporaries(
+            &mut p,
+            opts.max_inline_cost,
+            opts.inline_load_factor,
+            &mut report,
+        );
     }
     if opts.remove_dead {
         compact::remove_dead(&mut p, &mut report);
