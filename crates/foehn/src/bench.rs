@@ -278,7 +278,8 @@ pub fn bench_cuda(
         message: e.to_string(),
     };
     let run = cfg.prepare(ir.clone());
-    let compiled = cuda.compile(&run, nlev)?;
+    let k_block = cfg.opt.as_ref().map_or(1, |o| o.k_block);
+    let compiled = cuda.compile_with(&run, nlev, k_block)?;
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;
     let pristine = args.clone();

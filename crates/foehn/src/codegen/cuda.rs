@@ -36,6 +36,7 @@ pub struct CudaCompiled {
     /// Hit, built or rebuilt.
     pub origin: Origin,
     max_levels: usize,
+    k_block: usize,
 }
 
 impl CudaCompiled {
@@ -125,6 +126,16 @@ impl CudaBackend {
     /// Generates CUDA for `program` (scan columns sized for `nlev` levels), compiles it with
     /// NVRTC for this device (or loads the CUBIN from the cache).
     pub fn compile(&self, program: &ir::Program, nlev: usize) -> Result<Arc<CudaCompiled>> {
+        self.compile_with(program, nlev, 1)
+    }
+
+    /// [`CudaBackend::compile`] with `k_block` levels per thread (k-blocking).
+    pub fn compile_with(
+        &self,
+        program: &ir::Program,
+        nlev: usize,
+        k_block: usize,
+    ) -> Result<Arc<CudaCompiled>> {
         let fail = |message: String| Error::Compile {
             program: program.name.clone(),
             message,
@@ -134,8 +145,14 @@ impl CudaBackend {
             .iter()
             .any(|n| matches!(n, ir::Node::Scan { .. }));
         let max_levels = if has_scans { nlev + 1 } else { 1 };
-        let code =
-            generate_for(program, Target::Cuda { max_levels }).map_err(|e| fail(e.to_string()))?;
+        let code = generate_for(
+            program,
+            Target::Cuda {
+                max_levels,
+                k_block,
+            },
+        )
+        .map_err(|e| fail(e.to_string()))?;
         let arch = self.gpu.arch();
         let (maj, min) = self.gpu.nvrtc_version();
         let key = KeyBuilder::new()
@@ -176,6 +193,7 @@ impl CudaBackend {
             key: key.clone(),
             origin,
             max_levels,
+            k_block: k_block.max(1),
         };
         Ok(self.compiled.insert(key, c))
     }
@@ -375,7 +393,7 @@ impl CudaBackend {
             let gy = if cs.per_column {
                 1
             } else {
-                (k_range.1 - k_range.0) as u32
+                ((k_range.1 - k_range.0) as usize).div_ceil(compiled.k_block) as u32
             };
             stencils.push(BoundStencil {
                 kernel: i,
@@ -554,8 +572,19 @@ impl Backend for CudaBackend {
 impl CudaBackend {
     /// Runs a specialised program: upload, launch, wait, check, download.
     pub fn run_ir(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+        self.run_ir_with(program, grid, args, 1)
+    }
+
+    /// [`CudaBackend::run_ir`] with `k_block` levels per thread.
+    pub fn run_ir_with(
+        &self,
+        program: &ir::Program,
+        grid: &Grid,
+        args: &mut Args,
+        k_block: usize,
+    ) -> Result<()> {
         let nlev = args.check(program, grid)?;
-        let compiled = self.compile(program, nlev)?;
+        let compiled = self.compile_with(program, nlev, k_block)?;
         let dev = self.upload(program, args)?;
         let mut bound = self.bind(program, &compiled, grid, nlev, &dev)?;
         bound.launch()?;

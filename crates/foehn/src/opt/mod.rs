@@ -27,6 +27,8 @@ pub struct OptOptions {
     pub inline_load_factor: usize,
     /// Remove stencils whose outputs nobody reads and temporaries nobody uses.
     pub remove_dead: bool,
+    /// GPU k-blocking: levels one thread walks (1: a thread per level).
+    pub k_block: usize,
 }
 
 impl Default for OptOptions {
@@ -36,6 +38,7 @@ impl Default for OptOptions {
             max_inline_cost: 256,
             inline_load_factor: 2,
             remove_dead: true,
+            k_block: 8,
         }
     }
 }
@@ -48,6 +51,7 @@ impl OptOptions {
             max_inline_cost: 0,
             inline_load_factor: 0,
             remove_dead: false,
+            k_block: 1,
         }
     }
 }

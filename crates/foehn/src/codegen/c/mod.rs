@@ -72,6 +72,10 @@ pub enum Target {
     Cuda {
         /// Longest vertical range a scan column may have (`nlev + 1` for the caller's grid).
         max_levels: usize,
+        /// Levels one thread walks (k-blocking; 1: a thread per level). Within a block
+        /// the neighbour indices and horizontal-only fields are loop-invariant, so they
+        /// are loaded once per thread.
+        k_block: usize,
     },
 }
 
@@ -185,7 +189,7 @@ pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenE
     }
     let mut source = match target {
         Target::C => C_PRELUDE.to_string(),
-        Target::Cuda { max_levels } => {
+        Target::Cuda { max_levels, .. } => {
             format!(
                 "{CUDA_PRELUDE}#define FOEHN_MAXK {}\n{}",
                 max_levels.max(1),
@@ -457,7 +461,22 @@ impl<'a> Gen<'a> {
             match (cuda, has_k) {
                 (false, true) => self.open("for (int64_t k = k0; k < k1; ++k)"),
                 (true, true) => {
-                    self.line("const int64_t k = k0 + blockIdx.y; if (k >= k1) return;")
+                    let kb = match self.target {
+                        Target::Cuda { k_block, .. } => k_block.max(1),
+                        Target::C => 1,
+                    };
+                    if kb == 1 {
+                        self.line("const int64_t k = k0 + blockIdx.y; if (k >= k1) return;")
+                    } else {
+                        self.line(format!(
+                            "const int64_t kb0 = k0 + (int64_t)blockIdx.y * {kb};"
+                        ));
+                        self.line(format!(
+                            "const int64_t kb1 = kb0 + {kb} < k1 ? kb0 + {kb} : k1;"
+                        ));
+                        self.line("#pragma unroll 4");
+                        self.open("for (int64_t k = kb0; k < kb1; ++k)");
+                    }
                 }
                 (_, false) => self.line("const int64_t k = 0; (void)k0; (void)k1;"),
             }
@@ -466,11 +485,15 @@ impl<'a> Gen<'a> {
             }
             let v = self.emit(st.root, &root_pt("k"))?;
             self.store(&v)?;
+            let k_loop_in_thread =
+                matches!(self.target, Target::Cuda { k_block, .. } if k_block > 1);
             if !cuda {
                 self.close();
                 if has_k {
                     self.close();
                 }
+            } else if has_k && k_loop_in_thread {
+                self.close();
             }
         } else {
             // A column per horizontal point: compute every scan's column, then the outputs.
