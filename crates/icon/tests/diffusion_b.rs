@@ -43,20 +43,51 @@ fn apply_diffusion_to_w_matches_reference() {
     common::check_entry(&w::entry(), NLEV, 1e-12);
 }
 
+/// The argument names of `ir` (fields, then scalars; temporaries excluded), sorted.
+fn argument_names(ir: &foehn::ir::Program) -> Vec<String> {
+    let mut fields: Vec<String> = ir
+        .fields
+        .iter()
+        .filter(|f| f.role != foehn::ir::Role::Temp)
+        .map(|f| f.name.clone())
+        .collect();
+    fields.sort();
+    let mut scalars: Vec<String> = ir.scalars.iter().map(|s| s.name.clone()).collect();
+    scalars.sort();
+    fields.extend(scalars);
+    fields
+}
+
+fn sorted(names: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    v.sort();
+    v
+}
+
 #[test]
-fn vn_variants_declare_what_they_read() {
+fn vn_variants_declare_icon4py_arguments() {
+    // ICON4Py `apply_diffusion_to_vn` (fields, then scalars), for both variants.
+    let mut want = sorted(&[
+        "u_vert",
+        "v_vert",
+        "primal_normal_vert_v1",
+        "primal_normal_vert_v2",
+        "z_nabla2_e",
+        "inv_vert_vert_length",
+        "inv_primal_edge_length",
+        "area_edge",
+        "kh_smag_e",
+        "diff_multfac_vn",
+        "nudgecoeff_e",
+        "vn",
+    ]);
+    want.extend(sorted(&["nudgezone_diff", "fac_bdydiff_v"]));
     let def = vn::program();
     for la in [false, true] {
         let ir = def
             .specialize(&Variant::new().with("limited_area", la))
             .unwrap();
-        let has = |n: &str| {
-            ir.fields.iter().any(|f| f.name == n) || ir.scalars.iter().any(|s| s.name == n)
-        };
-        for n in ["nudgecoeff_e", "nudgezone_diff", "fac_bdydiff_v"] {
-            assert_eq!(has(n), la, "{n} in limited_area={la}");
-        }
-        assert!(has("vn") && has("diff_multfac_vn") && has("primal_normal_vert_v2"));
+        assert_eq!(argument_names(&ir), want, "limited_area={la}");
     }
 }
 
@@ -119,7 +150,20 @@ fn w_variants_and_domain() {
             .with("type_shear", ts)
             .with("nrdmax", w::NRDMAX);
         let ir = (w::entry().build)().specialize(&variant).unwrap();
-        assert_eq!(ir.fields.iter().any(|f| f.name == "dwdx"), ts == 2);
+        // ICON4Py's full argument list in every variant.
+        let mut want = sorted(&[
+            "area",
+            "geofac_n2s",
+            "geofac_grg_x",
+            "geofac_grg_y",
+            "w_old",
+            "w",
+            "dwdx",
+            "dwdy",
+            "diff_multfac_n2w",
+        ]);
+        want.extend(sorted(&["diff_multfac_w"]));
+        assert_eq!(argument_names(&ir), want, "type_shear={ts}");
         let (before, after) = run(&w::entry(), &variant, g);
         let (old, new, w_old) = (
             data(&before, "w"),
@@ -141,15 +185,14 @@ fn w_variants_and_domain() {
                 }
             }
         }
-        if ts == 2 {
-            for name in ["dwdx", "dwdy"] {
-                let (o, n) = (data(&before, name), data(&after, name));
-                for k in 0..=NLEV {
-                    for c in 0..nc {
-                        let i = c + nc * k;
-                        let written = (1..NLEV).contains(&k) && (lo..hi).contains(&c);
-                        assert_eq!(o[i] != n[i], written, "{name}: cell {c} level {k}");
-                    }
+        // type_shear != 2 leaves dwdx, dwdy unchanged (ICON4Py passes them through).
+        for name in ["dwdx", "dwdy"] {
+            let (o, n) = (data(&before, name), data(&after, name));
+            for k in 0..=NLEV {
+                for c in 0..nc {
+                    let i = c + nc * k;
+                    let written = ts == 2 && (1..NLEV).contains(&k) && (lo..hi).contains(&c);
+                    assert_eq!(o[i] != n[i], written, "{name}: cell {c} level {k}");
                 }
             }
         }
@@ -167,7 +210,7 @@ fn w_damping_layer_is_levels_1_to_nrdmax() {
         .with("nrdmax", w::NRDMAX);
     let (before, after) = run(&w::entry(), &variant, g);
     let mut undamped = before.clone();
-    w::reference_with(g, &mut undamped, 1).unwrap();
+    w::reference_with(g, &mut undamped, 0, 1).unwrap();
     let (a, u) = (data(&after, "w"), data(&undamped, "w"));
     for k in 0..NLEV {
         let damped = k >= 1 && (k as i32) < w::NRDMAX;

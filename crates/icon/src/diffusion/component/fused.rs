@@ -6,7 +6,10 @@
 //!
 //! Statics: `limited_area`, `type_shear` (0, 1, 2), `nrdmax` (any value),
 //! `apply_zdiffusion_t`, `apply_to_temperature` (see [`super::Statics`]). A variant
-//! declares only the fields and scalars it reads or writes.
+//! declares the arguments of the programs its unfused schedule calls, each with ICON4Py's
+//! full argument list: `nudgecoeff_e`, `nudgezone_diff`, `fac_bdydiff_v` (read only by
+//! the limited-area variant), `geofac_grg_x/y` (read only with `type_shear == 2`) and
+//! `dwdx/dwdy` (written only with `type_shear == 2`, else left as they are).
 
 use super::plan::{self, intermediates};
 use super::{k_fields, scalars, DiffusionState, Engine, Statics};
@@ -166,12 +169,14 @@ pub fn program() -> ProgramDef {
         .vertical(0, nlev());
 
         // apply_diffusion_to_vn
-        let lam = limited_area.then(|| {
-            (
-                b.input("nudgecoeff_e", edges, F64),
-                b.scalar("nudgezone_diff", F64),
-                b.scalar("fac_bdydiff_v", F64),
-            )
+        // Declared by every variant; read only by the limited-area one.
+        let nudgecoeff_e = b.input("nudgecoeff_e", edges, F64);
+        let nudgezone_diff = b.scalar("nudgezone_diff", F64);
+        let fac_bdydiff_v = b.scalar("fac_bdydiff_v", F64);
+        let lam = limited_area.then_some(LimitedAreaArgs {
+            nudgecoeff_e: &nudgecoeff_e,
+            nudgezone_diff: &nudgezone_diff,
+            fac_bdydiff_v: &fac_bdydiff_v,
         });
         let vn_new = apply_diffusion_to_vn_op(
             &u_nabla2,
@@ -185,11 +190,7 @@ pub fn program() -> ProgramDef {
             &kh_smag_e,
             &diff_multfac_vn,
             &vn,
-            lam.as_ref().map(|(n, d, f)| LimitedAreaArgs {
-                nudgecoeff_e: n,
-                nudgezone_diff: d,
-                fac_bdydiff_v: f,
-            }),
+            lam,
         );
         b.stencil("apply_diffusion_to_vn", &vn, vn_new)
             .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Local))
@@ -198,11 +199,12 @@ pub fn program() -> ProgramDef {
         // copy w → w_old; apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence
         b.stencil("copy_w", &w_old, &w);
         let (w_start, w_end) = (start(Zone::Nudging(1)), end(Zone::Halo(1)));
+        // Declared by every variant; read and written only with type_shear == 2.
+        let geofac_grg_x = b.input("geofac_grg_x", (cells, C2E2CO), F64);
+        let geofac_grg_y = b.input("geofac_grg_y", (cells, C2E2CO), F64);
+        let dwdx = b.output("dwdx", (cells, KHALF), F64);
+        let dwdy = b.output("dwdy", (cells, KHALF), F64);
         if type_shear == 2 {
-            let geofac_grg_x = b.input("geofac_grg_x", (cells, C2E2CO), F64);
-            let geofac_grg_y = b.input("geofac_grg_y", (cells, C2E2CO), F64);
-            let dwdx = b.output("dwdx", (cells, KHALF), F64);
-            let dwdy = b.output("dwdy", (cells, KHALF), F64);
             b.stencil(
                 "calculate_horizontal_gradients_for_turbulence",
                 (&dwdx, &dwdy),

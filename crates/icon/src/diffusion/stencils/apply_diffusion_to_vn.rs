@@ -25,11 +25,10 @@
 //! and the first nudging row): `vn += area_edge·fac_bdydiff_v·z_nabla2_e`. On a global
 //! grid every boundary/nudging zone is empty, so `NUDGING_LEVEL_2` starts at 0.
 //!
-//! Static argument: `limited_area` (ICON4Py compiles it from the grid). The global
-//! variant reads neither `nudgecoeff_e` nor `nudgezone_diff` nor `fac_bdydiff_v`, so it
-//! does not declare them (ICON4Py passes them to both): each variant's arguments are
-//! exactly what it reads and writes, which is also how [`reference`] tells the variants
-//! apart.
+//! Static argument: `limited_area` (ICON4Py compiles it from the grid). Both variants
+//! take ICON4Py's full argument list; the global variant declares `nudgecoeff_e`,
+//! `nudgezone_diff` and `fac_bdydiff_v` but does not read them. [`reference`] tells the
+//! variants apart by the program's `limited_area`.
 
 use crate::common::{f64s, scalar_f64, with_output};
 use foehn::catalog::Entry;
@@ -185,13 +184,15 @@ pub fn program() -> ProgramDef {
         let area_edge = b.input("area_edge", EDGE, F64);
         let kh_smag_e = b.input("kh_smag_e", (EDGE, K), F64);
         let diff_multfac_vn = b.input("diff_multfac_vn", K, F64);
+        let nudgecoeff_e = b.input("nudgecoeff_e", EDGE, F64);
         let vn = b.inout("vn", (EDGE, K), F64);
-        let lam = limited_area.then(|| {
-            (
-                b.input("nudgecoeff_e", EDGE, F64),
-                b.scalar("nudgezone_diff", F64),
-                b.scalar("fac_bdydiff_v", F64),
-            )
+        let nudgezone_diff = b.scalar("nudgezone_diff", F64);
+        let fac_bdydiff_v = b.scalar("fac_bdydiff_v", F64);
+        // The global variant declares the limited-area arguments but does not read them.
+        let lam = limited_area.then_some(LimitedAreaArgs {
+            nudgecoeff_e: &nudgecoeff_e,
+            nudgezone_diff: &nudgezone_diff,
+            fac_bdydiff_v: &fac_bdydiff_v,
         });
         let updated = apply_diffusion_to_vn_op(
             &u_vert,
@@ -205,11 +206,7 @@ pub fn program() -> ProgramDef {
             &kh_smag_e,
             &diff_multfac_vn,
             &vn,
-            lam.as_ref().map(|(n, d, f)| LimitedAreaArgs {
-                nudgecoeff_e: n,
-                nudgezone_diff: d,
-                fac_bdydiff_v: f,
-            }),
+            lam,
         );
         b.stencil("apply_diffusion_to_vn", &vn, updated)
             .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Local))
@@ -219,10 +216,18 @@ pub fn program() -> ProgramDef {
 }
 
 /// Plain-Rust reference: loops over edges `[LB5, LOCAL end)` and all levels, updating
-/// `vn` in place. The limited-area variant is the one whose arguments include
-/// `nudgecoeff_e`.
-pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
-    let limited_area = args.field("nudgecoeff_e").is_some();
+/// `vn` in place, in the variant given by `program`'s static `limited_area` (the global
+/// variant does not read `nudgecoeff_e`, `nudgezone_diff`, `fac_bdydiff_v`).
+pub fn reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+    let limited_area = match program.variant.get("limited_area") {
+        Some(ir::StaticValue::Bool(b)) => b,
+        other => {
+            return Err(Error::Variant {
+                program: NAME.into(),
+                message: format!("static `limited_area` must be a bool, not {other:?}"),
+            })
+        }
+    };
     let zones = grid.zones.of(Location::Edge);
     let (lo, hi) = (
         zones.start(Zone::LateralBoundary(5))?,
@@ -320,7 +325,7 @@ fn edge_e2c2v_field(grid: &Grid, nlev: usize, data: &[f64]) -> Field {
 /// of ~10 m/s on this grid; `kh_smag_e` in `(0, smag_limit ≈ 0.1)`; `diff_multfac_vn`
 /// up to 1/128; `nudgecoeff_e` up to the maximum nudging coefficient 0.1 and
 /// `nudgezone_diff = 0.04/(0.1 + ε)`, so both sides of the `max` occur;
-/// `fac_bdydiff_v = √5/200` (5 substeps).
+/// `fac_bdydiff_v = √5/200` (5 substeps). Both variants get all of them.
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
     let mut args = foehn::testing::random_args(program, grid, nlev, seed);
     let mut rng = SplitMix64::new(seed ^ 0x0a11_7f5e);
@@ -360,11 +365,9 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
         "primal_normal_vert_v2",
         edge_e2c2v_field(grid, nlev, &geo.primal_normal_vert_y),
     );
-    if program.fields.iter().any(|f| f.name == "nudgecoeff_e") {
-        set(&mut args, "nudgecoeff_e", vec![EDGE.into()], 1e-3, 0.1);
-        args.set_scalar("nudgezone_diff", 0.04 / (0.1 + f64::EPSILON));
-        args.set_scalar("fac_bdydiff_v", 5f64.sqrt() / 200.0);
-    }
+    set(&mut args, "nudgecoeff_e", vec![EDGE.into()], 1e-3, 0.1);
+    args.set_scalar("nudgezone_diff", 0.04 / (0.1 + f64::EPSILON));
+    args.set_scalar("fac_bdydiff_v", 5f64.sqrt() / 200.0);
     args
 }
 

@@ -24,15 +24,16 @@
 //! stencil may not read a field it writes through a shift).
 //!
 //! Static arguments: `type_shear` ∈ {0, 1, 2} (ICON's `itype_sher`; only 2 computes the
-//! gradients) and `nrdmax` (listed with the single value [`NRDMAX`]: the catalog builds
-//! every listed variant and a reference cannot see the variant, see [`reference`]).
-//! Variants with `type_shear` ≠ 2 neither read `geofac_grg_x/y` nor write `dwdx/dwdy`
-//! (ICON4Py passes them through unchanged), so they do not declare them.
+//! gradients) and `nrdmax` (listed with the single value [`NRDMAX`], which the catalog
+//! builds; [`reference`] reads both from the program's variant). Every variant takes
+//! ICON4Py's full argument list: with `type_shear` ≠ 2, `geofac_grg_x/y` are declared but
+//! not read and the outputs `dwdx/dwdy` are declared but not written, so they keep their
+//! values (ICON4Py passes them through unchanged).
 
 use crate::common::{f64s, scalar_f64, with_outputs};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
-use foehn::error::Result;
+use foehn::error::{Error, Result};
 use foehn::field::{Args, Field};
 use foehn::ir;
 use foehn::testing::{random_field, SplitMix64};
@@ -127,8 +128,13 @@ pub fn program() -> ProgramDef {
         let nrdmax = b.static_i32("nrdmax");
         let area = b.input("area", CELL, F64);
         let geofac_n2s = b.input("geofac_n2s", (CELL, C2E2CO), F64);
+        let geofac_grg_x = b.input("geofac_grg_x", (CELL, C2E2CO), F64);
+        let geofac_grg_y = b.input("geofac_grg_y", (CELL, C2E2CO), F64);
         let w_old = b.input("w_old", (CELL, KHALF), F64);
         let w = b.output("w", (CELL, KHALF), F64);
+        // Written only with type_shear == 2; otherwise they keep their values.
+        let dwdx = b.output("dwdx", (CELL, KHALF), F64);
+        let dwdy = b.output("dwdy", (CELL, KHALF), F64);
         let diff_multfac_w = b.scalar("diff_multfac_w", F64);
         let diff_multfac_n2w = b.input("diff_multfac_n2w", K, F64);
         let z_nabla2_c = b.temporary("z_nabla2_c", (CELL, KHALF), F64);
@@ -136,10 +142,6 @@ pub fn program() -> ProgramDef {
         let (h_start, h_end) = (start(Zone::Nudging(1)), end(Zone::Halo(1)));
 
         if type_shear == 2 {
-            let geofac_grg_x = b.input("geofac_grg_x", (CELL, C2E2CO), F64);
-            let geofac_grg_y = b.input("geofac_grg_y", (CELL, C2E2CO), F64);
-            let dwdx = b.output("dwdx", (CELL, KHALF), F64);
-            let dwdy = b.output("dwdy", (CELL, KHALF), F64);
             // ICON4Py: concat_where(0 < KDim, gradients, (dwdx, dwdy)): level 0 is kept.
             b.stencil(
                 "calculate_horizontal_gradients_for_turbulence",
@@ -177,19 +179,29 @@ pub fn program() -> ProgramDef {
 }
 
 /// Plain-Rust reference over cells `[NUDGING start, HALO end)` and half levels
-/// `[0, nlev)`. `type_shear == 2` is the variant whose arguments include `dwdx`; `nrdmax`
-/// is [`NRDMAX`], its only listed value (a reference function is not given the variant).
-pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
-    let nrdmax = match _program.variant.get("nrdmax") {
-        Some(foehn::ir::StaticValue::I32(n)) => n,
-        _ => NRDMAX,
+/// `[0, nlev)`, in the variant given by `program`'s statics `type_shear` (required) and
+/// `nrdmax` ([`NRDMAX`] when absent).
+pub fn reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+    let static_i32 = |name: &str| match program.variant.get(name) {
+        Some(ir::StaticValue::I32(n)) => Ok(Some(n)),
+        None => Ok(None),
+        Some(other) => Err(Error::Variant {
+            program: NAME.into(),
+            message: format!("static `{name}` must be an i32, not {other}"),
+        }),
     };
-    reference_with(grid, args, nrdmax)
+    let type_shear = static_i32("type_shear")?.ok_or_else(|| Error::Variant {
+        program: NAME.into(),
+        message: "the reference needs the static `type_shear`".into(),
+    })?;
+    let nrdmax = static_i32("nrdmax")?.unwrap_or(NRDMAX);
+    reference_with(grid, args, type_shear, nrdmax)
 }
 
-/// [`reference`] with an explicit `nrdmax`.
-pub fn reference_with(grid: &Grid, args: &mut Args, nrdmax: i32) -> Result<()> {
-    let gradients = args.field("dwdx").is_some();
+/// [`reference`] with explicit `type_shear` and `nrdmax`: `dwdx`, `dwdy` are written
+/// only for `type_shear == 2` (and left as they are otherwise).
+pub fn reference_with(grid: &Grid, args: &mut Args, type_shear: i32, nrdmax: i32) -> Result<()> {
+    let gradients = type_shear == 2;
     let zones = grid.zones.of(Location::Cell);
     let (lo, hi) = (zones.start(Zone::Nudging(1))?, zones.end(Zone::Halo(1))?);
     let (interior, halo_idx) = (zones.start(Zone::Interior)?, zones.end(Zone::Local)?);
@@ -274,7 +286,6 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
     let mut rng = SplitMix64::new(seed ^ 0x3c0d_e2c0);
     let nc = grid.size(Location::Cell);
     let area = grid.geometry.cell_area.clone();
-    let declared = |n: &str| program.fields.iter().any(|f| f.name == n);
     let ck = vec![CELL.into(), KHALF.into()];
     args.set_field(
         "w_old",
@@ -284,7 +295,7 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
         "w",
         random_field(&mut rng, grid, nlev, ck.clone(), F64, -2.0, 2.0),
     );
-    for name in ["dwdx", "dwdy"].into_iter().filter(|n| declared(n)) {
+    for name in ["dwdx", "dwdy"] {
         args.set_field(
             name,
             random_field(&mut rng, grid, nlev, ck.clone(), F64, -1e-3, 1e-3),
@@ -310,10 +321,7 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
             ir::Scalar::F64(n2s[i[0] + nc * i[1]])
         }),
     );
-    for name in ["geofac_grg_x", "geofac_grg_y"]
-        .into_iter()
-        .filter(|n| declared(n))
-    {
+    for name in ["geofac_grg_x", "geofac_grg_y"] {
         let f = Field::from_fn(grid, nlev, (CELL, C2E2CO), F64, |i| {
             ir::Scalar::F64(rng.range_f64(-1.0, 1.0) / area[i[0]].sqrt())
         });
