@@ -35,6 +35,35 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// An entry with a reference, enumerating every static argument, called once per step.
+    pub fn new(
+        name: &'static str,
+        build: fn() -> ProgramDef,
+        inputs: InputsFn,
+        reference: ReferenceFn,
+    ) -> Entry {
+        Entry {
+            name,
+            build,
+            inputs,
+            reference: Some(reference),
+            fixed_statics: None,
+            calls_per_step: Some(1.0),
+        }
+    }
+
+    /// Sets how often ICON calls the program per time step.
+    pub fn calls_per_step(mut self, calls: f64) -> Entry {
+        self.calls_per_step = Some(calls);
+        self
+    }
+
+    /// Fixes static arguments that are not enumerated (e.g. `nrdmax`).
+    pub fn fixed_statics(mut self, fixed: fn() -> Variant) -> Entry {
+        self.fixed_statics = Some(fixed);
+        self
+    }
+
     /// Every variant of the program (the cartesian product of its static arguments).
     pub fn variants(&self) -> Result<Vec<Variant>> {
         let fixed = self.fixed_statics.map(|f| f()).unwrap_or_default();

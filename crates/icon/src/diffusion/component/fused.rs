@@ -400,18 +400,11 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
 /// Catalog entry: ICON's defaults (`type_shear = 0`, steep-slope and temperature
 /// diffusion on) with [`NRDMAX`]; `limited_area` enumerated.
 pub fn entry() -> Entry {
-    Entry {
-        name: NAME,
-        build: program,
-        inputs,
-        reference: Some(reference),
-        fixed_statics: Some(|| {
-            Variant::new()
-                .with("type_shear", 0)
-                .with("nrdmax", NRDMAX)
-                .with("apply_zdiffusion_t", true)
-                .with("apply_to_temperature", true)
-        }),
-        calls_per_step: Some(1.0),
-    }
+    Entry::new(NAME, program, inputs, reference).fixed_statics(|| {
+        Variant::new()
+            .with("type_shear", 0)
+            .with("nrdmax", NRDMAX)
+            .with("apply_zdiffusion_t", true)
+            .with("apply_to_temperature", true)
+    })
 }

@@ -348,12 +348,5 @@ pub fn set_steep_points(args: &mut Args, grid: &Grid, nlev: usize, seed: u64) {
 
 /// Catalog entry.
 pub fn entry() -> Entry {
-    Entry {
-        name: NAME,
-        build: program,
-        inputs,
-        reference: Some(reference),
-        fixed_statics: None,
-        calls_per_step: Some(1.0),
-    }
+    Entry::new(NAME, program, inputs, reference)
 }

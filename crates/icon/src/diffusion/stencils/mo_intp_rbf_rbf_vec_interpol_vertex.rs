@@ -118,12 +118,5 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
 /// Catalog entry; ICON calls the program twice per diffusion step (on `vn` and on
 /// `z_nabla2_e`).
 pub fn entry() -> Entry {
-    Entry {
-        name: NAME,
-        build: program,
-        inputs,
-        reference: Some(reference),
-        fixed_statics: None,
-        calls_per_step: Some(2.0),
-    }
+    Entry::new(NAME, program, inputs, reference).calls_per_step(2.0)
 }

@@ -71,12 +71,5 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
 
 /// Catalog entry.
 pub fn entry() -> Entry {
-    Entry {
-        name: NAME,
-        build: program,
-        inputs,
-        reference: Some(reference),
-        fixed_statics: None,
-        calls_per_step: Some(1.0),
-    }
+    Entry::new(NAME, program, inputs, reference)
 }
