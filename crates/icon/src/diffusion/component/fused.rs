@@ -1,8 +1,8 @@
 //! The whole diffusion step as one foehn program, `diffusion_step`: the stencils of the
-//! eight diffusion programs (and the two copies) in ICON's call order, built from the
-//! programs' field operators, with the component's fields as arguments and the fields
-//! only passed between programs (`u_vert`, `v_vert`, `kh_smag_e`, `z_nabla2_e`, …) as
-//! temporaries. Each stencil has the domain of its program.
+//! eight diffusion programs (and the two copies) in ICON's call order, added by each
+//! program's own `add_stencils` (so names, domains and variant logic live in the program
+//! modules), with the component's fields as arguments and the fields only passed between
+//! programs (`u_vert`, `v_vert`, `kh_smag_e`, `z_nabla2_e`, …) as temporaries.
 //!
 //! Statics: `limited_area`, `type_shear` (0, 1, 2), `nrdmax` (any value),
 //! `apply_zdiffusion_t`, `apply_to_temperature` (see [`super::Statics`]). A variant
@@ -14,24 +14,16 @@
 use super::plan::{self, intermediates};
 use super::{k_fields, scalars, DiffusionState, Engine, Statics};
 use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
-use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner::{
-    self as theta, apply_diffusion_to_theta_and_exner_op,
-};
-use crate::diffusion::stencils::apply_diffusion_to_vn::{apply_diffusion_to_vn_op, LimitedAreaArgs};
+use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner as theta;
+use crate::diffusion::stencils::apply_diffusion_to_vn::{self as vn_diffusion, LimitedAreaArgs};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::{
-    apply_diffusion_to_w_op, calculate_horizontal_gradients_for_turbulence, calculate_nabla2_for_w,
-    NRDMAX, TYPE_SHEAR_VALUES,
+    self as w_diffusion, NRDMAX, TYPE_SHEAR_VALUES,
 };
-use crate::diffusion::stencils::calculate_diagnostic_quantities_for_turbulence::{
-    calculate_diagnostics_for_turbulence, temporary_fields_for_turbulence_diagnostics,
-};
-use crate::diffusion::stencils::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools::{
-    self as cold_pools, enhance_diffusion_coefficient_for_grid_point_cold_pools,
-    temporary_field_for_grid_point_cold_pools_enhancement,
-};
-use crate::diffusion::stencils::calculate_nabla2_and_smag_coefficients_for_vn::calculate_nabla2_and_smag_coefficients_for_vn_op;
-use crate::diffusion::stencils::mo_intp_rbf_rbf_vec_interpol_vertex::rbf_vec_interpol_vertex_component;
-use crate::diffusion::stencils::scale_k::scale_k_op;
+use crate::diffusion::stencils::calculate_diagnostic_quantities_for_turbulence as turbulence;
+use crate::diffusion::stencils::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools as cold_pools;
+use crate::diffusion::stencils::calculate_nabla2_and_smag_coefficients_for_vn as nabla2_and_smag;
+use crate::diffusion::stencils::mo_intp_rbf_rbf_vec_interpol_vertex as rbf;
+use crate::diffusion::stencils::scale_k;
 use crate::vertical::{VerticalConfig, VerticalGrid};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
@@ -93,145 +85,123 @@ pub fn program() -> ProgramDef {
         let z_nabla2_c = b.temporary("z_nabla2_c", (cells, KHALF), F64);
 
         // scale_k
-        b.stencil(
-            "scale_k",
-            &diff_multfac_smag,
-            scale_k_op(&enh_smag_fac, &dtime),
-        )
-        .vertical(0, nlev());
+        scale_k::add_stencils(b, &enh_smag_fac, &dtime, &diff_multfac_smag);
 
         // mo_intp_rbf_rbf_vec_interpol_vertex(vn)
-        let rbf = |p_e_in: &Expr| {
-            tuple((
-                rbf_vec_interpol_vertex_component(p_e_in, &rbf_coeff_1),
-                rbf_vec_interpol_vertex_component(p_e_in, &rbf_coeff_2),
-            ))
-        };
-        b.stencil("rbf_vec_interpol_vertex", (&u_vert, &v_vert), rbf(&vn))
-            .horizontal(start(Zone::LateralBoundary(2)), end(Zone::Local))
-            .vertical(0, nlev());
+        let rbf_coeff = (&rbf_coeff_1, &rbf_coeff_2);
+        rbf::add_stencils(
+            b,
+            "rbf_vec_interpol_vertex",
+            &vn,
+            rbf_coeff,
+            (&u_vert, &v_vert),
+        );
 
         // calculate_nabla2_and_smag_coefficients_for_vn
-        b.stencil(
-            "nabla2_and_smag_coefficients",
-            (&kh_smag_e, &kh_smag_ec, &z_nabla2_e),
-            calculate_nabla2_and_smag_coefficients_for_vn_op(
-                &diff_multfac_smag,
-                &tangent_orientation,
-                &inv_primal_edge_length,
-                &inv_vert_vert_length,
-                &u_vert,
-                &v_vert,
-                &primal_normal_vert_x,
-                &primal_normal_vert_y,
-                &dual_normal_vert_x,
-                &dual_normal_vert_y,
-                &vn,
-                &smag_limit,
-                &smag_offset,
-            ),
-        )
-        .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Halo(2)))
-        .vertical(0, nlev());
+        nabla2_and_smag::add_stencils(
+            b,
+            &nabla2_and_smag::Handles {
+                diff_multfac_smag: &diff_multfac_smag,
+                tangent_orientation: &tangent_orientation,
+                inv_primal_edge_length: &inv_primal_edge_length,
+                inv_vert_vert_length: &inv_vert_vert_length,
+                u_vert: &u_vert,
+                v_vert: &v_vert,
+                primal_normal_vert_x: &primal_normal_vert_x,
+                primal_normal_vert_y: &primal_normal_vert_y,
+                dual_normal_vert_x: &dual_normal_vert_x,
+                dual_normal_vert_y: &dual_normal_vert_y,
+                vn: &vn,
+                smag_limit: &smag_limit,
+                smag_offset: &smag_offset,
+                kh_smag_e: &kh_smag_e,
+                kh_smag_ec: &kh_smag_ec,
+                z_nabla2_e: &z_nabla2_e,
+            },
+        );
 
         // calculate_diagnostic_quantities_for_turbulence (shear_type ≥ 1)
         if diagnostics {
-            let geofac_div = geofac_div.as_ref().expect("declared");
             let e_bln_c_s = b.input("e_bln_c_s", (cells, C2E), F64);
             let wgtfac_c = b.input("wgtfac_c", (cells, KHALF), F64);
             let div_ic = b.output("div_ic", (cells, KHALF), F64);
             let hdef_ic = b.output("hdef_ic", (cells, KHALF), F64);
-            let (kh_c, div) = temporary_fields_for_turbulence_diagnostics(
-                &kh_smag_ec,
-                &vn,
-                &e_bln_c_s,
-                geofac_div,
-                &diff_multfac_smag,
+            turbulence::add_stencils(
+                b,
+                &turbulence::Handles {
+                    kh_smag_ec: &kh_smag_ec,
+                    vn: &vn,
+                    e_bln_c_s: &e_bln_c_s,
+                    geofac_div: geofac_div.as_ref().expect("declared"),
+                    diff_multfac_smag: &diff_multfac_smag,
+                    wgtfac_c: &wgtfac_c,
+                    div_ic: &div_ic,
+                    hdef_ic: &hdef_ic,
+                },
             );
-            let (div_ic_value, hdef_ic_value) =
-                calculate_diagnostics_for_turbulence(&div, &kh_c, &wgtfac_c);
-            b.stencil(
-                "diagnostic_quantities_for_turbulence",
-                (&div_ic, &hdef_ic),
-                tuple((div_ic_value, hdef_ic_value)),
-            )
-            .horizontal(start(Zone::Nudging(1)), end(Zone::Local))
-            .vertical(1, nlev());
         }
 
         // mo_intp_rbf_rbf_vec_interpol_vertex(z_nabla2_e)
-        b.stencil(
+        rbf::add_stencils(
+            b,
             "rbf_vec_interpol_vertex_of_nabla2",
+            &z_nabla2_e,
+            rbf_coeff,
             (&u_nabla2, &v_nabla2),
-            rbf(&z_nabla2_e),
-        )
-        .horizontal(start(Zone::LateralBoundary(2)), end(Zone::Local))
-        .vertical(0, nlev());
+        );
 
         // apply_diffusion_to_vn
         // Declared by every variant; read only by the limited-area one.
         let nudgecoeff_e = b.input("nudgecoeff_e", edges, F64);
         let nudgezone_diff = b.scalar("nudgezone_diff", F64);
         let fac_bdydiff_v = b.scalar("fac_bdydiff_v", F64);
-        let lam = limited_area.then_some(LimitedAreaArgs {
-            nudgecoeff_e: &nudgecoeff_e,
-            nudgezone_diff: &nudgezone_diff,
-            fac_bdydiff_v: &fac_bdydiff_v,
-        });
-        let vn_new = apply_diffusion_to_vn_op(
-            &u_nabla2,
-            &v_nabla2,
-            &primal_normal_vert_x,
-            &primal_normal_vert_y,
-            &z_nabla2_e,
-            &inv_vert_vert_length,
-            &inv_primal_edge_length,
-            &edge_area,
-            &kh_smag_e,
-            &diff_multfac_vn,
-            &vn,
-            lam,
+        vn_diffusion::add_stencils(
+            b,
+            vn_diffusion::Handles {
+                u_vert: &u_nabla2,
+                v_vert: &v_nabla2,
+                primal_normal_vert_v1: &primal_normal_vert_x,
+                primal_normal_vert_v2: &primal_normal_vert_y,
+                z_nabla2_e: &z_nabla2_e,
+                inv_vert_vert_length: &inv_vert_vert_length,
+                inv_primal_edge_length: &inv_primal_edge_length,
+                area_edge: &edge_area,
+                kh_smag_e: &kh_smag_e,
+                diff_multfac_vn: &diff_multfac_vn,
+                vn: &vn,
+                limited_area: limited_area.then_some(LimitedAreaArgs {
+                    nudgecoeff_e: &nudgecoeff_e,
+                    nudgezone_diff: &nudgezone_diff,
+                    fac_bdydiff_v: &fac_bdydiff_v,
+                }),
+            },
         );
-        b.stencil("apply_diffusion_to_vn", &vn, vn_new)
-            .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Local))
-            .vertical(0, nlev());
 
         // copy w → w_old; apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence
         b.stencil("copy_w", &w_old, &w);
-        let (w_start, w_end) = (start(Zone::Nudging(1)), end(Zone::Halo(1)));
         // Declared by every variant; read and written only with type_shear == 2.
         let geofac_grg_x = b.input("geofac_grg_x", (cells, C2E2CO), F64);
         let geofac_grg_y = b.input("geofac_grg_y", (cells, C2E2CO), F64);
         let dwdx = b.output("dwdx", (cells, KHALF), F64);
         let dwdy = b.output("dwdy", (cells, KHALF), F64);
-        if type_shear == 2 {
-            b.stencil(
-                "calculate_horizontal_gradients_for_turbulence",
-                (&dwdx, &dwdy),
-                calculate_horizontal_gradients_for_turbulence(&w_old, &geofac_grg_x, &geofac_grg_y),
-            )
-            .horizontal(w_start, w_end)
-            .vertical(1, nlev());
-        }
-        b.stencil(
-            "calculate_nabla2_for_w",
-            &z_nabla2_c,
-            calculate_nabla2_for_w(&w_old, &geofac_n2s),
-        )
-        .horizontal(w_start, w_end)
-        .vertical(0, nlev());
-        let w_new = apply_diffusion_to_w_op(
-            &cell_area,
-            &z_nabla2_c,
-            &geofac_n2s,
-            &w_old,
-            &diff_multfac_w,
-            &diff_multfac_n2w,
+        w_diffusion::add_stencils(
+            b,
+            &w_diffusion::Handles {
+                area: &cell_area,
+                geofac_n2s: &geofac_n2s,
+                geofac_grg_x: &geofac_grg_x,
+                geofac_grg_y: &geofac_grg_y,
+                w_old: &w_old,
+                w: &w,
+                dwdx: &dwdx,
+                dwdy: &dwdy,
+                diff_multfac_w: &diff_multfac_w,
+                diff_multfac_n2w: &diff_multfac_n2w,
+                z_nabla2_c: &z_nabla2_c,
+            },
+            type_shear,
             nrdmax,
         );
-        b.stencil("apply_nabla2_to_w", &w, w_new)
-            .horizontal(w_start, w_end)
-            .vertical(0, nlev());
 
         if !apply_to_temperature {
             return;
@@ -251,49 +221,39 @@ pub fn program() -> ProgramDef {
         let rd_o_cvd = b.scalar("rd_o_cvd", F64);
         let enh_diffu_3d = b.temporary("enh_diffu_3d", (cells, K), F64);
         let theta_v_in = b.temporary("theta_v_in", (cells, K), F64);
-        b.stencil(
-            "temporary_field_for_grid_point_cold_pools_enhancement",
-            &enh_diffu_3d,
-            temporary_field_for_grid_point_cold_pools_enhancement(
-                &theta_v,
-                &theta_ref_mc,
-                &thresh_tdiff,
-                &smallest_vpfloat,
-            ),
-        )
-        .horizontal(start(cold_pools::CELL_START), end(cold_pools::CELL_END))
-        .vertical(nlev() - 2, nlev());
-        b.stencil(
-            "enhance_diffusion_coefficient_for_grid_point_cold_pools",
-            &kh_smag_e,
-            enhance_diffusion_coefficient_for_grid_point_cold_pools(&kh_smag_e, &enh_diffu_3d),
-        )
-        .horizontal(start(cold_pools::EDGE_START), end(cold_pools::EDGE_END))
-        .vertical(nlev() - 2, nlev());
+        cold_pools::add_stencils(
+            b,
+            &cold_pools::Handles {
+                theta_v: &theta_v,
+                theta_ref_mc: &theta_ref_mc,
+                thresh_tdiff: &thresh_tdiff,
+                smallest_vpfloat: &smallest_vpfloat,
+                kh_smag_e: &kh_smag_e,
+                enh_diffu_3d: &enh_diffu_3d,
+            },
+        );
 
         // copy θv → θv_in; apply_diffusion_to_theta_and_exner
         b.stencil("copy_theta_v", &theta_v_in, &theta_v);
-        b.stencil(
-            "apply_diffusion_to_theta_and_exner",
-            (&theta_v, &exner),
-            apply_diffusion_to_theta_and_exner_op(
-                apply_zdiffusion_t,
-                &kh_smag_e,
-                &inv_dual_edge_length,
-                &theta_v_in,
-                geofac_div.as_ref().expect("declared"),
-                &zd_vertoffset,
-                &zd_diffcoef,
-                &geofac_n2s_c,
-                &geofac_n2s_nbh,
-                &zd_intcoef,
-                &cell_area,
-                &exner,
-                &rd_o_cvd,
-            ),
-        )
-        .horizontal(start(theta::CELL_START), end(theta::CELL_END))
-        .vertical(0, nlev());
+        theta::add_stencils(
+            b,
+            &theta::Handles {
+                kh_smag_e: &kh_smag_e,
+                inv_dual_edge_length: &inv_dual_edge_length,
+                theta_v_in: &theta_v_in,
+                geofac_div: geofac_div.as_ref().expect("declared"),
+                zd_vertoffset: &zd_vertoffset,
+                zd_diffcoef: &zd_diffcoef,
+                geofac_n2s_c: &geofac_n2s_c,
+                geofac_n2s_nbh: &geofac_n2s_nbh,
+                vcoef: &zd_intcoef,
+                area: &cell_area,
+                theta_v: &theta_v,
+                exner: &exner,
+                rd_o_cvd: &rd_o_cvd,
+            },
+            apply_zdiffusion_t,
+        );
     })
     .static_bool("limited_area")
     .static_i32("type_shear", &TYPE_SHEAR_VALUES)

@@ -124,45 +124,83 @@ pub fn apply_diffusion_to_theta_and_exner_op(
     update_theta_and_exner(&z_temp, area, theta_v_in, exner, rd_o_cvd)
 }
 
+/// The fields and scalars [`add_stencils`] reads and writes.
+pub struct Handles<'a> {
+    /// Smagorinsky coefficient.
+    pub kh_smag_e: &'a Expr,
+    /// Inverse dual edge length.
+    pub inv_dual_edge_length: &'a Expr,
+    /// θv before the step.
+    pub theta_v_in: &'a Expr,
+    /// Divergence weights.
+    pub geofac_div: &'a Expr,
+    /// Vertical offsets of the steep-slope neighbours.
+    pub zd_vertoffset: &'a Expr,
+    /// Steep-slope diffusion coefficient (zero off the steep points).
+    pub zd_diffcoef: &'a Expr,
+    /// Laplacian weight of the cell itself.
+    pub geofac_n2s_c: &'a Expr,
+    /// Laplacian weights of the neighbours.
+    pub geofac_n2s_nbh: &'a Expr,
+    /// Vertical interpolation weights of the steep-slope neighbours.
+    pub vcoef: &'a Expr,
+    /// Cell area.
+    pub area: &'a Expr,
+    /// Output: the diffused θv.
+    pub theta_v: &'a Expr,
+    /// Exner pressure, updated in place.
+    pub exner: &'a Expr,
+    /// `R_d/c_vd` (scalar).
+    pub rd_o_cvd: &'a Expr,
+}
+
+/// Adds the program's stencil `apply_diffusion_to_theta_and_exner` to `b` on cells
+/// `[CELL_START, CELL_END)` × `[0, nlev)`, with the steep-slope term when
+/// `apply_zdiffusion_t` (shared by [`program`] and the fused diffusion step).
+pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>, apply_zdiffusion_t: bool) {
+    b.stencil(
+        "apply_diffusion_to_theta_and_exner",
+        (f.theta_v, f.exner),
+        apply_diffusion_to_theta_and_exner_op(
+            apply_zdiffusion_t,
+            f.kh_smag_e,
+            f.inv_dual_edge_length,
+            f.theta_v_in,
+            f.geofac_div,
+            f.zd_vertoffset,
+            f.zd_diffcoef,
+            f.geofac_n2s_c,
+            f.geofac_n2s_nbh,
+            f.vcoef,
+            f.area,
+            f.exner,
+            f.rd_o_cvd,
+        ),
+    )
+    .horizontal(start(CELL_START), end(CELL_END))
+    .vertical(0, nlev());
+}
+
 /// The DSL program; static `apply_zdiffusion_t` selects the steep-slope term.
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
-        let kh_smag_e = b.input("kh_smag_e", (EDGE, K), F64);
-        let inv_dual_edge_length = b.input("inv_dual_edge_length", EDGE, F64);
-        let theta_v_in = b.input("theta_v_in", (CELL, K), F64);
-        let geofac_div = b.input("geofac_div", (CELL, C2E), F64);
-        let zd_vertoffset = b.input("zd_vertoffset", (CELL, C2E2C, K), I32);
-        let zd_diffcoef = b.input("zd_diffcoef", (CELL, K), F64);
-        let geofac_n2s_c = b.input("geofac_n2s_c", CELL, F64);
-        let geofac_n2s_nbh = b.input("geofac_n2s_nbh", (CELL, C2E2C), F64);
-        let vcoef = b.input("vcoef", (CELL, C2E2C, K), F64);
-        let area = b.input("area", CELL, F64);
-        let theta_v = b.output("theta_v", (CELL, K), F64);
-        let exner = b.inout("exner", (CELL, K), F64);
-        let rd_o_cvd = b.scalar("rd_o_cvd", F64);
         let apply_zdiffusion_t = b.static_bool("apply_zdiffusion_t");
-
-        b.stencil(
-            "apply_diffusion_to_theta_and_exner",
-            (&theta_v, &exner),
-            apply_diffusion_to_theta_and_exner_op(
-                apply_zdiffusion_t,
-                &kh_smag_e,
-                &inv_dual_edge_length,
-                &theta_v_in,
-                &geofac_div,
-                &zd_vertoffset,
-                &zd_diffcoef,
-                &geofac_n2s_c,
-                &geofac_n2s_nbh,
-                &vcoef,
-                &area,
-                &exner,
-                &rd_o_cvd,
-            ),
-        )
-        .horizontal(start(CELL_START), end(CELL_END))
-        .vertical(0, nlev());
+        let f = Handles {
+            kh_smag_e: &b.input("kh_smag_e", (EDGE, K), F64),
+            inv_dual_edge_length: &b.input("inv_dual_edge_length", EDGE, F64),
+            theta_v_in: &b.input("theta_v_in", (CELL, K), F64),
+            geofac_div: &b.input("geofac_div", (CELL, C2E), F64),
+            zd_vertoffset: &b.input("zd_vertoffset", (CELL, C2E2C, K), I32),
+            zd_diffcoef: &b.input("zd_diffcoef", (CELL, K), F64),
+            geofac_n2s_c: &b.input("geofac_n2s_c", CELL, F64),
+            geofac_n2s_nbh: &b.input("geofac_n2s_nbh", (CELL, C2E2C), F64),
+            vcoef: &b.input("vcoef", (CELL, C2E2C, K), F64),
+            area: &b.input("area", CELL, F64),
+            theta_v: &b.output("theta_v", (CELL, K), F64),
+            exner: &b.inout("exner", (CELL, K), F64),
+            rd_o_cvd: &b.scalar("rd_o_cvd", F64),
+        };
+        add_stencils(b, &f, apply_zdiffusion_t);
     })
     .static_bool("apply_zdiffusion_t")
 }

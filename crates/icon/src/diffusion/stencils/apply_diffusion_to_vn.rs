@@ -170,6 +170,57 @@ pub fn apply_diffusion_to_vn_op(
     }
 }
 
+/// The fields and scalars [`add_stencils`] reads and writes.
+pub struct Handles<'a> {
+    /// Zonal component of the `z_nabla2_e` vector at vertices.
+    pub u_vert: &'a Expr,
+    /// Meridional component of the `z_nabla2_e` vector at vertices.
+    pub v_vert: &'a Expr,
+    /// Primal normal at the diamond vertices, x component.
+    pub primal_normal_vert_v1: &'a Expr,
+    /// Primal normal at the diamond vertices, y component.
+    pub primal_normal_vert_v2: &'a Expr,
+    /// Laplacian of `vn`.
+    pub z_nabla2_e: &'a Expr,
+    /// Inverse distance between the far diamond vertices.
+    pub inv_vert_vert_length: &'a Expr,
+    /// Inverse primal edge length.
+    pub inv_primal_edge_length: &'a Expr,
+    /// Edge area.
+    pub area_edge: &'a Expr,
+    /// Limited Smagorinsky coefficient.
+    pub kh_smag_e: &'a Expr,
+    /// Fourth-order diffusion factor per level.
+    pub diff_multfac_vn: &'a Expr,
+    /// Normal wind, updated in place.
+    pub vn: &'a Expr,
+    /// The limited-area arguments, in the limited-area variant only.
+    pub limited_area: Option<LimitedAreaArgs<'a>>,
+}
+
+/// Adds the program's stencil `apply_diffusion_to_vn` to `b`: `vn` updated in place on
+/// edges `[LATERAL_BOUNDARY_LEVEL_5, LOCAL end)` × `[0, nlev)` (shared by [`program`] and
+/// the fused diffusion step).
+pub fn add_stencils(b: &mut ProgramBuilder, f: Handles<'_>) {
+    let updated = apply_diffusion_to_vn_op(
+        f.u_vert,
+        f.v_vert,
+        f.primal_normal_vert_v1,
+        f.primal_normal_vert_v2,
+        f.z_nabla2_e,
+        f.inv_vert_vert_length,
+        f.inv_primal_edge_length,
+        f.area_edge,
+        f.kh_smag_e,
+        f.diff_multfac_vn,
+        f.vn,
+        f.limited_area,
+    );
+    b.stencil("apply_diffusion_to_vn", f.vn, updated)
+        .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Local))
+        .vertical(0, nlev());
+}
+
 /// The DSL program (static `limited_area`).
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
@@ -189,28 +240,27 @@ pub fn program() -> ProgramDef {
         let nudgezone_diff = b.scalar("nudgezone_diff", F64);
         let fac_bdydiff_v = b.scalar("fac_bdydiff_v", F64);
         // The global variant declares the limited-area arguments but does not read them.
-        let lam = limited_area.then_some(LimitedAreaArgs {
-            nudgecoeff_e: &nudgecoeff_e,
-            nudgezone_diff: &nudgezone_diff,
-            fac_bdydiff_v: &fac_bdydiff_v,
-        });
-        let updated = apply_diffusion_to_vn_op(
-            &u_vert,
-            &v_vert,
-            &primal_normal_vert_v1,
-            &primal_normal_vert_v2,
-            &z_nabla2_e,
-            &inv_vert_vert_length,
-            &inv_primal_edge_length,
-            &area_edge,
-            &kh_smag_e,
-            &diff_multfac_vn,
-            &vn,
-            lam,
+        add_stencils(
+            b,
+            Handles {
+                u_vert: &u_vert,
+                v_vert: &v_vert,
+                primal_normal_vert_v1: &primal_normal_vert_v1,
+                primal_normal_vert_v2: &primal_normal_vert_v2,
+                z_nabla2_e: &z_nabla2_e,
+                inv_vert_vert_length: &inv_vert_vert_length,
+                inv_primal_edge_length: &inv_primal_edge_length,
+                area_edge: &area_edge,
+                kh_smag_e: &kh_smag_e,
+                diff_multfac_vn: &diff_multfac_vn,
+                vn: &vn,
+                limited_area: limited_area.then_some(LimitedAreaArgs {
+                    nudgecoeff_e: &nudgecoeff_e,
+                    nudgezone_diff: &nudgezone_diff,
+                    fac_bdydiff_v: &fac_bdydiff_v,
+                }),
+            },
         );
-        b.stencil("apply_diffusion_to_vn", &vn, updated)
-            .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Local))
-            .vertical(0, nlev());
     })
     .static_bool("limited_area")
 }

@@ -121,58 +121,94 @@ pub fn apply_diffusion_to_w_op(
     )
 }
 
+/// The fields and scalars [`add_stencils`] reads and writes.
+pub struct Handles<'a> {
+    /// Cell area.
+    pub area: &'a Expr,
+    /// Laplacian weights.
+    pub geofac_n2s: &'a Expr,
+    /// Gradient weights, x component (read only with `type_shear == 2`).
+    pub geofac_grg_x: &'a Expr,
+    /// Gradient weights, y component (read only with `type_shear == 2`).
+    pub geofac_grg_y: &'a Expr,
+    /// `w` before the step.
+    pub w_old: &'a Expr,
+    /// Output: the diffused `w`.
+    pub w: &'a Expr,
+    /// Output: `∂w/∂x` (written only with `type_shear == 2`).
+    pub dwdx: &'a Expr,
+    /// Output: `∂w/∂y` (written only with `type_shear == 2`).
+    pub dwdy: &'a Expr,
+    /// Diffusion factor of `w` (scalar).
+    pub diff_multfac_w: &'a Expr,
+    /// Damping factor per level.
+    pub diff_multfac_n2w: &'a Expr,
+    /// Temporary: the Laplacian of `w_old`.
+    pub z_nabla2_c: &'a Expr,
+}
+
+/// Adds the program's stencils to `b` for the statics `type_shear` and `nrdmax`:
+/// `calculate_horizontal_gradients_for_turbulence` (only with `type_shear == 2`),
+/// `calculate_nabla2_for_w` and `apply_nabla2_to_w`, all on cells `[NUDGING, HALO end)`
+/// (shared by [`program`] and the fused diffusion step).
+pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>, type_shear: i32, nrdmax: i32) {
+    // horizontal_start: NUDGING (limited area) or LATERAL_BOUNDARY_LEVEL_4 (global, = 0).
+    let (h_start, h_end) = (start(Zone::Nudging(1)), end(Zone::Halo(1)));
+
+    if type_shear == 2 {
+        // ICON4Py: concat_where(0 < KDim, gradients, (dwdx, dwdy)): level 0 is kept.
+        b.stencil(
+            "calculate_horizontal_gradients_for_turbulence",
+            (f.dwdx, f.dwdy),
+            calculate_horizontal_gradients_for_turbulence(f.w_old, f.geofac_grg_x, f.geofac_grg_y),
+        )
+        .horizontal(h_start, h_end)
+        .vertical(1, nlev());
+    }
+
+    // Needed at the C2E2CO neighbours of [INTERIOR, LOCAL end): NUDGING .. HALO end.
+    b.stencil(
+        "calculate_nabla2_for_w",
+        f.z_nabla2_c,
+        calculate_nabla2_for_w(f.w_old, f.geofac_n2s),
+    )
+    .horizontal(h_start, h_end)
+    .vertical(0, nlev());
+
+    let w_new = apply_diffusion_to_w_op(
+        f.area,
+        f.z_nabla2_c,
+        f.geofac_n2s,
+        f.w_old,
+        f.diff_multfac_w,
+        f.diff_multfac_n2w,
+        nrdmax,
+    );
+    b.stencil("apply_nabla2_to_w", f.w, w_new)
+        .horizontal(h_start, h_end)
+        .vertical(0, nlev());
+}
+
 /// The DSL program (statics `type_shear`, `nrdmax`).
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
         let type_shear = b.static_i32("type_shear");
         let nrdmax = b.static_i32("nrdmax");
-        let area = b.input("area", CELL, F64);
-        let geofac_n2s = b.input("geofac_n2s", (CELL, C2E2CO), F64);
-        let geofac_grg_x = b.input("geofac_grg_x", (CELL, C2E2CO), F64);
-        let geofac_grg_y = b.input("geofac_grg_y", (CELL, C2E2CO), F64);
-        let w_old = b.input("w_old", (CELL, KHALF), F64);
-        let w = b.output("w", (CELL, KHALF), F64);
-        // Written only with type_shear == 2; otherwise they keep their values.
-        let dwdx = b.output("dwdx", (CELL, KHALF), F64);
-        let dwdy = b.output("dwdy", (CELL, KHALF), F64);
-        let diff_multfac_w = b.scalar("diff_multfac_w", F64);
-        let diff_multfac_n2w = b.input("diff_multfac_n2w", K, F64);
-        let z_nabla2_c = b.temporary("z_nabla2_c", (CELL, KHALF), F64);
-        // horizontal_start: NUDGING (limited area) or LATERAL_BOUNDARY_LEVEL_4 (global, = 0).
-        let (h_start, h_end) = (start(Zone::Nudging(1)), end(Zone::Halo(1)));
-
-        if type_shear == 2 {
-            // ICON4Py: concat_where(0 < KDim, gradients, (dwdx, dwdy)): level 0 is kept.
-            b.stencil(
-                "calculate_horizontal_gradients_for_turbulence",
-                (&dwdx, &dwdy),
-                calculate_horizontal_gradients_for_turbulence(&w_old, &geofac_grg_x, &geofac_grg_y),
-            )
-            .horizontal(h_start, h_end)
-            .vertical(1, nlev());
-        }
-
-        // Needed at the C2E2CO neighbours of [INTERIOR, LOCAL end): NUDGING .. HALO end.
-        b.stencil(
-            "calculate_nabla2_for_w",
-            &z_nabla2_c,
-            calculate_nabla2_for_w(&w_old, &geofac_n2s),
-        )
-        .horizontal(h_start, h_end)
-        .vertical(0, nlev());
-
-        let w_new = apply_diffusion_to_w_op(
-            &area,
-            &z_nabla2_c,
-            &geofac_n2s,
-            &w_old,
-            &diff_multfac_w,
-            &diff_multfac_n2w,
-            nrdmax,
-        );
-        b.stencil("apply_nabla2_to_w", &w, w_new)
-            .horizontal(h_start, h_end)
-            .vertical(0, nlev());
+        let f = Handles {
+            area: &b.input("area", CELL, F64),
+            geofac_n2s: &b.input("geofac_n2s", (CELL, C2E2CO), F64),
+            geofac_grg_x: &b.input("geofac_grg_x", (CELL, C2E2CO), F64),
+            geofac_grg_y: &b.input("geofac_grg_y", (CELL, C2E2CO), F64),
+            w_old: &b.input("w_old", (CELL, KHALF), F64),
+            w: &b.output("w", (CELL, KHALF), F64),
+            // Written only with type_shear == 2; otherwise they keep their values.
+            dwdx: &b.output("dwdx", (CELL, KHALF), F64),
+            dwdy: &b.output("dwdy", (CELL, KHALF), F64),
+            diff_multfac_w: &b.scalar("diff_multfac_w", F64),
+            diff_multfac_n2w: &b.input("diff_multfac_n2w", K, F64),
+            z_nabla2_c: &b.temporary("z_nabla2_c", (CELL, KHALF), F64),
+        };
+        add_stencils(b, &f, type_shear, nrdmax);
     })
     .static_i32("type_shear", &TYPE_SHEAR_VALUES)
     .static_i32("nrdmax", &[])

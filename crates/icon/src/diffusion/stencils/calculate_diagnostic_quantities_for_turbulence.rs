@@ -61,34 +61,62 @@ pub fn calculate_diagnostics_for_turbulence(
     (div_ic, &hdef_ic * &hdef_ic)
 }
 
+/// The fields [`add_stencils`] reads and writes.
+pub struct Handles<'a> {
+    /// Smagorinsky coefficient on edges.
+    pub kh_smag_ec: &'a Expr,
+    /// Normal wind.
+    pub vn: &'a Expr,
+    /// Edge-to-cell interpolation weights.
+    pub e_bln_c_s: &'a Expr,
+    /// Divergence weights.
+    pub geofac_div: &'a Expr,
+    /// `enh_smag_fac·dtime` per level.
+    pub diff_multfac_smag: &'a Expr,
+    /// Full-to-half-level interpolation weights.
+    pub wgtfac_c: &'a Expr,
+    /// Output: divergence at half levels.
+    pub div_ic: &'a Expr,
+    /// Output: squared deformation at half levels.
+    pub hdef_ic: &'a Expr,
+}
+
+/// Adds the program's stencil `diagnostic_quantities_for_turbulence` to `b`, writing
+/// `(div_ic, hdef_ic)` on cells `[NUDGING, LOCAL end)` × half levels `[1, nlev)` (shared
+/// by [`program`] and the fused diffusion step).
+pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>) {
+    let (kh_c, div) = temporary_fields_for_turbulence_diagnostics(
+        f.kh_smag_ec,
+        f.vn,
+        f.e_bln_c_s,
+        f.geofac_div,
+        f.diff_multfac_smag,
+    );
+    let (div_ic_value, hdef_ic_value) =
+        calculate_diagnostics_for_turbulence(&div, &kh_c, f.wgtfac_c);
+    b.stencil(
+        "diagnostic_quantities_for_turbulence",
+        (f.div_ic, f.hdef_ic),
+        tuple((div_ic_value, hdef_ic_value)),
+    )
+    .horizontal(start(Zone::Nudging(1)), end(Zone::Local))
+    .vertical(1, nlev());
+}
+
 /// The DSL program: one stencil writing `(div_ic, hdef_ic)`.
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
-        let kh_smag_ec = b.input("kh_smag_ec", (EDGE, K), F64);
-        let vn = b.input("vn", (EDGE, K), F64);
-        let e_bln_c_s = b.input("e_bln_c_s", (CELL, C2E), F64);
-        let geofac_div = b.input("geofac_div", (CELL, C2E), F64);
-        let diff_multfac_smag = b.input("diff_multfac_smag", K, F64);
-        let wgtfac_c = b.input("wgtfac_c", (CELL, KHALF), F64);
-        let div_ic = b.output("div_ic", (CELL, KHALF), F64);
-        let hdef_ic = b.output("hdef_ic", (CELL, KHALF), F64);
-
-        let (kh_c, div) = temporary_fields_for_turbulence_diagnostics(
-            &kh_smag_ec,
-            &vn,
-            &e_bln_c_s,
-            &geofac_div,
-            &diff_multfac_smag,
-        );
-        let (div_ic_value, hdef_ic_value) =
-            calculate_diagnostics_for_turbulence(&div, &kh_c, &wgtfac_c);
-        b.stencil(
-            "diagnostic_quantities_for_turbulence",
-            (&div_ic, &hdef_ic),
-            tuple((div_ic_value, hdef_ic_value)),
-        )
-        .horizontal(start(Zone::Nudging(1)), end(Zone::Local))
-        .vertical(1, nlev());
+        let f = Handles {
+            kh_smag_ec: &b.input("kh_smag_ec", (EDGE, K), F64),
+            vn: &b.input("vn", (EDGE, K), F64),
+            e_bln_c_s: &b.input("e_bln_c_s", (CELL, C2E), F64),
+            geofac_div: &b.input("geofac_div", (CELL, C2E), F64),
+            diff_multfac_smag: &b.input("diff_multfac_smag", K, F64),
+            wgtfac_c: &b.input("wgtfac_c", (CELL, KHALF), F64),
+            div_ic: &b.output("div_ic", (CELL, KHALF), F64),
+            hdef_ic: &b.output("hdef_ic", (CELL, KHALF), F64),
+        };
+        add_stencils(b, &f);
     })
 }
 

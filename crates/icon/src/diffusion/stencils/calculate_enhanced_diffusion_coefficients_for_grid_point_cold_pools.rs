@@ -72,34 +72,59 @@ pub fn enhance_diffusion_coefficient_for_grid_point_cold_pools(
     kh_smag_e.max(enh_diffu_3d.shift(E2C).max_over(E2C))
 }
 
+/// The fields and scalars [`add_stencils`] reads and writes.
+pub struct Handles<'a> {
+    /// Virtual potential temperature.
+    pub theta_v: &'a Expr,
+    /// Reference θv.
+    pub theta_ref_mc: &'a Expr,
+    /// Threshold of the temperature anomaly (scalar).
+    pub thresh_tdiff: &'a Expr,
+    /// Value of `enh_diffu_3d` outside cold pools (scalar).
+    pub smallest_vpfloat: &'a Expr,
+    /// Smagorinsky coefficient, updated in place.
+    pub kh_smag_e: &'a Expr,
+    /// Temporary: the cell enhancement.
+    pub enh_diffu_3d: &'a Expr,
+}
+
+/// Adds the program's two stencils to `b` on the two lowest levels: the cell temporary
+/// `enh_diffu_3d` on `[CELL_START, CELL_END)`, then the edge update of `kh_smag_e` on
+/// `[EDGE_START, EDGE_END)` (shared by [`program`] and the fused diffusion step).
+pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>) {
+    b.stencil(
+        "temporary_field_for_grid_point_cold_pools_enhancement",
+        f.enh_diffu_3d,
+        temporary_field_for_grid_point_cold_pools_enhancement(
+            f.theta_v,
+            f.theta_ref_mc,
+            f.thresh_tdiff,
+            f.smallest_vpfloat,
+        ),
+    )
+    .horizontal(start(CELL_START), end(CELL_END))
+    .vertical(nlev() - 2, nlev());
+    b.stencil(
+        "enhance_diffusion_coefficient_for_grid_point_cold_pools",
+        f.kh_smag_e,
+        enhance_diffusion_coefficient_for_grid_point_cold_pools(f.kh_smag_e, f.enh_diffu_3d),
+    )
+    .horizontal(start(EDGE_START), end(EDGE_END))
+    .vertical(nlev() - 2, nlev());
+}
+
 /// The DSL program: a cell temporary, then the edge update of `kh_smag_e` (in place).
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
-        let theta_v = b.input("theta_v", (CELL, K), F64);
-        let theta_ref_mc = b.input("theta_ref_mc", (CELL, K), F64);
-        let thresh_tdiff = b.scalar("thresh_tdiff", F64);
-        let smallest_vpfloat = b.scalar("smallest_vpfloat", F64);
-        let kh_smag_e = b.inout("kh_smag_e", (EDGE, K), F64);
-        let enh_diffu_3d = b.temporary("enh_diffu_3d", (CELL, K), F64);
-        b.stencil(
-            "temporary_field_for_grid_point_cold_pools_enhancement",
-            &enh_diffu_3d,
-            temporary_field_for_grid_point_cold_pools_enhancement(
-                &theta_v,
-                &theta_ref_mc,
-                &thresh_tdiff,
-                &smallest_vpfloat,
-            ),
-        )
-        .horizontal(start(CELL_START), end(CELL_END))
-        .vertical(nlev() - 2, nlev());
-        b.stencil(
-            "enhance_diffusion_coefficient_for_grid_point_cold_pools",
-            &kh_smag_e,
-            enhance_diffusion_coefficient_for_grid_point_cold_pools(&kh_smag_e, &enh_diffu_3d),
-        )
-        .horizontal(start(EDGE_START), end(EDGE_END))
-        .vertical(nlev() - 2, nlev());
+        let f = Handles {
+            theta_v: &b.input("theta_v", (CELL, K), F64),
+            theta_ref_mc: &b.input("theta_ref_mc", (CELL, K), F64),
+            thresh_tdiff: &b.scalar("thresh_tdiff", F64),
+            smallest_vpfloat: &b.scalar("smallest_vpfloat", F64),
+            kh_smag_e: &b.inout("kh_smag_e", (EDGE, K), F64),
+            enh_diffu_3d: &b.temporary("enh_diffu_3d", (CELL, K), F64),
+        };
+        add_stencils(b, &f);
     })
 }
 

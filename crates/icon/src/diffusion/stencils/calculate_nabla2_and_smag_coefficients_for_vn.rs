@@ -100,47 +100,91 @@ pub fn calculate_nabla2_and_smag_coefficients_for_vn_op(
     tuple((kh_smag_for_diffusion, kh_smag, nabla2))
 }
 
+/// The fields and scalars [`add_stencils`] reads and writes.
+pub struct Handles<'a> {
+    /// `enh_smag_fac·dtime` per level.
+    pub diff_multfac_smag: &'a Expr,
+    /// Edge tangent orientation.
+    pub tangent_orientation: &'a Expr,
+    /// Inverse primal edge length.
+    pub inv_primal_edge_length: &'a Expr,
+    /// Inverse distance between the far diamond vertices.
+    pub inv_vert_vert_length: &'a Expr,
+    /// Zonal wind at vertices.
+    pub u_vert: &'a Expr,
+    /// Meridional wind at vertices.
+    pub v_vert: &'a Expr,
+    /// Primal normal at the diamond vertices, x component.
+    pub primal_normal_vert_x: &'a Expr,
+    /// Primal normal at the diamond vertices, y component.
+    pub primal_normal_vert_y: &'a Expr,
+    /// Dual normal at the diamond vertices, x component.
+    pub dual_normal_vert_x: &'a Expr,
+    /// Dual normal at the diamond vertices, y component.
+    pub dual_normal_vert_y: &'a Expr,
+    /// Normal wind.
+    pub vn: &'a Expr,
+    /// Upper limit of `kh_smag_e` per level.
+    pub smag_limit: &'a Expr,
+    /// Offset subtracted from `kh_smag_ec` (scalar).
+    pub smag_offset: &'a Expr,
+    /// Output: the limited Smagorinsky coefficient.
+    pub kh_smag_e: &'a Expr,
+    /// Output: the Smagorinsky coefficient.
+    pub kh_smag_ec: &'a Expr,
+    /// Output: the Laplacian of `vn`.
+    pub z_nabla2_e: &'a Expr,
+}
+
+/// Adds the program's stencil `nabla2_and_smag_coefficients` to `b` on edges
+/// `[LATERAL_BOUNDARY_LEVEL_5, HALO_LEVEL_2 end)` × `[0, nlev)` (shared by [`program`] and
+/// the fused diffusion step).
+pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>) {
+    b.stencil(
+        "nabla2_and_smag_coefficients",
+        (f.kh_smag_e, f.kh_smag_ec, f.z_nabla2_e),
+        calculate_nabla2_and_smag_coefficients_for_vn_op(
+            f.diff_multfac_smag,
+            f.tangent_orientation,
+            f.inv_primal_edge_length,
+            f.inv_vert_vert_length,
+            f.u_vert,
+            f.v_vert,
+            f.primal_normal_vert_x,
+            f.primal_normal_vert_y,
+            f.dual_normal_vert_x,
+            f.dual_normal_vert_y,
+            f.vn,
+            f.smag_limit,
+            f.smag_offset,
+        ),
+    )
+    .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Halo(2)))
+    .vertical(0, nlev());
+}
+
 /// The DSL program: one stencil with the outputs `(kh_smag_e, kh_smag_ec, z_nabla2_e)`.
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
-        let diff_multfac_smag = b.input("diff_multfac_smag", K, F64);
-        let tangent_orientation = b.input("tangent_orientation", EDGE, F64);
-        let inv_primal_edge_length = b.input("inv_primal_edge_length", EDGE, F64);
-        let inv_vert_vert_length = b.input("inv_vert_vert_length", EDGE, F64);
-        let u_vert = b.input("u_vert", (VERTEX, K), F64);
-        let v_vert = b.input("v_vert", (VERTEX, K), F64);
-        let primal_normal_vert_x = b.input("primal_normal_vert_x", (EDGE, E2C2V), F64);
-        let primal_normal_vert_y = b.input("primal_normal_vert_y", (EDGE, E2C2V), F64);
-        let dual_normal_vert_x = b.input("dual_normal_vert_x", (EDGE, E2C2V), F64);
-        let dual_normal_vert_y = b.input("dual_normal_vert_y", (EDGE, E2C2V), F64);
-        let vn = b.input("vn", (EDGE, K), F64);
-        let smag_limit = b.input("smag_limit", K, F64);
-        let kh_smag_e = b.output("kh_smag_e", (EDGE, K), F64);
-        let kh_smag_ec = b.output("kh_smag_ec", (EDGE, K), F64);
-        let z_nabla2_e = b.output("z_nabla2_e", (EDGE, K), F64);
-        let smag_offset = b.scalar("smag_offset", F64);
-
-        b.stencil(
-            "nabla2_and_smag_coefficients",
-            (&kh_smag_e, &kh_smag_ec, &z_nabla2_e),
-            calculate_nabla2_and_smag_coefficients_for_vn_op(
-                &diff_multfac_smag,
-                &tangent_orientation,
-                &inv_primal_edge_length,
-                &inv_vert_vert_length,
-                &u_vert,
-                &v_vert,
-                &primal_normal_vert_x,
-                &primal_normal_vert_y,
-                &dual_normal_vert_x,
-                &dual_normal_vert_y,
-                &vn,
-                &smag_limit,
-                &smag_offset,
-            ),
-        )
-        .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Halo(2)))
-        .vertical(0, nlev());
+        let f = Handles {
+            diff_multfac_smag: &b.input("diff_multfac_smag", K, F64),
+            tangent_orientation: &b.input("tangent_orientation", EDGE, F64),
+            inv_primal_edge_length: &b.input("inv_primal_edge_length", EDGE, F64),
+            inv_vert_vert_length: &b.input("inv_vert_vert_length", EDGE, F64),
+            u_vert: &b.input("u_vert", (VERTEX, K), F64),
+            v_vert: &b.input("v_vert", (VERTEX, K), F64),
+            primal_normal_vert_x: &b.input("primal_normal_vert_x", (EDGE, E2C2V), F64),
+            primal_normal_vert_y: &b.input("primal_normal_vert_y", (EDGE, E2C2V), F64),
+            dual_normal_vert_x: &b.input("dual_normal_vert_x", (EDGE, E2C2V), F64),
+            dual_normal_vert_y: &b.input("dual_normal_vert_y", (EDGE, E2C2V), F64),
+            vn: &b.input("vn", (EDGE, K), F64),
+            smag_limit: &b.input("smag_limit", K, F64),
+            kh_smag_e: &b.output("kh_smag_e", (EDGE, K), F64),
+            kh_smag_ec: &b.output("kh_smag_ec", (EDGE, K), F64),
+            z_nabla2_e: &b.output("z_nabla2_e", (EDGE, K), F64),
+            smag_offset: &b.scalar("smag_offset", F64),
+        };
+        add_stencils(b, &f);
     })
 }
 

@@ -30,8 +30,31 @@ pub fn rbf_vec_interpol_vertex_component(p_e_in: &Expr, coeff: &Expr) -> Expr {
     (coeff * p_e_in.shift(V2E)).sum_over(V2E)
 }
 
-/// The DSL program: both components in one stencil over vertices
-/// `[LATERAL_BOUNDARY_LEVEL_2, LOCAL end)` × `[0, nlev)` (as ICON4Py's `Diffusion` calls it).
+/// Adds a stencil `name` to `b` writing both components, `(p_u_out, p_v_out)`, of the
+/// RBF reconstruction of `p_e_in` on vertices `[LATERAL_BOUNDARY_LEVEL_2, LOCAL end)` ×
+/// `[0, nlev)` (as ICON4Py's `Diffusion` calls it; shared by [`program`] and the fused
+/// diffusion step, which calls it twice).
+pub fn add_stencils(
+    b: &mut ProgramBuilder,
+    name: &str,
+    p_e_in: &Expr,
+    ptr_coeff: (&Expr, &Expr),
+    outputs: (&Expr, &Expr),
+) {
+    b.stencil(
+        name,
+        outputs,
+        tuple((
+            rbf_vec_interpol_vertex_component(p_e_in, ptr_coeff.0),
+            rbf_vec_interpol_vertex_component(p_e_in, ptr_coeff.1),
+        )),
+    )
+    .horizontal(start(Zone::LateralBoundary(2)), end(Zone::Local))
+    .vertical(0, nlev());
+}
+
+/// The DSL program: both components in one stencil, `rbf_vec_interpol_vertex`
+/// ([`add_stencils`]).
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
         let p_e_in = b.input("p_e_in", (EDGE, K), F64);
@@ -39,16 +62,13 @@ pub fn program() -> ProgramDef {
         let ptr_coeff_2 = b.input("ptr_coeff_2", (VERTEX, V2E), F64);
         let p_u_out = b.output("p_u_out", (VERTEX, K), F64);
         let p_v_out = b.output("p_v_out", (VERTEX, K), F64);
-        b.stencil(
+        add_stencils(
+            b,
             "rbf_vec_interpol_vertex",
+            &p_e_in,
+            (&ptr_coeff_1, &ptr_coeff_2),
             (&p_u_out, &p_v_out),
-            tuple((
-                rbf_vec_interpol_vertex_component(&p_e_in, &ptr_coeff_1),
-                rbf_vec_interpol_vertex_component(&p_e_in, &ptr_coeff_2),
-            )),
-        )
-        .horizontal(start(Zone::LateralBoundary(2)), end(Zone::Local))
-        .vertical(0, nlev());
+        );
     })
 }
 

@@ -25,14 +25,20 @@ pub fn scale_k_op(field: &Expr, factor: &Expr) -> Expr {
     field * factor
 }
 
+/// Adds the program's stencil `scale_k` to `b`: `scaled_field(k) = field(k) · factor` on
+/// levels `[0, nlev)` (shared by [`program`] and the fused diffusion step).
+pub fn add_stencils(b: &mut ProgramBuilder, field: &Expr, factor: &Expr, scaled_field: &Expr) {
+    b.stencil("scale_k", scaled_field, scale_k_op(field, factor))
+        .vertical(0, nlev());
+}
+
 /// The DSL program: `scaled_field(k) = field(k) · factor` on levels `[0, nlev)`.
 pub fn program() -> ProgramDef {
     ProgramDef::new(NAME, |b| {
         let field = b.input("field", K, F64);
         let factor = b.scalar("factor", F64);
         let scaled_field = b.output("scaled_field", K, F64);
-        b.stencil("scale_k", &scaled_field, scale_k_op(&field, &factor))
-            .vertical(0, nlev());
+        add_stencils(b, &field, &factor, &scaled_field);
     })
 }
 
