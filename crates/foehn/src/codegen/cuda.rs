@@ -36,7 +36,6 @@ pub struct CudaCompiled {
     /// Hit, built or rebuilt.
     pub origin: Origin,
     max_levels: usize,
-    k_block: usize,
 }
 
 impl CudaCompiled {
@@ -193,7 +192,6 @@ impl CudaBackend {
             key: key.clone(),
             origin,
             max_levels,
-            k_block: k_block.max(1),
         };
         Ok(self.compiled.insert(key, c))
     }
@@ -393,7 +391,7 @@ impl CudaBackend {
             let gy = if cs.per_column {
                 1
             } else {
-                ((k_range.1 - k_range.0) as usize).div_ceil(compiled.k_block) as u32
+                ((k_range.1 - k_range.0) as usize).div_ceil(cs.k_block) as u32
             };
             stencils.push(BoundStencil {
                 kernel: i,

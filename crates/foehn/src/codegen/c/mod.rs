@@ -48,6 +48,9 @@ pub struct CStencil {
     /// True when the stencil computes scan columns: one CUDA thread per horizontal point
     /// (walking the levels) instead of one per (point, level).
     pub per_column: bool,
+    /// Levels one CUDA thread walks in this stencil (1 without k-blocking). Stencils
+    /// with data-dependent vertical offsets are not k-blocked: measured slower.
+    pub k_block: usize,
 }
 
 /// Errors: IR constructs this generator does not lower (yet).
@@ -180,11 +183,13 @@ pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenE
             .reachable(st.root)
             .iter()
             .any(|&id| matches!(prog.node(id), Node::Scan { .. }));
+        let k_block = stencil_k_block(prog, st, target);
         stencils.push(CStencil {
             symbol,
             reads,
             snapshot,
             per_column,
+            k_block,
         });
     }
     let mut source = match target {
@@ -205,6 +210,23 @@ pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenE
         bounds: shared.bounds,
         sites: shared.sites,
     })
+}
+
+/// The k-block of a stencil: the target's, except 1 for the C target, for stencils
+/// without levels and for stencils with data-dependent vertical offsets.
+fn stencil_k_block(prog: &Program, st: &Stencil, target: Target) -> usize {
+    let Target::Cuda { k_block, .. } = target else {
+        return 1;
+    };
+    let data_dependent = prog
+        .reachable(st.root)
+        .iter()
+        .any(|&id| matches!(prog.node(id), Node::KOffset(..)));
+    if st.vertical.is_none() || data_dependent {
+        1
+    } else {
+        k_block.max(1)
+    }
 }
 
 /// State shared by all stencils of a program.
@@ -461,10 +483,7 @@ impl<'a> Gen<'a> {
             match (cuda, has_k) {
                 (false, true) => self.open("for (int64_t k = k0; k < k1; ++k)"),
                 (true, true) => {
-                    let kb = match self.target {
-                        Target::Cuda { k_block, .. } => k_block.max(1),
-                        Target::C => 1,
-                    };
+                    let kb = stencil_k_block(self.prog, st, self.target);
                     if kb == 1 {
                         self.line("const int64_t k = k0 + blockIdx.y; if (k >= k1) return;")
                     } else {
@@ -485,8 +504,7 @@ impl<'a> Gen<'a> {
             }
             let v = self.emit(st.root, &root_pt("k"))?;
             self.store(&v)?;
-            let k_loop_in_thread =
-                matches!(self.target, Target::Cuda { k_block, .. } if k_block > 1);
+            let k_loop_in_thread = stencil_k_block(self.prog, st, self.target) > 1;
             if !cuda {
                 self.close();
                 if has_k {
