@@ -7,6 +7,7 @@ mod compile_cmd;
 mod exec_cmd;
 mod explain_cmd;
 mod grid_cmd;
+mod run_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the main job: ICON's diffusion component for a few steps (GPU if present).
+    Run(run_cmd::RunArgs),
     /// Generate, inspect and convert grids.
     #[command(subcommand)]
     Grid(grid_cmd::GridCommand),
@@ -42,6 +45,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Grid(cmd) => grid_cmd::run(cmd),
+        Command::Run(a) => run_cmd::run(a),
         Command::Cache(cmd) => cache_cmd::run(cmd),
         Command::Bench(a) => bench_cmd::run(a),
         Command::Explain(a) => explain_cmd::run(a),

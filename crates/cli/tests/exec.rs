@@ -59,3 +59,34 @@ fn exec_names_a_missing_array() {
         "{err}"
     );
 }
+
+#[test]
+fn run_executes_the_diffusion_component() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
+        .args([
+            "run",
+            "diffusion",
+            "--grid",
+            "r2b1",
+            "--levels",
+            "4",
+            "--steps",
+            "2",
+            "--backend",
+            "cpu",
+        ])
+        .env("FOEHN_CACHE_DIR", dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("step 1:") && text.contains("final:"),
+        "{text}"
+    );
+}

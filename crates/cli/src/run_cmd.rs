@@ -1,0 +1,128 @@
+//! `foehn run`: the main job — ICON's diffusion component for a few time steps on a
+//! generated grid, on the GPU when one is present (fields stay on the device), else on
+//! all CPU cores; prints per-step times and field norms.
+
+use crate::grid_cmd;
+use anyhow::{bail, Result};
+use clap::Args as ClapArgs;
+use foehn::codegen::cpu::CpuBackend;
+use foehn::codegen::cuda::CudaBackend;
+use foehn_cache::Cache;
+use foehn_icon::diffusion::component::{
+    fused::realistic_dtime, Diffusion, DiffusionState, Engine, Schedule,
+};
+use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
+use foehn_icon::vertical::{VerticalConfig, VerticalGrid};
+use std::time::Instant;
+
+/// Options of `foehn run`.
+#[derive(ClapArgs)]
+pub struct RunArgs {
+    /// What to run (for now: `diffusion`, ICON's diffusion component; the full dycore on
+    /// the Jablonowski–Williamson test comes later).
+    #[arg(default_value = "diffusion")]
+    component: String,
+    /// Grid name or ICON grid file.
+    #[arg(long, default_value = "r2b4")]
+    grid: String,
+    /// Number of full levels.
+    #[arg(long, default_value_t = 30)]
+    levels: usize,
+    /// Time steps (the first is ICON's initial run).
+    #[arg(long, default_value_t = 5)]
+    steps: usize,
+    /// auto (GPU if present, else CPU), cpu or cuda.
+    #[arg(long, default_value = "auto")]
+    backend: String,
+    /// unfused (one program per diffusion program) or fused (the step as one program).
+    #[arg(long, default_value = "fused")]
+    schedule: String,
+}
+
+fn norms(state: &DiffusionState) -> String {
+    ["vn", "w", "theta_v", "exner"]
+        .iter()
+        .filter_map(|n| {
+            let v = state.f64s(n)?;
+            let rms = (v.iter().map(|x| x * x).sum::<f64>() / v.len().max(1) as f64).sqrt();
+            Some(format!("{n} rms {rms:.6e}"))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Runs `foehn run`.
+pub fn run(a: RunArgs) -> Result<()> {
+    if a.component != "diffusion" {
+        bail!("unknown component `{}` (available: diffusion)", a.component);
+    }
+    let schedule = match a.schedule.as_str() {
+        "fused" => Schedule::Fused,
+        "unfused" => Schedule::Unfused,
+        other => bail!("unknown schedule `{other}` (fused or unfused)"),
+    };
+    let grid = grid_cmd::load(&a.grid)?;
+    let vertical = VerticalGrid::new(VerticalConfig::new(a.levels));
+    let config = DiffusionConfig {
+        limited_area: grid.is_limited_area(),
+        ..DiffusionConfig::default()
+    };
+    let params = DiffusionParams::new(&config, &vertical, false);
+    let mut state = DiffusionState::random(&grid, &vertical, &config, 1);
+    let dtime = realistic_dtime(&grid);
+    let cuda = match a.backend.as_str() {
+        "cpu" => None,
+        "auto" => match CudaBackend::open(Cache::from_env()) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("{e}; running on the CPU");
+                None
+            }
+        },
+        "cuda" => Some(CudaBackend::open(Cache::from_env())?),
+        other => bail!("unknown backend `{other}` (auto, cpu or cuda)"),
+    };
+    let cpu = CpuBackend::default();
+    let engine = match &cuda {
+        Some(c) => Engine::Cuda(c),
+        None => Engine::Cpu(&cpu),
+    };
+    let mut diffusion = Diffusion::new(&config, &params, &grid, &vertical)?
+        .with_schedule(schedule)?
+        .with_engine(engine);
+    let device = cuda.as_ref().map_or(
+        format!("CPU ({} threads)", rayon::current_num_threads()),
+        |c| c.gpu().name().to_string(),
+    );
+    println!(
+        "diffusion on {} ({} cells, {} levels), {:?} schedule, on {device}, dt = {dtime:.1} s",
+        grid.name,
+        grid.size(foehn_grid::Location::Cell),
+        a.levels,
+        schedule
+    );
+    println!("initial: {}", norms(&state));
+    match &cuda {
+        Some(c) => {
+            // Fields stay on the device between steps.
+            let plan = diffusion.cuda(c)?;
+            let mut dev = plan.upload(&mut state)?;
+            for step in 0..a.steps {
+                let t = Instant::now();
+                dev.run(dtime, step == 0)?;
+                dev.finish()?;
+                println!("step {step}: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
+            }
+            dev.download(&mut state)?;
+        }
+        None => {
+            for step in 0..a.steps {
+                let t = Instant::now();
+                diffusion.run(&mut state, dtime, step == 0)?;
+                println!("step {step}: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+    }
+    println!("final:   {}", norms(&state));
+    Ok(())
+}
