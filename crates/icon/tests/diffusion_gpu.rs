@@ -26,9 +26,17 @@ fn diffusion_programs_agree_with_their_references_on_the_gpu() {
                 let mut want = args.clone();
                 (entry.reference.unwrap())(&ir, grid, &mut want).unwrap();
                 let mut got = args;
-                cuda.run_ir(&ir, grid, &mut got).unwrap_or_else(|e| panic!("{} [{variant}]: {e}", entry.name));
-                for d in ir.fields.iter().filter(|d| d.role.writable() && d.role != Role::Temp) {
-                    let (a, b) = (want.field(&d.name).unwrap().data(), got.field(&d.name).unwrap().data());
+                cuda.run_ir(&ir, grid, &mut got)
+                    .unwrap_or_else(|e| panic!("{} [{variant}]: {e}", entry.name));
+                for d in ir
+                    .fields
+                    .iter()
+                    .filter(|d| d.role.writable() && d.role != Role::Temp)
+                {
+                    let (a, b) = (
+                        want.field(&d.name).unwrap().data(),
+                        got.field(&d.name).unwrap().data(),
+                    );
                     for i in 0..a.len() {
                         let (x, y) = (a.get(i).as_f64(), b.get(i).as_f64());
                         let rel = (x - y).abs() / x.abs().max(y.abs()).max(1e-300);
@@ -45,5 +53,8 @@ fn diffusion_programs_agree_with_their_references_on_the_gpu() {
             }
         }
     }
-    eprintln!("{}: {checked} diffusion program variants x grids agree with the references", cuda.gpu().name());
+    eprintln!(
+        "{}: {checked} diffusion program variants x grids agree with the references",
+        cuda.gpu().name()
+    );
 }
