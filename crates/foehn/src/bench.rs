@@ -279,7 +279,15 @@ pub fn bench_cuda(
     };
     let run = cfg.prepare(ir.clone());
     let k_block = cfg.opt.as_ref().map_or(1, |o| o.k_block);
-    let compiled = cuda.compile_with(&run, nlev, k_block)?;
+    // 32-bit index arithmetic in the optimised schedule where every field fits.
+    let fits = ir.fields.iter().all(|d| {
+        crate::field::Field::grid_shape(grid, nlev, d.ty.dims)
+            .iter()
+            .product::<usize>()
+            < i32::MAX as usize
+    });
+    let idx32 = cfg.opt.as_ref().is_some_and(|o| o.idx32) && fits;
+    let compiled = cuda.compile_with(&run, nlev, k_block, idx32)?;
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;
     let pristine = args.clone();

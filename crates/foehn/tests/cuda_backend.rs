@@ -74,12 +74,13 @@ fn generated_cuda_is_valid_cplusplus() {
                 .unwrap(),
         );
     }
-    for ir in programs {
+    for (i, ir) in programs.iter().enumerate() {
         let src = generate_for(
-            &ir,
+            ir,
             Target::Cuda {
                 max_levels: 9,
                 k_block: 4,
+                idx32: i % 2 == 1,
             },
         )
         .unwrap()
@@ -155,8 +156,15 @@ fn random_programs_agree_on_the_gpu() {
             let args = random_args(&ir, grid, 4, seed ^ 0x5eed);
             let (mut a, mut b) = (args.clone(), args);
             let ri = Interpreter.run_ir(&ir, grid, &mut a);
-            // Odd seeds run k-blocked (3 levels per thread, 4 levels: a partial block).
-            let rc = cuda.run_ir_with(&ir, grid, &mut b, if seed % 2 == 1 { 3 } else { 1 });
+            // Odd seeds run k-blocked (3 levels per thread, 4 levels: a partial block) with
+            // 32-bit indices.
+            let rc = cuda.run_ir_with(
+                &ir,
+                grid,
+                &mut b,
+                if seed % 2 == 1 { 3 } else { 1 },
+                seed % 2 == 1,
+            );
             match (ri, rc) {
                 (Ok(()), Ok(())) => {
                     assert_agree(&format!("seed {seed}\n{ir}"), &a, &b, 1e-12);

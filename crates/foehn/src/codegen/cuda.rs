@@ -36,6 +36,7 @@ pub struct CudaCompiled {
     /// Hit, built or rebuilt.
     pub origin: Origin,
     max_levels: usize,
+    idx32: bool,
 }
 
 impl CudaCompiled {
@@ -125,15 +126,18 @@ impl CudaBackend {
     /// Generates CUDA for `program` (scan columns sized for `nlev` levels), compiles it with
     /// NVRTC for this device (or loads the CUBIN from the cache).
     pub fn compile(&self, program: &ir::Program, nlev: usize) -> Result<Arc<CudaCompiled>> {
-        self.compile_with(program, nlev, 1)
+        self.compile_with(program, nlev, 1, false)
     }
 
-    /// [`CudaBackend::compile`] with `k_block` levels per thread (k-blocking).
+    /// [`CudaBackend::compile`] with `k_block` levels per thread (k-blocking) and, with
+    /// `idx32`, 32-bit index arithmetic (binding then checks every field has fewer than
+    /// 2³¹ elements).
     pub fn compile_with(
         &self,
         program: &ir::Program,
         nlev: usize,
         k_block: usize,
+        idx32: bool,
     ) -> Result<Arc<CudaCompiled>> {
         let fail = |message: String| Error::Compile {
             program: program.name.clone(),
@@ -149,6 +153,7 @@ impl CudaBackend {
             Target::Cuda {
                 max_levels,
                 k_block,
+                idx32,
             },
         )
         .map_err(|e| fail(e.to_string()))?;
@@ -192,6 +197,7 @@ impl CudaBackend {
             key: key.clone(),
             origin,
             max_levels,
+            idx32,
         };
         Ok(self.compiled.insert(key, c))
     }
@@ -311,6 +317,21 @@ impl CudaBackend {
                 .expect("argument or temporary")
         };
         let decls: Vec<&DeviceField> = program.fields.iter().map(|d| field(&d.name)).collect();
+        if compiled.idx32 {
+            if let Some(f) = decls
+                .iter()
+                .find(|f| f.shape.iter().product::<usize>() >= i32::MAX as usize)
+            {
+                return Err(Error::Runtime {
+                    program: program.name.clone(),
+                    stencil: "-".into(),
+                    message: format!(
+                        "a field of shape {:?} is too large for 32-bit indices",
+                        f.shape
+                    ),
+                });
+            }
+        }
         let bounds: Vec<i64> = code
             .bounds
             .iter()
@@ -570,19 +591,20 @@ impl Backend for CudaBackend {
 impl CudaBackend {
     /// Runs a specialised program: upload, launch, wait, check, download.
     pub fn run_ir(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
-        self.run_ir_with(program, grid, args, 1)
+        self.run_ir_with(program, grid, args, 1, false)
     }
 
-    /// [`CudaBackend::run_ir`] with `k_block` levels per thread.
+    /// [`CudaBackend::run_ir`] with `k_block` levels per thread and optionally 32-bit indices.
     pub fn run_ir_with(
         &self,
         program: &ir::Program,
         grid: &Grid,
         args: &mut Args,
         k_block: usize,
+        idx32: bool,
     ) -> Result<()> {
         let nlev = args.check(program, grid)?;
-        let compiled = self.compile_with(program, nlev, k_block)?;
+        let compiled = self.compile_with(program, nlev, k_block, idx32)?;
         let dev = self.upload(program, args)?;
         let mut bound = self.bind(program, &compiled, grid, nlev, &dev)?;
         bound.launch()?;

@@ -29,6 +29,8 @@ pub struct OptOptions {
     pub remove_dead: bool,
     /// GPU k-blocking: levels one thread walks (1: a thread per level).
     pub k_block: usize,
+    /// 32-bit index arithmetic on the GPU where every field has fewer than 2³¹ elements.
+    pub idx32: bool,
 }
 
 impl Default for OptOptions {
@@ -39,6 +41,7 @@ impl Default for OptOptions {
             inline_load_factor: 2,
             remove_dead: true,
             k_block: 8,
+            idx32: true,
         }
     }
 }
@@ -52,6 +55,7 @@ impl OptOptions {
             inline_load_factor: 0,
             remove_dead: false,
             k_block: 1,
+            idx32: false,
         }
     }
 }

@@ -18,7 +18,7 @@ impl Gen<'_> {
         let site = self.site(&format!(
             "{what} read at a level outside its {levels} levels"
         ));
-        self.line(format!("int64_t {kk} = {};", pt.k.expr()));
+        self.line(format!("foehn_idx {kk} = {};", pt.k.expr()));
         self.line(format!(
             "if ({kk} < 0 || {kk} >= {levels}) {{ FOEHN_ERR({site}); {kk} = 0; }}"
         ));
@@ -136,7 +136,7 @@ impl Gen<'_> {
                 let o = self.emit(off, pt)?;
                 let kk = self.fresh("ko");
                 self.line(format!(
-                    "const int64_t {kk} = {} + (int64_t)({});",
+                    "const foehn_idx {kk} = {} + (foehn_idx)({});",
                     pt.k.expr(),
                     o.s()
                 ));
@@ -171,7 +171,7 @@ impl Gen<'_> {
                 let kk = self.fresh("ks");
                 let site =
                     self.site("scan result read at a level outside the stencil's vertical range");
-                self.line(format!("int64_t {kk} = {} - k0;", pt.k.expr()));
+                self.line(format!("foehn_idx {kk} = {} - (foehn_idx)k0;", pt.k.expr()));
                 self.line(format!(
                     "if ({kk} < 0 || {kk} >= k1 - k0) {{ FOEHN_ERR({site}); {kk} = 0; }}"
                 ));
@@ -246,7 +246,7 @@ impl Gen<'_> {
             "{conn} neighbour {j} read through a missing neighbour (skip value -1)"
         ));
         self.line(format!(
-            "int64_t {nb} = T_{}[{}*{} + {j}];",
+            "foehn_idx {nb} = T_{}[{}*{} + {j}];",
             conn.name(),
             pt.h,
             conn.width()
@@ -278,11 +278,11 @@ impl Gen<'_> {
         };
         self.line(format!("{} {acc} = {init};", ctype(t)));
         self.open(format!(
-            "for (int64_t {j} = 0; {j} < {}; ++{j})",
+            "for (foehn_idx {j} = 0; {j} < {}; ++{j})",
             conn.width()
         ));
         self.line(format!(
-            "const int64_t {nb} = T_{}[{}*{} + {j}];",
+            "const foehn_idx {nb} = T_{}[{}*{} + {j}];",
             conn.name(),
             pt.h,
             conn.width()

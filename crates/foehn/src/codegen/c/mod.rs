@@ -79,6 +79,8 @@ pub enum Target {
         /// the neighbour indices and horizontal-only fields are loop-invariant, so they
         /// are loaded once per thread.
         k_block: usize,
+        /// 32-bit index arithmetic (every field must have fewer than 2³¹ elements).
+        idx32: bool,
     },
 }
 
@@ -87,6 +89,7 @@ const C_PRELUDE: &str = r#"#include <stdint.h>
 
 #define FOEHN_RESTRICT restrict
 #define FOEHN_FN static inline
+typedef int64_t foehn_idx;
 typedef union { double f64; float f32; int32_t i32; uint8_t b; } foehn_scalar;
 typedef struct {
     const void* const* rd;
@@ -115,6 +118,11 @@ typedef unsigned char uint8_t;
 #define NAN __int_as_float(0x7fffffff)
 #define FOEHN_RESTRICT __restrict__
 #define FOEHN_FN __device__ static inline
+#ifdef FOEHN_IDX32
+typedef int foehn_idx;
+#else
+typedef long long foehn_idx;
+#endif
 typedef union { double f64; float f32; int32_t i32; uint8_t b; } foehn_scalar;
 #define FOEHN_ERR(site) atomicExch(ctx->err, (site) + 1)
 "#;
@@ -194,9 +202,12 @@ pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenE
     }
     let mut source = match target {
         Target::C => C_PRELUDE.to_string(),
-        Target::Cuda { max_levels, .. } => {
+        Target::Cuda {
+            max_levels, idx32, ..
+        } => {
             format!(
-                "{CUDA_PRELUDE}#define FOEHN_MAXK {}\n{}",
+                "{}{CUDA_PRELUDE}#define FOEHN_MAXK {}\n{}",
+                if idx32 { "#define FOEHN_IDX32\n" } else { "" },
                 max_levels.max(1),
                 cuda_ctx(prog, shared.bounds.len())
             )
@@ -416,7 +427,7 @@ impl<'a> Gen<'a> {
             }
             writeln!(
                 s,
-                "    const int64_t SH{i} = ctx->sh[{i}], SJ{i} = ctx->sj[{i}], SK{i} = ctx->sk[{i}], NK{i} = ctx->nk[{i}];"
+                "    const foehn_idx SH{i} = ctx->sh[{i}], SJ{i} = ctx->sj[{i}], SK{i} = ctx->sk[{i}], NK{i} = ctx->nk[{i}];"
             )
             .unwrap();
             writeln!(s, "    (void)SH{i}; (void)SJ{i}; (void)SK{i}; (void)NK{i};").unwrap();
@@ -446,7 +457,7 @@ impl<'a> Gen<'a> {
             .unwrap();
         }
         for &b in &self.bounds_used {
-            writeln!(s, "    const int64_t B{b} = ctx->bounds[{b}];").unwrap();
+            writeln!(s, "    const foehn_idx B{b} = ctx->bounds[{b}];").unwrap();
         }
         s
     }
@@ -474,33 +485,33 @@ impl<'a> Gen<'a> {
         };
         let cuda = matches!(self.target, Target::Cuda { .. });
         if cuda {
-            self.line("const int64_t h = h0 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+            self.line("const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(blockIdx.x * blockDim.x + threadIdx.x);");
             self.line("if (h >= h1) return;");
         }
         if scans.is_empty() {
             // C: vertical outer, horizontal inner (unit-stride horizontal accesses).
             // CUDA: a thread per (h, k), horizontal on x for coalescing.
             match (cuda, has_k) {
-                (false, true) => self.open("for (int64_t k = k0; k < k1; ++k)"),
+                (false, true) => self.open("for (foehn_idx k = k0; k < k1; ++k)"),
                 (true, true) => {
                     let kb = stencil_k_block(self.prog, st, self.target);
                     if kb == 1 {
-                        self.line("const int64_t k = k0 + blockIdx.y; if (k >= k1) return;")
+                        self.line("const foehn_idx k = (foehn_idx)k0 + (foehn_idx)blockIdx.y; if (k >= k1) return;")
                     } else {
                         self.line(format!(
-                            "const int64_t kb0 = k0 + (int64_t)blockIdx.y * {kb};"
+                            "const foehn_idx kb0 = (foehn_idx)k0 + (foehn_idx)blockIdx.y * {kb};"
                         ));
                         self.line(format!(
-                            "const int64_t kb1 = kb0 + {kb} < k1 ? kb0 + {kb} : k1;"
+                            "const foehn_idx kb1 = kb0 + {kb} < k1 ? kb0 + {kb} : (foehn_idx)k1;"
                         ));
                         self.line("#pragma unroll 4");
-                        self.open("for (int64_t k = kb0; k < kb1; ++k)");
+                        self.open("for (foehn_idx k = kb0; k < kb1; ++k)");
                     }
                 }
-                (_, false) => self.line("const int64_t k = 0; (void)k0; (void)k1;"),
+                (_, false) => self.line("const foehn_idx k = 0; (void)k0; (void)k1;"),
             }
             if !cuda {
-                self.open("for (int64_t h = h0; h < h1; ++h)");
+                self.open("for (foehn_idx h = h0; h < h1; ++h)");
             }
             let v = self.emit(st.root, &root_pt("k"))?;
             self.store(&v)?;
@@ -516,15 +527,15 @@ impl<'a> Gen<'a> {
         } else {
             // A column per horizontal point: compute every scan's column, then the outputs.
             if !cuda {
-                self.open("for (int64_t h = h0; h < h1; ++h)");
+                self.open("for (foehn_idx h = h0; h < h1; ++h)");
             }
             for &sid in &scans {
                 self.emit_scan_column(sid)?;
             }
             if has_k {
-                self.open("for (int64_t k = k0; k < k1; ++k)");
+                self.open("for (foehn_idx k = k0; k < k1; ++k)");
             } else {
-                self.line("const int64_t k = 0;");
+                self.line("const foehn_idx k = 0;");
             }
             let v = self.emit(st.root, &root_pt("k"))?;
             self.store(&v)?;
@@ -612,8 +623,8 @@ impl<'a> Gen<'a> {
             },
         );
         let head = match dir {
-            ScanDir::Forward => "for (int64_t kc = k0; kc < k1; ++kc)",
-            ScanDir::Backward => "for (int64_t kc = k1 - 1; kc >= k0; --kc)",
+            ScanDir::Forward => "for (foehn_idx kc = k0; kc < k1; ++kc)",
+            ScanDir::Backward => "for (foehn_idx kc = k1 - 1; kc >= k0; --kc)",
         };
         self.open(head);
         let pt = Pt {
