@@ -17,8 +17,8 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
 
-/// Flags every program is compiled with: optimised, no FMA contraction and no fast-math,
-/// so results match the interpreter.
+/// Flags every program is compiled with: optimised, no FMA contraction, no fast-math and no
+/// compile-time evaluation of libm functions, so results match the interpreter.
 const CFLAGS: &[&str] = &[
     "-std=c11",
     "-O3",
@@ -27,6 +27,43 @@ const CFLAGS: &[&str] = &[
     "-fno-math-errno",
     "-fPIC",
     "-shared",
+    // Transcendental functions always come from libm, as in the interpreter: GCC would
+    // otherwise fold calls with constant arguments at compile time, correctly rounded,
+    // which can differ from libm by an ulp.
+    "-fno-builtin-exp",
+    "-fno-builtin-expf",
+    "-fno-builtin-log",
+    "-fno-builtin-logf",
+    "-fno-builtin-sin",
+    "-fno-builtin-sinf",
+    "-fno-builtin-cos",
+    "-fno-builtin-cosf",
+    "-fno-builtin-tan",
+    "-fno-builtin-tanf",
+    "-fno-builtin-asin",
+    "-fno-builtin-asinf",
+    "-fno-builtin-acos",
+    "-fno-builtin-acosf",
+    "-fno-builtin-atan",
+    "-fno-builtin-atanf",
+    "-fno-builtin-sinh",
+    "-fno-builtin-sinhf",
+    "-fno-builtin-cosh",
+    "-fno-builtin-coshf",
+    "-fno-builtin-tanh",
+    "-fno-builtin-tanhf",
+    "-fno-builtin-asinh",
+    "-fno-builtin-asinhf",
+    "-fno-builtin-acosh",
+    "-fno-builtin-acoshf",
+    "-fno-builtin-atanh",
+    "-fno-builtin-atanhf",
+    "-fno-builtin-pow",
+    "-fno-builtin-powf",
+    "-fno-builtin-cbrt",
+    "-fno-builtin-cbrtf",
+    "-fno-builtin-fmod",
+    "-fno-builtin-fmodf",
 ];
 
 /// Horizontal points per parallel task.
