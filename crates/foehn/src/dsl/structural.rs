@@ -13,6 +13,23 @@ fn with(d: Dims, f: impl FnOnce(&mut Dims)) -> Dims {
     d
 }
 
+/// Lowers the operand of a vertical operation (`what`), which must have a vertical dimension.
+fn lower_vertical(lw: &mut Lowerer<'_>, e: &Expr, a: &Expr, what: &str) -> R<(Lowered, FieldType)> {
+    let la = lw.lower(a)?;
+    let t = lw.field_type(e, &la)?;
+    if t.dims.vertical.is_none() {
+        return Err(lw.err(
+            e,
+            K::DimensionMismatch,
+            format!(
+                "{what} of a value without a vertical dimension (dims {})",
+                t.dims
+            ),
+        ));
+    }
+    Ok((la, t))
+}
+
 pub(crate) fn lower_structural(lw: &mut Lowerer<'_>, e: &Expr) -> R<Lowered> {
     match e.kind() {
         EKind::Shift(conn, a) | EKind::Neighbor(conn, _, a) => {
@@ -142,33 +159,11 @@ pub(crate) fn lower_structural(lw: &mut Lowerer<'_>, e: &Expr) -> R<Lowered> {
             ))
         }
         EKind::KShift(n, a) => {
-            let la = lw.lower(a)?;
-            let t = lw.field_type(e, &la)?;
-            if t.dims.vertical.is_none() {
-                return Err(lw.err(
-                    e,
-                    K::DimensionMismatch,
-                    format!(
-                        "k_shift of a value without a vertical dimension (dims {})",
-                        t.dims
-                    ),
-                ));
-            }
+            let (la, _) = lower_vertical(lw, e, a, "k_shift")?;
             Ok(lw.make(e, Node::KShift(*n, la.id), la.ty.clone()))
         }
         EKind::KOffset(a, off) => {
-            let la = lw.lower(a)?;
-            let t = lw.field_type(e, &la)?;
-            if t.dims.vertical.is_none() {
-                return Err(lw.err(
-                    e,
-                    K::DimensionMismatch,
-                    format!(
-                        "k_offset of a value without a vertical dimension (dims {})",
-                        t.dims
-                    ),
-                ));
-            }
+            let (la, t) = lower_vertical(lw, e, a, "k_offset")?;
             let lo = lw.lower(off)?;
             let lo = lw.adapt_to(e, &lo, DType::I32).unwrap_or(lo);
             let to = lw.field_type(e, &lo)?;
@@ -190,18 +185,7 @@ pub(crate) fn lower_structural(lw: &mut Lowerer<'_>, e: &Expr) -> R<Lowered> {
             ))
         }
         EKind::VCast(v, a) => {
-            let la = lw.lower(a)?;
-            let t = lw.field_type(e, &la)?;
-            if t.dims.vertical.is_none() {
-                return Err(lw.err(
-                    e,
-                    K::DimensionMismatch,
-                    format!(
-                        "as_{v} of a value without a vertical dimension (dims {})",
-                        t.dims
-                    ),
-                ));
-            }
+            let (la, t) = lower_vertical(lw, e, a, &format!("as_{v}"))?;
             let dims = with(t.dims, |d| d.vertical = Some(*v));
             Ok(lw.make(
                 e,
