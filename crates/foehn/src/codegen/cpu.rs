@@ -322,16 +322,7 @@ fn execute(
             },
         )
         .collect();
-    let bounds: Vec<i64> = code
-        .bounds
-        .iter()
-        .map(|(dim, b)| b.resolve(*dim, grid, nlev))
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|message| Error::Runtime {
-            program: program.name.clone(),
-            stencil: "-".into(),
-            message,
-        })?;
+    let bounds = code.resolve_bounds(program, grid, nlev)?;
     let mut err = 0i32;
     for (i, st) in program.stencils.iter().enumerate() {
         let runtime = |message: String| Error::Runtime {

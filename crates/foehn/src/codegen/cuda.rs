@@ -61,30 +61,12 @@ impl DeviceField {
     }
 
     fn strides(&self) -> (usize, usize, usize) {
-        strides_of(self.dims, &self.shape)
+        crate::field::strides_of(self.dims, &self.shape)
     }
 
     fn levels(&self) -> usize {
-        if self.dims.vertical.is_some() {
-            *self.shape.last().expect("vertical extent")
-        } else {
-            1
-        }
+        crate::field::vertical_extent_of(self.dims, &self.shape)
     }
-}
-
-fn strides_of(dims: Dims, shape: &[usize]) -> (usize, usize, usize) {
-    let n_h = if dims.horizontal.is_some() {
-        shape[0]
-    } else {
-        1
-    };
-    let w = dims.local.map_or(1, |c| c.width());
-    (
-        dims.horizontal.map_or(0, |_| 1),
-        if dims.local.is_some() { n_h } else { 0 },
-        if dims.vertical.is_some() { n_h * w } else { 0 },
-    )
 }
 
 /// Device-resident program arguments.
@@ -332,16 +314,7 @@ impl CudaBackend {
                 });
             }
         }
-        let bounds: Vec<i64> = code
-            .bounds
-            .iter()
-            .map(|(dim, b)| b.resolve(*dim, grid, nlev))
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|message| Error::Runtime {
-                program: program.name.clone(),
-                stencil: "-".into(),
-                message,
-            })?;
+        let bounds = code.resolve_bounds(program, grid, nlev)?;
         let err = DeviceBuffer::from_slice(&self.gpu, &[0i32]).map_err(&fail)?;
         let mut snapshots = Vec::new();
         let mut stencils = Vec::new();

@@ -33,13 +33,8 @@ impl Program {
             .iter()
             .map(|d| Field::grid_shape(grid, nlev, d.ty.dims))
             .collect();
-        let levels = |i: usize| {
-            if self.fields[i].ty.dims.vertical.is_some() {
-                *shapes[i].last().expect("vertical extent")
-            } else {
-                1
-            }
-        };
+        let levels =
+            |i: usize| crate::field::vertical_extent_of(self.fields[i].ty.dims, &shapes[i]);
         for st in &self.stencils {
             let dom = st.domain.resolve(st.location, st.vertical, grid, nlev).ok();
             for id in self.reachable(st.root) {

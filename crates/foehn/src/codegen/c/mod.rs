@@ -35,6 +35,26 @@ pub struct CProgram {
     pub sites: Vec<String>,
 }
 
+impl CProgram {
+    /// The region bounds resolved on `grid` with `nlev` levels, in `ctx->bounds` order.
+    pub fn resolve_bounds(
+        &self,
+        program: &Program,
+        grid: &foehn_grid::Grid,
+        nlev: usize,
+    ) -> crate::Result<Vec<i64>> {
+        self.bounds
+            .iter()
+            .map(|(dim, b)| b.resolve(*dim, grid, nlev))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|message| crate::Error::Runtime {
+                program: program.name.clone(),
+                stencil: "-".into(),
+                message,
+            })
+    }
+}
+
 /// Calling information of one stencil function.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CStencil {
