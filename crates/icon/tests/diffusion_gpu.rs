@@ -4,7 +4,6 @@
 mod common;
 
 use foehn::codegen::cuda::CudaBackend;
-use foehn::ir::Role;
 
 #[test]
 fn diffusion_programs_agree_with_their_references_on_the_gpu() {
@@ -28,27 +27,8 @@ fn diffusion_programs_agree_with_their_references_on_the_gpu() {
                 let mut got = args;
                 cuda.run_ir(&ir, grid, &mut got)
                     .unwrap_or_else(|e| panic!("{} [{variant}]: {e}", entry.name));
-                for d in ir
-                    .fields
-                    .iter()
-                    .filter(|d| d.role.writable() && d.role != Role::Temp)
-                {
-                    let (a, b) = (
-                        want.field(&d.name).unwrap().data(),
-                        got.field(&d.name).unwrap().data(),
-                    );
-                    for i in 0..a.len() {
-                        let (x, y) = (a.get(i).as_f64(), b.get(i).as_f64());
-                        let rel = (x - y).abs() / x.abs().max(y.abs()).max(1e-300);
-                        assert!(
-                            x.to_bits() == y.to_bits() || rel <= 1e-12,
-                            "{} [{variant}] on {}: `{}`[{i}]: reference {x:e}, cuda {y:e}",
-                            entry.name,
-                            grid.name,
-                            d.name
-                        );
-                    }
-                }
+                let what = format!("{} [{variant}] on {} (cuda)", entry.name, grid.name);
+                common::assert_outputs_agree(&what, &ir, &want, &got, 1e-12);
                 checked += 1;
             }
         }

@@ -62,23 +62,27 @@ pub fn check_variant(entry: &Entry, variant: &Variant, grid: &Grid, nlev: usize,
     cpu()
         .run_compiled(&ir, &compiled, grid, &mut native)
         .unwrap();
+    for (what, got) in [("interpreter", &interp), ("cpu", &native)] {
+        let what = format!("{} [{variant}] on {} ({what})", entry.name, grid.name);
+        assert_outputs_agree(&what, &ir, &want, got, tol);
+    }
+}
+
+/// Every writable argument field of `ir` agrees between `want` and `got`: bit-identical
+/// or within `tol` relative.
+pub fn assert_outputs_agree(
+    what: &str,
+    ir: &foehn::ir::Program,
+    want: &Args,
+    got: &Args,
+    tol: f64,
+) {
     for d in ir
         .fields
         .iter()
         .filter(|d| d.role.writable() && d.role != Role::Temp)
     {
-        for (what, got) in [("interpreter", &interp), ("cpu", &native)] {
-            compare(
-                &format!(
-                    "{} [{variant}] on {} ({what}): `{}`",
-                    entry.name, grid.name, d.name
-                ),
-                &want,
-                got,
-                &d.name,
-                tol,
-            );
-        }
+        compare(&format!("{what}: `{}`", d.name), want, got, &d.name, tol);
     }
 }
 
