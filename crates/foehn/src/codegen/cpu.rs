@@ -177,6 +177,12 @@ impl CpuBackend {
             program: program.name.clone(),
             message,
         };
+        // A program already loaded in this process is found by its IR's content hash,
+        // without generating its source again.
+        let alias = format!("ir:{}", program.content_hash());
+        if let Some(p) = self.loaded.get(&alias) {
+            return Ok(p);
+        }
         let code = generate(program).map_err(|e| fail(e.to_string()))?;
         let tc = toolchain().map_err(fail)?;
         let key = KeyBuilder::new()
@@ -212,7 +218,7 @@ impl CpuBackend {
             key: key.clone(),
             origin,
         };
-        Ok(self.loaded.insert(key, compiled))
+        Ok(self.loaded.insert(key, alias, compiled))
     }
 
     /// Runs a compiled program variant on `grid` with `args` (shapes checked first).

@@ -130,6 +130,13 @@ impl CudaBackend {
             .iter()
             .any(|n| matches!(n, ir::Node::Scan { .. }));
         let max_levels = if has_scans { nlev + 1 } else { 1 };
+        let alias = format!(
+            "ir:{}:{max_levels}:{k_block}:{idx32}",
+            program.content_hash()
+        );
+        if let Some(c) = self.compiled.get(&alias) {
+            return Ok(c);
+        }
         let code = generate_for(
             program,
             Target::Cuda {
@@ -181,7 +188,7 @@ impl CudaBackend {
             max_levels,
             idx32,
         };
-        Ok(self.compiled.insert(key, c))
+        Ok(self.compiled.insert(key, alias, c))
     }
 
     /// Uploads a grid's neighbour tables once; later calls reuse them.
@@ -398,8 +405,15 @@ impl CudaBackend {
         }
         let key = program_key(program, "cuda");
         let metrics = (foehn_metrics::level() > 0).then(|| foehn_metrics::global().slot(&key));
+        // Kernel timing events are created once per binding, not per call.
+        let timer = if foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE {
+            Some(self.gpu.timer().map_err(&fail)?)
+        } else {
+            None
+        };
         Ok(Bound {
             metrics,
+            timer,
             backend: self,
             compiled,
             program: program.name.clone(),
@@ -436,6 +450,7 @@ struct BoundStencil {
 /// A program bound to device arguments: [`Bound::launch`] only enqueues work.
 pub struct Bound<'a> {
     metrics: Option<foehn_metrics::ProgramSlot>,
+    timer: Option<foehn_gpu::Timer>,
     backend: &'a CudaBackend,
     compiled: &'a CudaCompiled,
     program: String,
@@ -475,12 +490,16 @@ impl Bound<'_> {
             return self.enqueue();
         };
         let t0 = std::time::Instant::now();
-        let compute = if foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE {
-            let timer = self.backend.gpu.timer().map_err(gpu_err(&self.program))?;
-            timer.start().map_err(gpu_err(&self.program))?;
-            self.enqueue()?;
-            timer.stop().map_err(gpu_err(&self.program))?;
-            Some(timer.seconds().map_err(gpu_err(&self.program))?)
+        let compute = if let Some(timer) = self.timer.take() {
+            let program = self.program.clone();
+            let timed = timer
+                .start()
+                .map_err(gpu_err(&program))
+                .and_then(|_| self.enqueue())
+                .and_then(|_| timer.stop().map_err(gpu_err(&program)))
+                .and_then(|_| timer.seconds().map_err(gpu_err(&program)));
+            self.timer = Some(timer);
+            Some(timed?)
         } else {
             self.enqueue()?;
             None

@@ -35,13 +35,13 @@ impl<T> Loaded<T> {
             .cloned()
     }
 
-    /// Remembers a loaded program and returns it.
-    pub(crate) fn insert(&self, key: String, value: T) -> Arc<T> {
+    /// Remembers a loaded program under its cache key and under `alias` (a key that is
+    /// cheaper to compute, the IR's content hash) and returns it.
+    pub(crate) fn insert(&self, key: String, alias: String, value: T) -> Arc<T> {
         let v = Arc::new(value);
-        self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key, v.clone());
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.insert(key, v.clone());
+        map.insert(alias, v.clone());
         v
     }
 }
