@@ -3,7 +3,6 @@
 //! realistic random inputs; [`catalog`] lists them for `foehn bench`, `explain`, `exec`.
 #![deny(missing_docs)]
 
-pub mod common;
 pub mod diffusion;
 pub mod vertical;
 

@@ -2,35 +2,11 @@
 //! rayon (no DSL): the oracles of `foehn bench` and the "hand-written" baseline the
 //! generated code is measured against.
 
-use crate::error::{Error, Result};
-use crate::field::{Args, Field};
+use crate::error::Result;
+use crate::field::access::{f64s, with_output};
+use crate::field::Args;
 use foehn_grid::{Connectivity, Grid, Location};
 use rayon::prelude::*;
-
-fn f64s<'a>(args: &'a Args, name: &str) -> Result<&'a [f64]> {
-    args.field(name)
-        .and_then(Field::as_f64)
-        .ok_or_else(|| Error::Field(format!("reference: missing f64 field `{name}`")))
-}
-
-/// Runs `body(inputs, output)` with the output field taken out of `args` (no copies).
-fn with_output(
-    args: &mut Args,
-    name: &str,
-    body: impl FnOnce(&Args, &mut [f64]) -> Result<()>,
-) -> Result<()> {
-    let mut out = args
-        .take_field(name)
-        .ok_or_else(|| Error::Field(format!("reference: missing output `{name}`")))?;
-    let r = match out.as_f64_mut() {
-        Some(data) => body(args, data),
-        None => Err(Error::Field(format!(
-            "reference: output `{name}` is not f64"
-        ))),
-    };
-    args.set_field(name, out);
-    r
-}
 
 /// `div(c, k) = Σ_j geofac_div(c, j) · vn(C2E[c, j], k)` on every cell and level.
 pub fn divergence(_program: &crate::ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {

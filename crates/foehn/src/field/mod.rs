@@ -3,6 +3,7 @@
 //! (`[horizontal, local, vertical]`), of `f64`, `f32`, `i32` or `bool`; program
 //! arguments; NumPy `.npy`/`.npz` I/O.
 
+pub mod access;
 mod args;
 pub mod npy;
 

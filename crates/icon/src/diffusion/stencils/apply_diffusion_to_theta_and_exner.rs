@@ -18,10 +18,10 @@
 //! shift. As in ICON4Py, `z_nabla2_e` is evaluated inside the cell operator (recomputed
 //! per cell edge), so no edge domain is involved.
 
-use crate::common::{f64s, i32s, scalar_f64, with_outputs};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
+use foehn::field::access::{f64s, i32s, scalar_f64, with_outputs};
 use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
 use foehn::testing::{random_args, random_field, SplitMix64};

@@ -30,10 +30,10 @@
 //! `nudgezone_diff` and `fac_bdydiff_v` but does not read them. [`reference`] tells the
 //! variants apart by the program's `limited_area`.
 
-use crate::common::{f64s, scalar_f64, with_output};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
+use foehn::field::access::{f64s, scalar_f64, with_output};
 use foehn::field::{Args, Field};
 use foehn::ir;
 use foehn::testing::{random_field, SplitMix64};

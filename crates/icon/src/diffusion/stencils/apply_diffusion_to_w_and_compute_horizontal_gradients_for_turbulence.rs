@@ -30,10 +30,10 @@
 //! not read and the outputs `dwdx/dwdy` are declared but not written, so they keep their
 //! values (ICON4Py passes them through unchanged).
 
-use crate::common::{f64s, scalar_f64, with_outputs};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
+use foehn::field::access::{f64s, scalar_f64, with_outputs};
 use foehn::field::{Args, Field};
 use foehn::ir;
 use foehn::testing::{random_field, SplitMix64};

@@ -16,10 +16,10 @@
 //! left untouched. ICON4Py's half-level fields are `KDim` fields of `nlev + 1` levels;
 //! here they are `KHalf` fields (`wgtfac_c`, `div_ic`, `hdef_ic`).
 
-use crate::common::{f64s, with_outputs};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
+use foehn::field::access::{f64s, with_outputs};
 use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
 use foehn::testing::SplitMix64;

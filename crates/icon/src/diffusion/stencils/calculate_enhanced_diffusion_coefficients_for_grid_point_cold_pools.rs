@@ -21,10 +21,10 @@
 //! decomposed grid. As ICON4Py (not Fortran's `−HUGE`), cells without a cold pool get
 //! `smallest_vpfloat`.
 
-use crate::common::{f64s, scalar_f64, with_output};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
+use foehn::field::access::{f64s, scalar_f64, with_output};
 use foehn::field::{Args, Field};
 use foehn::ir;
 use foehn::testing::{random_args, SplitMix64};

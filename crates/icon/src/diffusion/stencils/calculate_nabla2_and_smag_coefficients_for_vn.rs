@@ -17,10 +17,10 @@
 //! kh_smag_e  = min(max(0, kh_smag_ec − smag_offset), smag_limit(k))
 //! ```
 
-use crate::common::{f64s, scalar_f64, with_outputs};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
+use foehn::field::access::{f64s, scalar_f64, with_outputs};
 use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
 use foehn::testing::SplitMix64;

@@ -12,10 +12,10 @@
 //! Pentagon vertices have 5 edges: the sixth slot is a skip value and adds nothing.
 //! Diffusion calls the program twice per step: on `vn`, then on `z_nabla2_e`.
 
-use crate::common::{f64s, with_outputs};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
+use foehn::field::access::{f64s, with_outputs};
 use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
 use foehn::testing::SplitMix64;

@@ -8,10 +8,10 @@
 //!
 //! Input and output are K-only fields (ICON4Py `KField`), computed as one column.
 
-use crate::common::{f64s, scalar_f64, with_output};
 use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
+use foehn::field::access::{f64s, scalar_f64, with_output};
 use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
 use foehn::testing::SplitMix64;

@@ -1,7 +1,8 @@
-//! Small helpers shared by the program references and input generators.
+//! Typed access to argument fields for plain-Rust reference implementations: read an
+//! input's data, or take an output out of the arguments while computing it (no copies).
 
-use foehn::error::{Error, Result};
-use foehn::field::{Args, Field};
+use super::{Args, Field, FieldData};
+use crate::error::{Error, Result};
 
 /// An `f64` argument field's data (column-major: horizontal fastest, then local, then level).
 pub fn f64s<'a>(args: &'a Args, name: &str) -> Result<&'a [f64]> {
@@ -24,48 +25,40 @@ pub fn scalar_f64(args: &Args, name: &str) -> Result<f64> {
         .ok_or_else(|| Error::Field(format!("reference: missing scalar `{name}`")))
 }
 
-/// Runs `body(args, output)` with the named output taken out of `args` (no copies), then
-/// puts it back.
+/// Runs `body(args, output)` with the named `f64` output taken out of `args`, then puts
+/// it back.
 pub fn with_output<T>(
     args: &mut Args,
     name: &str,
     body: impl FnOnce(&Args, &mut [f64]) -> Result<T>,
 ) -> Result<T> {
-    let mut out = args
-        .take_field(name)
-        .ok_or_else(|| Error::Field(format!("reference: missing output `{name}`")))?;
-    let r = match out.as_f64_mut() {
-        Some(data) => body(args, data),
-        None => Err(Error::Field(format!(
-            "reference: output `{name}` is not f64"
-        ))),
-    };
-    args.set_field(name, out);
-    r
+    with_outputs(args, &[name], |args, outs| body(args, &mut outs[0]))
 }
 
-/// Runs `body` with several outputs taken out of `args`, in the order given.
+/// Runs `body` with several `f64` outputs taken out of `args` (their data moved, not
+/// copied), in the order given, then puts them back.
 pub fn with_outputs<T>(
     args: &mut Args,
     names: &[&str],
     body: impl FnOnce(&Args, &mut [Vec<f64>]) -> Result<T>,
 ) -> Result<T> {
-    let mut taken = Vec::new();
+    let mut taken = Vec::with_capacity(names.len());
+    let mut data = Vec::with_capacity(names.len());
     for n in names {
-        let f = args
-            .take_field(n)
-            .ok_or_else(|| Error::Field(format!("reference: missing output `{n}`")))?;
+        let missing = || Error::Field(format!("reference: missing f64 output `{n}`"));
+        let mut f = args.take_field(n).ok_or_else(missing)?;
+        match f.data_mut() {
+            FieldData::F64(v) => data.push(std::mem::take(v)),
+            _ => {
+                args.set_field(n, f);
+                return Err(missing());
+            }
+        }
         taken.push(f);
     }
-    let mut data: Vec<Vec<f64>> = taken
-        .iter()
-        .map(|f| f.as_f64().map(<[f64]>::to_vec).unwrap_or_default())
-        .collect();
     let r = body(args, &mut data);
     for ((n, mut f), d) in names.iter().zip(taken).zip(data) {
-        if let Some(v) = f.as_f64_mut() {
-            v.copy_from_slice(&d);
-        }
+        *f.data_mut() = FieldData::F64(d);
         args.set_field(n, f);
     }
     r
