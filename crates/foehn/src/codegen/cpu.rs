@@ -336,10 +336,9 @@ fn execute(
             stencil: st.name.clone(),
             message,
         };
-        let dom = program.resolve_domain(st, grid, nlev)?;
-        if dom.h.1 <= dom.h.0 || (st.vertical.is_some() && dom.k.1 <= dom.k.0) {
+        let Some(dom) = program.active_domain(st, grid, nlev)? else {
             continue;
-        }
+        };
         // Outputs that the stencil also reads are read from a snapshot taken now.
         let snapshots: BTreeMap<u32, Field> = code.stencils[i]
             .snapshot

@@ -331,10 +331,9 @@ impl CudaBackend {
                 stencil: st.name.clone(),
                 message,
             };
-            let dom = program.resolve_domain(st, grid, nlev)?;
-            if dom.h.1 <= dom.h.0 || (st.vertical.is_some() && dom.k.1 <= dom.k.0) {
+            let Some(dom) = program.active_domain(st, grid, nlev)? else {
                 continue;
-            }
+            };
             let cs = &code.stencils[i];
             if cs.per_column && dom.k.1 - dom.k.0 > compiled.max_levels {
                 return Err(runtime(format!(

@@ -605,6 +605,18 @@ impl Program {
             })
     }
 
+    /// [`Program::resolve_domain`], or `None` when the domain has no points (nothing to run).
+    pub fn active_domain(
+        &self,
+        st: &Stencil,
+        grid: &foehn_grid::Grid,
+        nlev: usize,
+    ) -> crate::Result<Option<ResolvedDomain>> {
+        let dom = self.resolve_domain(st, grid, nlev)?;
+        let empty = dom.h.1 <= dom.h.0 || (st.vertical.is_some() && dom.k.1 <= dom.k.0);
+        Ok((!empty).then_some(dom))
+    }
+
     /// The nodes reachable from `root`, in ascending id order (a topological order).
     pub fn reachable(&self, root: ExprId) -> Vec<ExprId> {
         let mut seen = vec![false; self.nodes.len()];
