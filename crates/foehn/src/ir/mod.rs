@@ -617,6 +617,25 @@ impl Program {
         Ok((!empty).then_some(dom))
     }
 
+    /// The fields the expression rooted at `root` reads.
+    pub fn fields_read(&self, root: ExprId) -> std::collections::BTreeSet<FieldId> {
+        self.reachable(root)
+            .into_iter()
+            .filter_map(|id| match self.node(id) {
+                Node::Field(f) => Some(*f),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The fields any stencil of the program reads.
+    pub fn fields_read_by_stencils(&self) -> std::collections::BTreeSet<FieldId> {
+        self.stencils
+            .iter()
+            .flat_map(|s| self.fields_read(s.root))
+            .collect()
+    }
+
     /// The nodes reachable from `root`, in ascending id order (a topological order).
     pub fn reachable(&self, root: ExprId) -> Vec<ExprId> {
         let mut seen = vec![false; self.nodes.len()];

@@ -10,15 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(super) fn remove_dead(p: &mut Program, report: &mut OptReport) {
     prune_dead_outputs(p, report);
     loop {
-        let read: BTreeSet<FieldId> = p
-            .stencils
-            .iter()
-            .flat_map(|s| p.reachable(s.root))
-            .filter_map(|id| match p.node(id) {
-                Node::Field(f) => Some(*f),
-                _ => None,
-            })
-            .collect();
+        let read = p.fields_read_by_stencils();
         let dead = p.stencils.iter().position(|s| {
             s.outputs
                 .iter()
@@ -38,18 +30,7 @@ pub(super) fn remove_dead(p: &mut Program, report: &mut OptReport) {
     let used: BTreeSet<FieldId> = p
         .stencils
         .iter()
-        .flat_map(|s| {
-            let mut v: Vec<FieldId> = s.outputs.clone();
-            v.extend(
-                p.reachable(s.root)
-                    .into_iter()
-                    .filter_map(|id| match p.node(id) {
-                        Node::Field(f) => Some(*f),
-                        _ => None,
-                    }),
-            );
-            v
-        })
+        .flat_map(|s| s.outputs.iter().copied().chain(p.fields_read(s.root)))
         .collect();
     let keep: Vec<bool> = p
         .fields
@@ -111,15 +92,7 @@ pub(super) fn compact(p: &mut Program) {
 
 /// Drops unread temporary outputs of stencils whose root is a tuple (keeping the others).
 fn prune_dead_outputs(p: &mut Program, report: &mut OptReport) {
-    let read: BTreeSet<FieldId> = p
-        .stencils
-        .iter()
-        .flat_map(|s| p.reachable(s.root))
-        .filter_map(|id| match p.node(id) {
-            Node::Field(f) => Some(*f),
-            _ => None,
-        })
-        .collect();
+    let read = p.fields_read_by_stencils();
     for i in 0..p.stencils.len() {
         let s = p.stencils[i].clone();
         let Node::Tuple(items) = p.node(s.root).clone() else {

@@ -7,20 +7,6 @@ use super::OptReport;
 use crate::ir::{ExprId, FieldId, Node, Program, Role};
 use std::collections::BTreeMap;
 
-/// Fields read by the expression rooted at `root`.
-fn fields_read(p: &Program, root: ExprId) -> Vec<FieldId> {
-    let mut v: Vec<FieldId> = p
-        .reachable(root)
-        .into_iter()
-        .filter_map(|id| match p.node(id) {
-            Node::Field(f) => Some(*f),
-            _ => None,
-        })
-        .collect();
-    v.dedup();
-    v
-}
-
 /// How many points one evaluation of `root` reads `Field(t)` at: each path through a
 /// neighbour shift multiplies by the connectivity's width.
 fn reads_per_point(p: &Program, root: ExprId, t: FieldId) -> usize {
@@ -161,7 +147,7 @@ pub(super) fn inline_temporaries(
             continue;
         }
         let readers: Vec<usize> = (0..p.stencils.len())
-            .filter(|&i| fields_read(p, p.stencils[i].root).contains(&t))
+            .filter(|&i| p.fields_read(p.stencils[i].root).contains(&t))
             .collect();
         if readers.iter().any(|&r| r <= prod) {
             report.actions.push(format!(
@@ -169,7 +155,7 @@ pub(super) fn inline_temporaries(
             ));
             continue;
         }
-        let inputs = fields_read(p, value);
+        let inputs = p.fields_read(value);
         let size = eval_cost(p, value);
         let mut plan = Vec::new();
         let mut reason = None;
