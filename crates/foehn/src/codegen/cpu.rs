@@ -331,11 +331,7 @@ fn execute(
     let bounds = code.resolve_bounds(program, grid, nlev)?;
     let mut err = 0i32;
     for (i, st) in program.stencils.iter().enumerate() {
-        let runtime = |message: String| Error::Runtime {
-            program: program.name.clone(),
-            stencil: st.name.clone(),
-            message,
-        };
+        let runtime = |message: String| program.runtime_error(st, message);
         let Some(dom) = program.active_domain(st, grid, nlev)? else {
             continue;
         };

@@ -326,11 +326,7 @@ impl CudaBackend {
         let mut snapshots = Vec::new();
         let mut stencils = Vec::new();
         for (i, st) in program.stencils.iter().enumerate() {
-            let runtime = |message: String| Error::Runtime {
-                program: program.name.clone(),
-                stencil: st.name.clone(),
-                message,
-            };
+            let runtime = |message: String| program.runtime_error(st, message);
             let Some(dom) = program.active_domain(st, grid, nlev)? else {
                 continue;
             };

@@ -21,7 +21,7 @@
 mod eval;
 
 use crate::dsl::ProgramDef;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::field::{Args, Field};
 use crate::ir::{self, Scalar, Variant};
 use eval::{Eval, Pt, Value};
@@ -90,11 +90,7 @@ fn run_stencils(
         .map(|s| args.scalar(&s.name).expect("checked"))
         .collect();
     for st in &program.stencils {
-        let runtime = |message: String| Error::Runtime {
-            program: program.name.clone(),
-            stencil: st.name.clone(),
-            message,
-        };
+        let runtime = |message: String| program.runtime_error(st, message);
         let dom = program.resolve_domain(st, grid, nlev)?;
         let values = {
             let ev = Eval {

@@ -598,11 +598,16 @@ impl Program {
     ) -> crate::Result<ResolvedDomain> {
         st.domain
             .resolve(st.location, st.vertical, grid, nlev)
-            .map_err(|message| crate::Error::Runtime {
-                program: self.name.clone(),
-                stencil: st.name.clone(),
-                message,
-            })
+            .map_err(|message| self.runtime_error(st, message))
+    }
+
+    /// A runtime error of stencil `st` of this program.
+    pub fn runtime_error(&self, st: &Stencil, message: String) -> crate::Error {
+        crate::Error::Runtime {
+            program: self.name.clone(),
+            stencil: st.name.clone(),
+            message,
+        }
     }
 
     /// [`Program::resolve_domain`], or `None` when the domain has no points (nothing to run).
