@@ -384,29 +384,25 @@ fn geometry_variables(grid: &Grid) -> Vec<Var<'_>> {
         })
         .long_name("edge system orientation"),
     ]);
-    let primal = [
-        "edge_primal_normal_cartesian_x",
-        "edge_primal_normal_cartesian_y",
-        "edge_primal_normal_cartesian_z",
-    ];
-    let dual = [
-        "edge_dual_normal_cartesian_x",
-        "edge_dual_normal_cartesian_y",
-        "edge_dual_normal_cartesian_z",
-    ];
-    let normal = &g.primal_normal_cartesian;
     vars.extend(Var::cartesian(
-        primal,
+        [
+            "edge_primal_normal_cartesian_x",
+            "edge_primal_normal_cartesian_y",
+            "edge_primal_normal_cartesian_z",
+        ],
         Edge,
-        normal,
+        &g.primal_normal_cartesian,
         "primal normal of edge",
         "1",
     ));
-    let tangent = &g.dual_normal_cartesian;
     vars.extend(Var::cartesian(
-        dual,
+        [
+            "edge_dual_normal_cartesian_x",
+            "edge_dual_normal_cartesian_y",
+            "edge_dual_normal_cartesian_z",
+        ],
         Edge,
-        tangent,
+        &g.dual_normal_cartesian,
         "dual normal of edge",
         "1",
     ));
