@@ -90,27 +90,11 @@ impl Gen<'_> {
                 let j = pt.j.clone().ok_or_else(|| {
                     self.err(format!("{conn} shift evaluated without a neighbour slot"))
                 })?;
-                let nb = self.neighbor_index(conn, pt, &j)?;
-                let sub = Pt {
-                    h: nb,
-                    loc: Some(conn.to()),
-                    j: None,
-                    guard: None,
-                    own_h: false,
-                    k: pt.k.clone(),
-                };
+                let sub = self.at_neighbor(conn, pt, &j)?;
                 self.emit(a, &sub)?
             }
             Node::Neighbor(conn, slot, a) => {
-                let nb = self.neighbor_index(conn, pt, &slot.to_string())?;
-                let sub = Pt {
-                    h: nb,
-                    loc: Some(conn.to()),
-                    j: None,
-                    guard: None,
-                    own_h: false,
-                    k: pt.k.clone(),
-                };
+                let sub = self.at_neighbor(conn, pt, &slot.to_string())?;
                 self.emit(a, &sub)?
             }
             Node::Pick(slot, a) => {
@@ -226,6 +210,18 @@ impl Gen<'_> {
             format!("(RD{i}[{index}] != 0)")
         } else {
             format!("RD{i}[{index}]")
+        })
+    }
+
+    /// The point `j`-th `conn` neighbour of `pt` (same levels).
+    fn at_neighbor(&mut self, conn: Connectivity, pt: &Pt, j: &str) -> Result<Pt, CodegenError> {
+        Ok(Pt {
+            h: self.neighbor_index(conn, pt, j)?,
+            loc: Some(conn.to()),
+            j: None,
+            guard: None,
+            own_h: false,
+            k: pt.k.clone(),
         })
     }
 
