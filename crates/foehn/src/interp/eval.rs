@@ -32,6 +32,13 @@ pub(crate) struct Pt {
     pub(crate) j: Option<usize>,
 }
 
+impl Pt {
+    /// Point `(h, k)` outside any neighbour loop.
+    pub(crate) fn at(h: usize, k: i64) -> Self {
+        Pt { h, k, j: None }
+    }
+}
+
 type Column = Rc<Vec<Value>>;
 
 /// Evaluation context of one stencil.
@@ -81,27 +88,11 @@ impl Eval<'_> {
                 let j =
                     pt.j.ok_or("internal: shift evaluated without a neighbour slot")?;
                 let n = self.neighbor(*conn, pt.h, j)?;
-                self.eval(
-                    *a,
-                    Pt {
-                        h: n,
-                        k: pt.k,
-                        j: None,
-                    },
-                    carry,
-                )
+                self.eval(*a, Pt::at(n, pt.k), carry)
             }
             Node::Neighbor(conn, slot, a) => {
                 let n = self.neighbor(*conn, pt.h, *slot as usize)?;
-                self.eval(
-                    *a,
-                    Pt {
-                        h: n,
-                        k: pt.k,
-                        j: None,
-                    },
-                    carry,
-                )
+                self.eval(*a, Pt::at(n, pt.k), carry)
             }
             Node::Pick(slot, a) => self.eval(
                 *a,
@@ -232,11 +223,7 @@ impl Eval<'_> {
         };
         let (k0, k1) = self.k_range;
         let n = k1 - k0;
-        let start = Pt {
-            h,
-            k: k0 as i64,
-            j: None,
-        };
+        let start = Pt::at(h, k0 as i64);
         let mut carry: Vec<Value> = init
             .iter()
             .map(|&x| self.eval(x, start, None))
@@ -247,11 +234,7 @@ impl Eval<'_> {
                 ScanDir::Forward => k0 + step,
                 ScanDir::Backward => k1 - 1 - step,
             };
-            let pt = Pt {
-                h,
-                k: k as i64,
-                j: None,
-            };
+            let pt = Pt::at(h, k as i64);
             let next: Vec<Value> = body
                 .iter()
                 .map(|&x| self.eval(x, pt, Some(&carry)))

@@ -106,16 +106,8 @@ fn run_stencils(
             for h in dom.h.0..dom.h.1 {
                 for k in dom.k.0..dom.k.1 {
                     values.push(
-                        ev.eval(
-                            st.root,
-                            Pt {
-                                h,
-                                k: k as i64,
-                                j: None,
-                            },
-                            None,
-                        )
-                        .map_err(runtime)?,
+                        ev.eval(st.root, Pt::at(h, k as i64), None)
+                            .map_err(runtime)?,
                     );
                 }
             }
