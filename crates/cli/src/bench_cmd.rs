@@ -35,10 +35,17 @@ pub struct BenchArgs {
     /// Skip the verification against the reference.
     #[arg(long)]
     no_verify: bool,
-    /// Schedules: unfused (each stencil its own loop nest, as written) and/or optimised
-    /// (after the optimiser: temporaries inlined, dead stencils removed).
+    /// Schedules: unfused (each stencil its own loop nest, as written), optimised
+    /// (after the optimiser: regions specialised, temporaries inlined, dead stencils
+    /// removed, kernels fused, k-blocking, 32-bit indices, sizes fixed at compile time;
+    /// launch parameters from the model) and/or tuned (optimised, then block size and
+    /// k-block measured per kernel on the GPU; persisted in the cache).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
+    /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
+    /// specialise, inline, dead, fuse, kblock, idx32, fixed.
+    #[arg(long, value_delimiter = ',')]
+    without: Vec<String>,
     /// Write the JSON report here.
     #[arg(long)]
     output: Option<PathBuf>,
@@ -219,20 +226,43 @@ fn progress(n: usize) -> indicatif::ProgressBar {
     bar
 }
 
+/// The default optimiser options with the named passes off.
+fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
+    let mut o = foehn::opt::OptOptions::default();
+    for p in passes {
+        match p.as_str() {
+            "specialise" => o.specialise_regions = false,
+            "inline" => o.inline = false,
+            "dead" => o.remove_dead = false,
+            "fuse" => o.fuse = false,
+            "kblock" => o.k_block = 1,
+            "idx32" => o.idx32 = false,
+            "fixed" => o.fixed_sizes = false,
+            other => bail!(
+                "unknown pass `{other}` (specialise, inline, dead, fuse, kblock, idx32, fixed)"
+            ),
+        }
+    }
+    Ok(o)
+}
+
 /// One benchmark configuration per requested schedule.
 fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
     a.schedule
         .iter()
         .map(|s| {
-            let opt = match s.as_str() {
-                "unfused" => None,
-                "optimised" | "optimized" => Some(foehn::opt::OptOptions::default()),
-                other => bail!("unknown schedule `{other}` (unfused or optimised)"),
+            let (opt, tune) = match s.as_str() {
+                "unfused" => (None, false),
+                "optimised" | "optimized" => (Some(without(&a.without)?), false),
+                "tuned" => (Some(without(&a.without)?), true),
+                other => bail!("unknown schedule `{other}` (unfused, optimised or tuned)"),
             };
             Ok(BenchConfig {
                 runs: a.runs,
                 verify: !a.no_verify,
                 opt,
+                tune,
+                without: a.without.join("+"),
                 ..BenchConfig::default()
             })
         })

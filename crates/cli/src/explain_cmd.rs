@@ -27,6 +27,48 @@ pub struct ExplainArgs {
     /// Levels for the bytes figure.
     #[arg(long, default_value_t = 80)]
     levels: usize,
+    /// Memory bandwidth (GB/s) for the predicted kernel times; default: the copy
+    /// bandwidth measured on an NVIDIA H200 (bench/results/2026-11-22-h200-r2b6.json).
+    #[arg(long, default_value_t = 3900.0)]
+    bandwidth: f64,
+    /// Take the bandwidth from a `foehn bench` report (its measured `peak_copy_gbs`).
+    #[arg(long, value_name = "REPORT.json")]
+    bandwidth_from: Option<std::path::PathBuf>,
+}
+
+/// The copy bandwidth recorded in a `foehn bench` JSON report.
+fn report_bandwidth(path: &std::path::Path) -> Result<f64> {
+    let r = foehn_metrics::BenchReport::read(path)
+        .with_context(|| format!("reading the bench report {}", path.display()))?;
+    Ok(r.peak_copy_gbs)
+}
+
+/// Prints the kernels of a schedule: stencils, k-block, minimal bytes, predicted time.
+fn print_kernels(
+    ir: &foehn::ir::Program,
+    schedule: &foehn::ir::Schedule,
+    k_block: usize,
+    grid: &foehn_grid::Grid,
+    levels: usize,
+    gbs: f64,
+) -> f64 {
+    let mut total = 0.0;
+    for (i, (k, name)) in schedule
+        .kernels
+        .iter()
+        .zip(schedule.describe(ir))
+        .enumerate()
+    {
+        let bytes = ir.kernel_bytes(&k.stencils, grid, levels) as f64;
+        let ms = bytes / (gbs * 1e9) * 1e3;
+        total += ms;
+        let kb = k.k_block.unwrap_or(k_block);
+        println!(
+            "  kernel {i}: {name}\n      k-block {kb} (where levels allow), {:.1} MB, predicted {ms:.4} ms",
+            bytes / 1e6
+        );
+    }
+    total
 }
 
 /// Parses `name=value` static arguments (`true`/`false` or integers).
@@ -67,6 +109,10 @@ pub fn run(a: ExplainArgs) -> Result<()> {
     }
     let grid = GridSpec::parse(&a.grid)?;
     let grid = grid.build()?;
+    let gbs = match &a.bandwidth_from {
+        Some(p) => report_bandwidth(p)?,
+        None => a.bandwidth,
+    };
     for variant in def.variants(&fixed)? {
         let ir = def.specialize(&variant)?;
         println!("=== {} [{}]  hash {}", ir.name, variant, ir.content_hash());
@@ -78,21 +124,44 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             a.levels,
             bytes as f64 / 1e6
         );
-        let (opt, report) = foehn::opt::optimise(&ir, &foehn::opt::OptOptions::default());
+        let opts = foehn::opt::OptOptions::default();
+        let (opt, schedule, report) = foehn::opt::optimise_scheduled(&ir, &opts);
         println!(
-            "schedule unfused: {} stencil(s), one loop nest (kernel) each",
+            "schedule unfused: {} kernel(s), one per stencil, at {gbs:.0} GB/s:",
             ir.stencils.len()
         );
+        let unfused = print_kernels(
+            &ir,
+            &foehn::ir::Schedule::unfused(&ir),
+            1,
+            &grid,
+            a.levels,
+            gbs,
+        );
+        println!("  predicted total {unfused:.4} ms");
         println!(
             "schedule optimised: {} kernel(s); the optimiser's decisions:",
-            opt.stencils.len()
+            schedule.kernels.len()
         );
         for action in &report.actions {
             println!("  - {action}");
         }
-        if report.actions.is_empty() {
-            println!("  (no temporaries to inline or remove)");
-        }
+        println!(
+            "  - code: k-block {} on the GPU, {}-bit indices where fields fit, sizes {}",
+            opts.k_block,
+            if opts.idx32 { 32 } else { 64 },
+            if opts.fixed_sizes {
+                "fixed at compile time for the caller's grid"
+            } else {
+                "read at run time"
+            }
+        );
+        println!("kernels of the optimised schedule at {gbs:.0} GB/s:");
+        let optimised = print_kernels(&opt, &schedule, opts.k_block, &grid, a.levels, gbs);
+        println!(
+            "  predicted total {optimised:.4} ms ({:.2}x the unfused prediction)",
+            unfused / optimised.max(1e-12)
+        );
         if a.optimised {
             println!("--- optimised IR ---\n{opt}");
         }

@@ -49,24 +49,37 @@ pub struct BenchConfig {
     /// `None`: the program as written ("unfused": one loop nest per stencil);
     /// `Some`: after the optimiser with these options ("optimised").
     pub opt: Option<crate::opt::OptOptions>,
+    /// Autotune launch parameters (block size, k-block) per kernel on the device first
+    /// (results persisted in the cache; later runs reuse them).
+    pub tune: bool,
+    /// Passes left off (`+`-joined names, for the schedule label of ablations).
+    pub without: String,
 }
 
 impl BenchConfig {
     /// The schedule label of the reports.
-    pub fn schedule(&self) -> &'static str {
-        if self.opt.is_some() {
-            "optimised"
+    pub fn schedule(&self) -> String {
+        let base = match (&self.opt, self.tune) {
+            (None, _) => return "unfused".into(),
+            (Some(_), false) => "optimised",
+            (Some(_), true) => "tuned",
+        };
+        if self.without.is_empty() {
+            base.into()
         } else {
-            "unfused"
+            format!("{base}-without-{}", self.without)
         }
     }
 
     /// The program to run: as written, or optimised. Verification always uses the
     /// program as written (and its reference), so the optimiser is checked too.
-    fn prepare(&self, written: ir::Program) -> ir::Program {
+    fn prepare(&self, written: ir::Program) -> (ir::Program, crate::codegen::KernelOptions) {
         match &self.opt {
-            Some(o) => crate::opt::optimise(&written, o).0,
-            None => written,
+            Some(o) => {
+                let (p, schedule, _) = crate::opt::optimise_scheduled(&written, o);
+                (p, crate::codegen::KernelOptions::optimised(o, schedule))
+            }
+            None => (written, crate::codegen::KernelOptions::default()),
         }
     }
 }
@@ -79,6 +92,8 @@ impl Default for BenchConfig {
             tolerance: 1e-12,
             seed: 42,
             opt: None,
+            tune: false,
+            without: String::new(),
         }
     }
 }
@@ -182,9 +197,9 @@ pub fn bench_cpu_side(
     let (grid, nlev, cpu, peak_gbs) = (setup.grid, setup.nlev, setup.cpu, setup.peak_gbs);
     let def = (entry.build)();
     let ir = def.specialize(variant)?;
-    let run = cfg.prepare(ir.clone());
+    let (run, kopts) = cfg.prepare(ir.clone());
     let compiled = if engine == Engine::Cpu {
-        Some(cpu.compile(&run)?)
+        Some(cpu.compile_with(&run, &kopts, Some((grid, nlev)))?)
     } else {
         None
     };
@@ -233,7 +248,7 @@ pub fn bench_cpu_side(
     let mut r = BenchResult::new(
         &ir.name,
         &variant.to_string(),
-        cfg.schedule(),
+        &cfg.schedule(),
         engine.name(),
     )
     .timed(samples, 0.0, bytes, peak_gbs);
@@ -277,8 +292,7 @@ pub fn bench_cuda(
         stencil: "-".into(),
         message: e.to_string(),
     };
-    let run = cfg.prepare(ir.clone());
-    let k_block = cfg.opt.as_ref().map_or(1, |o| o.k_block);
+    let (run, mut kopts) = cfg.prepare(ir.clone());
     // 32-bit index arithmetic in the optimised schedule where every field fits.
     let fits = ir.fields.iter().all(|d| {
         crate::field::Field::grid_shape(grid, nlev, d.ty.dims)
@@ -286,10 +300,13 @@ pub fn bench_cuda(
             .product::<usize>()
             < i32::MAX as usize
     });
-    let idx32 = cfg.opt.as_ref().is_some_and(|o| o.idx32) && fits;
-    let compiled = cuda.compile_with(&run, nlev, k_block, idx32)?;
+    kopts.idx32 &= fits;
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;
+    if cfg.tune {
+        kopts = crate::tune::tuned(cuda, &run, &kopts, grid, nlev, &args)?;
+    }
+    let compiled = cuda.compile_for(&run, nlev, &kopts, Some(grid))?;
     let pristine = args.clone();
     let dev = cuda.upload(&run, &args)?;
     let mut bound = cuda.bind(&run, &compiled, grid, nlev, &dev)?;
@@ -327,7 +344,7 @@ pub fn bench_cuda(
     bound.finish()?;
     host_us.sort_by(|a, b| a.total_cmp(b));
     let bytes = ir.minimal_bytes(grid, nlev);
-    let mut r = BenchResult::new(&ir.name, &variant.to_string(), cfg.schedule(), "cuda").timed(
+    let mut r = BenchResult::new(&ir.name, &variant.to_string(), &cfg.schedule(), "cuda").timed(
         kernel_ms,
         host_us[host_us.len() / 2],
         bytes,

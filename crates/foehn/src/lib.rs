@@ -39,5 +39,6 @@ pub mod interp;
 pub mod ir;
 pub mod opt;
 pub mod testing;
+pub mod tune;
 
 pub use error::{CheckError, CheckErrorKind, Error, Result};

@@ -1,25 +1,34 @@
 //! The optimiser preserves results: random programs (shifts, reductions with skips,
 //! where, concat_where, k-shifts, scans, temporaries) give the same outputs with every
 //! pass on, with each pass off, on the interpreter and the CPU backend; optimising is
-//! deterministic; a temporary read through a neighbour shift is inlined and removed.
+//! deterministic; a temporary read through a neighbour shift is inlined and removed;
+//! `concat_where` regions on levels and zones are specialised into branch-free parts.
 
 use foehn::codegen::cpu::CpuBackend;
 use foehn::dsl::prelude::*;
 use foehn::field::Args;
 use foehn::interp::Interpreter;
-use foehn::ir::Role;
+use foehn::ir::{ExprId, IndexDim, Node, Program, Role, Stencil};
 use foehn::opt::{optimise, OptOptions};
 use foehn::testing::{random_args, GenConfig, RandomProgram};
 use foehn_cache::Cache;
-use foehn_grid::{Grid, EARTH_RADIUS};
+use foehn_grid::{Grid, GridSpec, EARTH_RADIUS};
 use std::sync::OnceLock;
 
-fn grids() -> &'static [Grid; 2] {
-    static G: OnceLock<[Grid; 2]> = OnceLock::new();
+/// An icosahedral and a torus grid (global: empty boundary zones), and a small
+/// limited-area grid (its boundary and nudging zones are not empty).
+fn grids() -> &'static [Grid; 3] {
+    static G: OnceLock<[Grid; 3]> = OnceLock::new();
     G.get_or_init(|| {
+        let lam = GridSpec::parse("r2b4:cap:46,8,1500")
+            .unwrap()
+            .build()
+            .unwrap();
+        assert!(lam.is_limited_area());
         [
             Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap(),
             Grid::torus(10000.0, 10000.0, 1000.0).unwrap(),
+            lam,
         ]
     })
 }
@@ -65,6 +74,13 @@ fn variants() -> Vec<(&'static str, OptOptions)> {
             },
         ),
         (
+            "specialise off",
+            OptOptions {
+                specialise_regions: false,
+                ..OptOptions::default()
+            },
+        ),
+        (
             "inline everything",
             OptOptions {
                 max_inline_cost: usize::MAX,
@@ -80,7 +96,7 @@ fn passes_preserve_results_on_random_programs() {
         let d = tempfile::tempdir().unwrap();
         (CpuBackend::new(Cache::at(d.path())), d)
     };
-    let mut inlined = 0;
+    let (mut inlined, mut specialised) = (0, 0);
     for seed in 0..60u64 {
         let cfg = GenConfig::default();
         let ir = RandomProgram::generate(seed, cfg)
@@ -100,6 +116,13 @@ fn passes_preserve_results_on_random_programs() {
                     .iter()
                     .filter(|a| a.starts_with("inline"))
                     .count();
+                if label == "all passes" {
+                    specialised += report
+                        .actions
+                        .iter()
+                        .filter(|a| a.starts_with("specialise stencil"))
+                        .count();
+                }
                 let what = format!(
                     "seed {seed}, grid {g}, {label}\n{}\n{ir}\n{opt}",
                     report.actions.join("\n")
@@ -109,7 +132,7 @@ fn passes_preserve_results_on_random_programs() {
                     .run_ir(&opt, grid, &mut got)
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 assert_same(&what, &ir, &want, &got);
-                if label == "all passes" && g == 0 {
+                if label == "all passes" && g != 1 {
                     let mut native = args.clone();
                     let c = cpu.0.compile(&opt).unwrap();
                     cpu.0.run_compiled(&opt, &c, grid, &mut native).unwrap();
@@ -121,6 +144,10 @@ fn passes_preserve_results_on_random_programs() {
     assert!(
         inlined > 10,
         "the generator should give the inliner work ({inlined} inlinings)"
+    );
+    assert!(
+        specialised > 10,
+        "the generator should give the specialisation work ({specialised} splits)"
     );
 }
 
@@ -214,4 +241,251 @@ fn a_cell_temporary_read_through_e2c_is_inlined_and_removed() {
         "{:?}",
         r.actions
     );
+}
+
+/// The `concat_where` nodes at the stencil's own point whose region tests one of the
+/// stencil's own dimensions (what the specialisation removes in these tests).
+fn own_point_regions(p: &Program, st: &Stencil) -> Vec<ExprId> {
+    let mut out = vec![];
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack = vec![st.root];
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        match p.node(id) {
+            Node::Shift(..) | Node::Neighbor(..) | Node::KShift(..) | Node::Scan { .. } => {}
+            Node::KOffset(_, o) => stack.push(*o),
+            n => {
+                if let Node::ConcatWhere(r, _, _) = n {
+                    let own = r.intervals.iter().any(|iv| match iv.dim {
+                        IndexDim::H(l) => st.location == Some(l),
+                        IndexDim::V(v) => st.vertical == Some(v),
+                    });
+                    if own {
+                        out.push(id);
+                    }
+                }
+                stack.extend(n.children());
+            }
+        }
+    }
+    out
+}
+
+fn count_concat_wheres(p: &Program) -> usize {
+    p.stencils
+        .iter()
+        .flat_map(|s| p.reachable(s.root))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter(|&id| matches!(p.node(id), Node::ConcatWhere(..)))
+        .count()
+}
+
+#[test]
+fn concat_where_regions_on_levels_and_zones_become_branch_free_parts() {
+    let p = ProgramDef::new("regions", |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let w = b.input("w", (CELL, K), F64);
+        let vn = b.input("vn", (EDGE, K), F64);
+        let h = b.input("h", CELL, F64);
+        let y = b.output("y", (CELL, K), F64);
+        let bottom = b.output("bottom", (CELL, K), F64);
+        let z = b.output("z", (EDGE, K), F64);
+        let c = b.output("c", CELL, F64);
+        let m = b.output("m", (CELL, K), F64);
+        // Levels: the top level copies, the others blend with the level above
+        // (`k_shift(-1)` only exists below the top).
+        b.stencil(
+            "levels",
+            &y,
+            concat_where(index(K).lt(1), &x, &w * &x + (1.0 - &w) * x.k_shift(-1)),
+        );
+        // The bottom level on a domain that starts at 1 (`k_shift(1)` only exists above it).
+        b.stencil(
+            "bottom",
+            &bottom,
+            concat_where(index(K).ge(nlev() - 1), x.k_shift(-1), x.k_shift(1) * 0.5),
+        )
+        .vertical(1, nlev());
+        // A zone with both ends: boundary edges, nudging edges (a gradient between the
+        // two cells, which outer boundary edges lack) and the rest: three parts.
+        b.stencil(
+            "zone",
+            &z,
+            concat_where(
+                index(EDGE).in_range(start(Zone::Nudging(1)), end(Zone::Nudging(2))),
+                x.at(E2C, 1) - x.at(E2C, 0),
+                &vn * 2.0,
+            ),
+        );
+        // A 2-D cell stencil with the same region at its own point and under a shift
+        // (the shifted one is evaluated at the neighbours' indices: it stays).
+        let interior = || index(CELL).ge(start(Zone::Interior));
+        let near = concat_where(interior(), &h, 0.0);
+        b.stencil(
+            "cells",
+            &c,
+            concat_where(interior(), near.shift(C2E2C).sum_over(C2E2C), &h * 3.0),
+        );
+        // A conjunction containing the split interval: false outside it, a single
+        // interval (split next) inside it.
+        b.stencil(
+            "mixed",
+            &m,
+            concat_where(
+                index(K).lt(1) & interior(),
+                &x * 5.0,
+                concat_where(interior(), &x * 7.0, &x * 11.0),
+            ),
+        );
+    });
+    let ir = p.specialize(&Variant::new()).unwrap();
+    let (opt, report) = optimise(&ir, &OptOptions::default());
+    let text = report.actions.join("\n");
+    assert!(opt.stencils.len() > ir.stencils.len(), "{text}\n{opt}");
+    for st in &ir.stencils {
+        let n = if st.name == "mixed" { 2 } else { 1 };
+        assert_eq!(own_point_regions(&ir, st).len(), n, "{}", st.name);
+    }
+    for st in &opt.stencils {
+        assert!(
+            own_point_regions(&opt, st).is_empty(),
+            "`{}` still branches\n{text}\n{opt}",
+            st.name
+        );
+    }
+    // The concat_where under the C2E2C shift stays.
+    assert_eq!(count_concat_wheres(&opt), 1, "{opt}");
+    for (name, splits, parts) in [
+        ("levels", 2, 2),
+        ("bottom", 2, 2),
+        ("zone", 3, 3),
+        ("cells", 2, 2),
+        ("mixed", 2, 3),
+        ("mixed[Cell >= start(INTERIOR)]", 2, 2),
+    ] {
+        let line = format!("specialise stencil `{name}` on");
+        assert!(
+            report
+                .actions
+                .iter()
+                .any(|a| a.starts_with(&line) && a.contains(&format!(": {splits} parts"))),
+            "{line} ({splits} parts)\n{text}"
+        );
+        let n = opt
+            .stencils
+            .iter()
+            .filter(|s| s.name.starts_with(&format!("{name}[")))
+            .count();
+        assert_eq!(n, parts, "{name}\n{opt}");
+    }
+    // The parts are adjacent, in the place of the stencil they come from.
+    let mut order: Vec<&str> = opt
+        .stencils
+        .iter()
+        .map(|s| s.name.split('[').next().unwrap())
+        .collect();
+    order.dedup();
+    assert_eq!(order, ["levels", "bottom", "zone", "cells", "mixed"]);
+    assert!(opt.stencils.iter().all(|s| s.domain.is_clipped()), "{opt}");
+    assert!(
+        opt.to_string().contains("K [0, size) clip [.., 1)"),
+        "{opt}"
+    );
+    assert_ne!(opt.content_hash(), ir.content_hash());
+    // Bit-identical results on a global grid (empty boundary zones) and a limited-area
+    // grid (where they are not), interpreted and native.
+    let nudging = grids()[2].zones.of(EDGE).range(Zone::Nudging(1)).unwrap();
+    assert!(nudging.1 > nudging.0 && nudging.0 > 0, "{nudging:?}");
+    let cpu_dir = tempfile::tempdir().unwrap();
+    let cpu = CpuBackend::new(Cache::at(cpu_dir.path()));
+    let compiled = cpu.compile(&opt).unwrap();
+    for g in [0, 2] {
+        let grid = &grids()[g];
+        let args = random_args(&ir, grid, 5, 17);
+        let (mut want, mut got, mut native) = (args.clone(), args.clone(), args);
+        Interpreter.run_ir(&ir, grid, &mut want).unwrap();
+        Interpreter.run_ir(&opt, grid, &mut got).unwrap();
+        assert_same(&format!("regions, grid {g}"), &ir, &want, &got);
+        cpu.run_compiled(&opt, &compiled, grid, &mut native)
+            .unwrap();
+        assert_same(&format!("regions, grid {g} (cpu)"), &ir, &want, &native);
+    }
+}
+
+#[test]
+fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
+    let p = ProgramDef::new("kept", |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let s = b.inout("s", (CELL, K), F64);
+        let t = b.output("t", (CELL, K), F64);
+        let u = b.output("u", (CELL, K), F64);
+        b.stencil(
+            "own",
+            &s,
+            // Reads its output `s` at its own point only: parts cannot see each other.
+            concat_where(index(K).lt(1), &s * 2.0, &s + x.k_shift(-1)),
+        );
+        let sum = scan_forward(0.0, |prev| &prev[0] + &x);
+        b.stencil(
+            "scan",
+            &t,
+            concat_where(index(K).lt(1), &x, sum.k_shift(-1) + &x),
+        );
+        // Two regions on levels: after the split on `K >= nlev - 1` (the lower node id),
+        // the parts would need the smaller (larger) of `nlev - 1` and 1 for `K < 1`,
+        // which depends on nlev (both hold at level 0 when nlev is 1).
+        b.stencil(
+            "two",
+            &u,
+            concat_where(
+                index(K).lt(1),
+                &x,
+                concat_where(index(K).ge(nlev() - 1), x.k_shift(-1), &x * 2.0),
+            ),
+        );
+    });
+    let ir = p.specialize(&Variant::new()).unwrap();
+    let (opt, report) = optimise(&ir, &OptOptions::default());
+    let text = report.actions.join("\n");
+    let names: Vec<&str> = opt.stencils.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "own[K < 1]",
+            "own[K >= 1]",
+            "scan",
+            "two[K < nlev-1]",
+            "two[K >= nlev-1]"
+        ],
+        "{text}"
+    );
+    for (what, needle) in [
+        ("scan", "scans run over the whole vertical range"),
+        ("two[K < nlev-1]", "the smaller of nlev-1 and 1"),
+        ("two[K >= nlev-1]", "the larger of nlev-1 and 1"),
+    ] {
+        assert!(
+            report.actions.iter().any(|a| a
+                .starts_with(&format!("keep `concat_where` in stencil `{what}`"))
+                && a.contains(needle)),
+            "{what}: {needle}\n{text}"
+        );
+    }
+    for grid in [&grids()[0], &grids()[2]] {
+        let args = random_args(&ir, grid, 4, 3);
+        let (mut want, mut got) = (args.clone(), args);
+        Interpreter.run_ir(&ir, grid, &mut want).unwrap();
+        Interpreter.run_ir(&opt, grid, &mut got).unwrap();
+        assert_same("kept", &ir, &want, &got);
+        // Natively the in-place `s` is read and written without a snapshot.
+        let dir = tempfile::tempdir().unwrap();
+        let cpu = CpuBackend::new(Cache::at(dir.path()));
+        let mut native = random_args(&ir, grid, 4, 3);
+        let c = cpu.compile(&opt).unwrap();
+        cpu.run_compiled(&opt, &c, grid, &mut native).unwrap();
+        assert_same("kept (cpu)", &ir, &want, &native);
+    }
 }

@@ -211,6 +211,28 @@ pub struct Kernel {
     _f: CudaFunction,
 }
 
+extern "C" fn no_dynamic_shared_memory(_block: std::ffi::c_int) -> usize {
+    0
+}
+
+impl Kernel {
+    /// The CUDA occupancy calculator's block size for this kernel (the largest that
+    /// reaches the best occupancy given its registers), at most `limit` threads.
+    pub fn occupancy_block_size(&self, limit: u32) -> Result<u32, GpuError> {
+        let (_, block) = drv(
+            "cuOccupancyMaxPotentialBlockSize",
+            self._f
+                .occupancy_max_potential_block_size(no_dynamic_shared_memory, 0, limit, None),
+        )?;
+        Ok(block)
+    }
+
+    /// Registers per thread.
+    pub fn registers(&self) -> Result<i32, GpuError> {
+        drv("cuFuncGetAttribute(NUM_REGS)", self._f.num_regs())
+    }
+}
+
 // SAFETY: a CUfunction handle may be used from any thread with its context bound.
 unsafe impl Send for Kernel {}
 unsafe impl Sync for Kernel {}

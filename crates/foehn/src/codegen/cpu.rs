@@ -2,8 +2,8 @@
 //! library (cached on disk), loaded with `libloading`, and run in parallel over
 //! horizontal chunks with rayon. See `docs/adr/0003-native-cpu-backend.md`.
 
-use super::c::{generate, CProgram};
-use super::CODEGEN_VERSION;
+use super::c::{generate_kernels, CProgram, Fixed, Target};
+use super::{size_identity, KernelOptions, CODEGEN_VERSION};
 use crate::error::{Error, Result};
 use crate::field::{Args, Field, FieldData};
 use crate::interp::Backend;
@@ -91,6 +91,7 @@ struct Ctx {
     sc: *const CScalar,
     bounds: *const i64,
     err: *mut i32,
+    dom: *const i64,
 }
 
 // SAFETY: the context only points at buffers that outlive the parallel loop; the
@@ -105,6 +106,8 @@ pub struct CompiledProgram {
     _lib: libloading::Library,
     fns: Vec<StencilFn>,
     code: CProgram,
+    /// The grid and levels the code was generated for, when sizes are fixed.
+    fixed_for: Option<String>,
     /// The cache key (content hash of source, flags, compiler and code generator).
     pub key: String,
     /// Whether it came from the cache, was built, or was rebuilt after corruption.
@@ -173,17 +176,36 @@ impl CpuBackend {
 
     /// Generates, compiles (or fetches from the cache) and loads one program variant.
     pub fn compile(&self, program: &ir::Program) -> Result<Arc<CompiledProgram>> {
+        self.compile_with(program, &KernelOptions::default(), None)
+    }
+
+    /// Compiles `program` with a schedule (fused kernels); with `opts.fixed_sizes`,
+    /// for `sized` = (grid, levels) only (sizes become compile-time constants).
+    pub fn compile_with(
+        &self,
+        program: &ir::Program,
+        opts: &KernelOptions,
+        sized: Option<(&Grid, usize)>,
+    ) -> Result<Arc<CompiledProgram>> {
         let fail = |message: String| Error::Compile {
             program: program.name.clone(),
             message,
         };
+        let schedule = opts.schedule_for(program);
+        let fixed = match (opts.fixed_sizes, sized) {
+            (true, Some((grid, nlev))) => Some(Fixed { grid, nlev }),
+            (true, None) => return Err(fail("fixed sizes need the grid and levels".into())),
+            (false, _) => None,
+        };
+        let fixed_for = fixed.map(|f| size_identity(f.grid, f.nlev));
         // A program already loaded in this process is found by its IR's content hash,
-        // without generating its source again.
-        let alias = format!("ir:{}", program.content_hash());
+        // schedule and sizes, without generating its source again.
+        let alias = format!("ir:{}:{:?}:{fixed_for:?}", program.content_hash(), schedule);
         if let Some(p) = self.loaded.get(&alias) {
             return Ok(p);
         }
-        let code = generate(program).map_err(|e| fail(e.to_string()))?;
+        let code = generate_kernels(program, Target::C, &schedule, fixed)
+            .map_err(|e| fail(e.to_string()))?;
         let tc = toolchain().map_err(fail)?;
         let key = KeyBuilder::new()
             .part("codegen", CODEGEN_VERSION)
@@ -191,7 +213,9 @@ impl CpuBackend {
             .part("compiler", &tc.identity)
             .part("flags", CFLAGS.join(" "))
             .finish();
-        if let Some(p) = self.loaded.get(&key) {
+        // The same library may serve several fixed sizes; each keeps its size check.
+        let loaded_key = format!("{key}:{fixed_for:?}");
+        if let Some(p) = self.loaded.get(&loaded_key) {
             return Ok(p);
         }
         let description = format!("cpu {} [{}]", program.name, program.variant);
@@ -205,8 +229,8 @@ impl CpuBackend {
         let lib = unsafe { libloading::Library::new(&path) }
             .map_err(|e| fail(format!("loading {}: {e}", path.display())))?;
         let mut fns = Vec::new();
-        for st in &code.stencils {
-            // SAFETY: every stencil symbol has the StencilFn signature (see codegen::c).
+        for st in &code.kernels {
+            // SAFETY: every kernel symbol has the StencilFn signature (see codegen::c).
             let f: libloading::Symbol<StencilFn> = unsafe { lib.get(st.symbol.as_bytes()) }
                 .map_err(|e| fail(format!("symbol {}: {e}", st.symbol)))?;
             fns.push(*f);
@@ -215,10 +239,11 @@ impl CpuBackend {
             _lib: lib,
             fns,
             code,
+            fixed_for,
             key: key.clone(),
             origin,
         };
-        Ok(self.loaded.insert(key, alias, compiled))
+        Ok(self.loaded.insert(loaded_key, alias, compiled))
     }
 
     /// Runs a compiled program variant on `grid` with `args` (shapes checked first).
@@ -329,14 +354,25 @@ fn execute(
         )
         .collect();
     let bounds = code.resolve_bounds(program, grid, nlev)?;
+    if let Some(want) = &compiled.fixed_for {
+        let got = size_identity(grid, nlev);
+        if *want != got {
+            return Err(Error::Runtime {
+                program: program.name.clone(),
+                stencil: "-".into(),
+                message: format!("compiled for {want} (fixed sizes), called on {got}"),
+            });
+        }
+    }
     let mut err = 0i32;
-    for (i, st) in program.stencils.iter().enumerate() {
-        let runtime = |message: String| program.runtime_error(st, message);
-        let Some(dom) = program.active_domain(st, grid, nlev)? else {
+    for (i, kernel) in code.kernels.iter().enumerate() {
+        let Some(launch) = super::KernelLaunch::resolve(program, &kernel.members, grid, nlev)?
+        else {
             continue;
         };
-        // Outputs that the stencil also reads are read from a snapshot taken now.
-        let snapshots: BTreeMap<u32, Field> = code.stencils[i]
+        let dom = launch.union;
+        // Outputs that a member also reads are read from a snapshot taken now.
+        let snapshots: BTreeMap<u32, Field> = kernel
             .snapshot
             .iter()
             .map(|f| (f.0, fields[f.0 as usize].clone()))
@@ -368,6 +404,7 @@ fn execute(
             sc: scalars.as_ptr(),
             bounds: bounds.as_ptr(),
             err: &mut err,
+            dom: launch.members.as_ptr(),
         };
         let f = compiled.fns[i];
         let (k0, k1) = (dom.k.0 as i64, dom.k.1 as i64);
@@ -388,7 +425,13 @@ fn execute(
                 .get(err as usize - 1)
                 .cloned()
                 .unwrap_or_else(|| format!("check {err}"));
-            return Err(runtime(site));
+            let stencil = kernel
+                .members
+                .iter()
+                .map(|&m| &program.stencils[m])
+                .find(|st| site.contains(&format!("stencil `{}`", st.name)))
+                .unwrap_or(&program.stencils[kernel.members[0]]);
+            return Err(program.runtime_error(stencil, site));
         }
     }
     Ok(())

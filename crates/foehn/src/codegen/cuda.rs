@@ -3,8 +3,8 @@
 //! tables, a per-program workspace, and launches whose argument blocks are built once
 //! per binding so a call only enqueues kernels.
 
-use super::c::{generate_for, CProgram, Target};
-use super::CODEGEN_VERSION;
+use super::c::{generate_kernels, CProgram, Fixed, Target};
+use super::{size_identity, KernelLaunch, KernelOptions, CODEGEN_VERSION};
 use crate::error::{Error, Result};
 use crate::field::{Args, Field, FieldData};
 use crate::interp::Backend;
@@ -16,8 +16,10 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
 
-/// Threads per block along the horizontal dimension.
-const BLOCK: u32 = 128;
+/// Largest block the launch model picks (threads along the horizontal dimension).
+const MODEL_MAX_BLOCK: u32 = 256;
+/// Smallest block the launch model picks.
+const MODEL_MIN_BLOCK: u32 = 64;
 
 fn gpu_err(program: &str) -> impl Fn(GpuError) -> Error + '_ {
     move |e| Error::Compile {
@@ -37,12 +39,29 @@ pub struct CudaCompiled {
     pub origin: Origin,
     max_levels: usize,
     idx32: bool,
+    /// The grid and levels the code was generated for, when sizes are fixed.
+    fixed_for: Option<String>,
+    /// Threads per block of each kernel chosen by the schedule (tuned), if any.
+    blocks: Vec<Option<u32>>,
 }
 
 impl CudaCompiled {
     /// The generated CUDA source.
     pub fn source(&self) -> &str {
         &self.code.source
+    }
+
+    /// The generated code's kernels (members, k-block, snapshots).
+    pub fn kernels(&self) -> &[super::c::CKernel] {
+        &self.code.kernels
+    }
+
+    /// Registers per thread of each kernel.
+    pub fn registers(&self) -> Vec<i32> {
+        self.kernels
+            .iter()
+            .map(|k| k.registers().unwrap_or(-1))
+            .collect()
     }
 }
 
@@ -105,6 +124,11 @@ impl CudaBackend {
         &self.gpu
     }
 
+    /// The compiled-program cache (also holds tuning results).
+    pub fn cache(&self) -> &Cache {
+        &self.cache
+    }
+
     /// Generates CUDA for `program` (scan columns sized for `nlev` levels), compiles it with
     /// NVRTC for this device (or loads the CUBIN from the cache).
     pub fn compile(&self, program: &ir::Program, nlev: usize) -> Result<Arc<CudaCompiled>> {
@@ -121,6 +145,24 @@ impl CudaBackend {
         k_block: usize,
         idx32: bool,
     ) -> Result<Arc<CudaCompiled>> {
+        let opts = KernelOptions {
+            k_block,
+            idx32,
+            ..KernelOptions::default()
+        };
+        self.compile_for(program, nlev, &opts, None)
+    }
+
+    /// Compiles `program` with a schedule (fused kernels, per-kernel k-blocks and block
+    /// sizes) and code-generation switches; with `opts.fixed_sizes`, for `grid` and
+    /// `nlev` only (sizes become compile-time constants).
+    pub fn compile_for(
+        &self,
+        program: &ir::Program,
+        nlev: usize,
+        opts: &KernelOptions,
+        grid: Option<&Grid>,
+    ) -> Result<Arc<CudaCompiled>> {
         let fail = |message: String| Error::Compile {
             program: program.name.clone(),
             message,
@@ -130,20 +172,32 @@ impl CudaBackend {
             .iter()
             .any(|n| matches!(n, ir::Node::Scan { .. }));
         let max_levels = if has_scans { nlev + 1 } else { 1 };
+        let schedule = opts.schedule_for(program);
+        let fixed = match (opts.fixed_sizes, grid) {
+            (true, Some(grid)) => Some(Fixed { grid, nlev }),
+            (true, None) => return Err(fail("fixed sizes need the grid".into())),
+            (false, _) => None,
+        };
+        let fixed_for = fixed.map(|f| size_identity(f.grid, f.nlev));
         let alias = format!(
-            "ir:{}:{max_levels}:{k_block}:{idx32}",
-            program.content_hash()
+            "ir:{}:{max_levels}:{}:{}:{schedule:?}:{fixed_for:?}",
+            program.content_hash(),
+            opts.k_block,
+            opts.idx32
         );
         if let Some(c) = self.compiled.get(&alias) {
             return Ok(c);
         }
-        let code = generate_for(
+        let (k_block, idx32) = (opts.k_block, opts.idx32);
+        let code = generate_kernels(
             program,
             Target::Cuda {
                 max_levels,
                 k_block,
                 idx32,
             },
+            &schedule,
+            fixed,
         )
         .map_err(|e| fail(e.to_string()))?;
         let arch = self.gpu.arch();
@@ -154,7 +208,10 @@ impl CudaBackend {
             .part("arch", &arch)
             .part("nvrtc", format!("{maj}.{min}"))
             .finish();
-        if let Some(c) = self.compiled.get(&key) {
+        // Loaded modules are shared by schedules that differ only in launch blocks.
+        let blocks: Vec<Option<u32>> = schedule.kernels.iter().map(|k| k.block).collect();
+        let loaded_key = format!("{key}:{blocks:?}");
+        if let Some(c) = self.compiled.get(&loaded_key) {
             return Ok(c);
         }
         let description = format!("cuda {} [{}] {arch}", program.name, program.variant);
@@ -174,7 +231,7 @@ impl CudaBackend {
         let cubin = std::fs::read(&path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
         let module = self.gpu.load(cubin).map_err(gpu_err(&program.name))?;
         let kernels = code
-            .stencils
+            .kernels
             .iter()
             .map(|s| module.kernel(&s.symbol))
             .collect::<std::result::Result<Vec<_>, _>>()
@@ -187,8 +244,10 @@ impl CudaBackend {
             origin,
             max_levels,
             idx32,
+            fixed_for,
+            blocks,
         };
-        Ok(self.compiled.insert(key, alias, c))
+        Ok(self.compiled.insert(loaded_key, alias, c))
     }
 
     /// Uploads a grid's neighbour tables once; later calls reuse them.
@@ -321,26 +380,46 @@ impl CudaBackend {
                 });
             }
         }
+        if let Some(want) = &compiled.fixed_for {
+            let got = size_identity(grid, nlev);
+            if *want != got {
+                return Err(Error::Runtime {
+                    program: program.name.clone(),
+                    stencil: "-".into(),
+                    message: format!("compiled for {want} (fixed sizes), called on {got}"),
+                });
+            }
+        }
         let bounds = code.resolve_bounds(program, grid, nlev)?;
         let err = DeviceBuffer::from_slice(&self.gpu, &[0i32]).map_err(&fail)?;
+        let max_members = code
+            .kernels
+            .iter()
+            .map(|k| k.members.len())
+            .max()
+            .unwrap_or(1);
+        let sms = self.gpu.multiprocessors().map_err(&fail)?.max(1) as usize;
         let mut snapshots = Vec::new();
         let mut stencils = Vec::new();
-        for (i, st) in program.stencils.iter().enumerate() {
-            let runtime = |message: String| program.runtime_error(st, message);
-            let Some(dom) = program.active_domain(st, grid, nlev)? else {
+        for (i, ck) in code.kernels.iter().enumerate() {
+            let first = &program.stencils[ck.members[0]];
+            let Some(launch) = KernelLaunch::resolve(program, &ck.members, grid, nlev)? else {
                 continue;
             };
-            let cs = &code.stencils[i];
-            if cs.per_column && dom.k.1 - dom.k.0 > compiled.max_levels {
-                return Err(runtime(format!(
-                    "vertical range {} exceeds the {} levels the kernel was compiled for",
-                    dom.k.1 - dom.k.0,
-                    compiled.max_levels
-                )));
+            let dom = launch.union;
+            if ck.per_column && dom.k.1 - dom.k.0 > compiled.max_levels {
+                return Err(program.runtime_error(
+                    first,
+                    format!(
+                        "vertical range {} exceeds the {} levels the kernel was compiled for",
+                        dom.k.1 - dom.k.0,
+                        compiled.max_levels
+                    ),
+                ));
             }
             let mut copies = Vec::new();
             let mut rd: Vec<u64> = decls.iter().map(|f| f.buf.ptr()).collect();
-            for f in &cs.snapshot {
+            for f in &ck.snapshot {
                 let src = decls[f.0 as usize];
                 let snap = DeviceBuffer::alloc(&self.gpu, src.buf.bytes()).map_err(&fail)?;
                 rd[f.0 as usize] = snap.ptr();
@@ -377,24 +456,34 @@ impl CudaBackend {
                 w.push(0);
             }
             w.push(err.ptr());
+            let mut member_domains = launch.members.clone();
+            member_domains.resize(4 * max_members, 0);
+            w.extend(member_domains.iter().map(|&b| b as u64));
             let block: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).collect();
-            let k_range = if st.vertical.is_some() {
+            let k_range = if first.vertical.is_some() {
                 (dom.k.0 as i64, dom.k.1 as i64)
             } else {
                 (0, 1)
             };
-            let gx = (dom.h.1 - dom.h.0).div_ceil(BLOCK as usize) as u32;
-            let gy = if cs.per_column {
+            let nh = dom.h.1 - dom.h.0;
+            let gy = if ck.per_column {
                 1
             } else {
-                ((k_range.1 - k_range.0) as usize).div_ceil(cs.k_block) as u32
+                ((k_range.1 - k_range.0) as usize)
+                    .div_ceil(ck.k_block)
+                    .max(1)
+            };
+            let threads = match compiled.blocks[i] {
+                Some(b) => b,
+                None => model_block(&compiled.kernels[i], nh, gy, sms),
             };
             stencils.push(BoundStencil {
                 kernel: i,
                 block,
                 scalar_at,
                 range: [dom.h.0 as i64, dom.h.1 as i64, k_range.0, k_range.1],
-                grid: (gx, gy.max(1), 1),
+                grid: (nh.div_ceil(threads as usize) as u32, gy as u32, 1),
+                threads,
                 copies,
             });
         }
@@ -413,6 +502,18 @@ impl CudaBackend {
             compiled,
             program: program.name.clone(),
             stencil_names: program.stencils.iter().map(|s| s.name.clone()).collect(),
+            kernel_names: code
+                .kernels
+                .iter()
+                .map(|k| {
+                    let names: Vec<&str> = k
+                        .members
+                        .iter()
+                        .map(|&m| program.stencils[m].name.as_str())
+                        .collect();
+                    names.join(" + ")
+                })
+                .collect(),
             scalar_names: program.scalars.iter().map(|s| s.name.clone()).collect(),
             field_ptrs: decls.iter().map(|f| (f.buf.ptr(), f.buf.bytes())).collect(),
             stencils,
@@ -421,6 +522,21 @@ impl CudaBackend {
             err,
         })
     }
+}
+
+/// The launch model's block size: the occupancy calculator's choice for the kernel's
+/// registers, at most [`MODEL_MAX_BLOCK`], halved while the launch would have fewer
+/// than two blocks per multiprocessor (small domains, e.g. a few levels).
+fn model_block(kernel: &foehn_gpu::Kernel, nh: usize, gy: usize, sms: usize) -> u32 {
+    let mut b = kernel
+        .occupancy_block_size(MODEL_MAX_BLOCK)
+        .unwrap_or(128)
+        .clamp(MODEL_MIN_BLOCK, MODEL_MAX_BLOCK);
+    b -= b % 32;
+    while b > MODEL_MIN_BLOCK && nh.div_ceil(b as usize) * gy < 2 * sms {
+        b /= 2;
+    }
+    b
 }
 
 fn scalar_bits(s: Scalar) -> u64 {
@@ -438,8 +554,23 @@ struct BoundStencil {
     scalar_at: usize,
     range: [i64; 4],
     grid: (u32, u32, u32),
+    /// Threads per block.
+    threads: u32,
     /// (field, snapshot) pairs copied before the launch.
     copies: Vec<(usize, usize)>,
+}
+
+/// One kernel launch of a bound program.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Launch {
+    /// Index of the kernel in the schedule.
+    pub kernel: usize,
+    /// Its stencils' names, `+`-joined.
+    pub name: String,
+    /// Threads per block.
+    pub threads: u32,
+    /// Blocks.
+    pub grid: (u32, u32, u32),
 }
 
 /// A program bound to device arguments: [`Bound::launch`] only enqueues work.
@@ -450,6 +581,7 @@ pub struct Bound<'a> {
     compiled: &'a CudaCompiled,
     program: String,
     stencil_names: Vec<String>,
+    kernel_names: Vec<String>,
     scalar_names: Vec<String>,
     field_ptrs: Vec<(u64, usize)>,
     stencils: Vec<BoundStencil>,
@@ -503,39 +635,80 @@ impl Bound<'_> {
         Ok(())
     }
 
-    /// Enqueues every stencil without recording metrics (for benchmarks that time the
+    /// Enqueues every kernel without recording metrics (for benchmarks that time the
     /// calls themselves).
     pub fn enqueue(&mut self) -> Result<()> {
-        let gpu = &self.backend.gpu;
-        for st in &mut self.stencils {
-            for &(field, snap) in &st.copies {
-                let (src, bytes) = self.field_ptrs[field];
-                let dst = &self.snapshots[snap];
-                // SAFETY: both allocations hold `bytes` bytes.
-                unsafe { gpu.copy_raw(src, dst.ptr(), bytes) }.map_err(gpu_err(&self.program))?;
-            }
-            let [mut h0, mut h1, mut k0, mut k1] = st.range;
-            let mut params = [
-                st.block.as_mut_ptr() as *mut c_void,
-                &mut h0 as *mut i64 as *mut c_void,
-                &mut h1 as *mut i64 as *mut c_void,
-                &mut k0 as *mut i64 as *mut c_void,
-                &mut k1 as *mut i64 as *mut c_void,
-            ];
-            // SAFETY: the argument block matches the generated foehn_ctx layout (all
-            // members 8 bytes, arrays sized for this program) and the buffers it points to
-            // live as long as this binding.
-            unsafe {
-                gpu.launch(
-                    &self.compiled.kernels[st.kernel],
-                    st.grid,
-                    (BLOCK, 1, 1),
-                    &mut params,
-                )
-            }
-            .map_err(gpu_err(&self.program))?;
+        for i in 0..self.stencils.len() {
+            self.enqueue_one(i)?;
         }
         Ok(())
+    }
+
+    /// Enqueues bound kernel `i` (its snapshot copies first).
+    fn enqueue_one(&mut self, i: usize) -> Result<()> {
+        let gpu = &self.backend.gpu;
+        let st = &mut self.stencils[i];
+        for &(field, snap) in &st.copies {
+            let (src, bytes) = self.field_ptrs[field];
+            let dst = &self.snapshots[snap];
+            // SAFETY: both allocations hold `bytes` bytes.
+            unsafe { gpu.copy_raw(src, dst.ptr(), bytes) }.map_err(gpu_err(&self.program))?;
+        }
+        let [mut h0, mut h1, mut k0, mut k1] = st.range;
+        let mut params = [
+            st.block.as_mut_ptr() as *mut c_void,
+            &mut h0 as *mut i64 as *mut c_void,
+            &mut h1 as *mut i64 as *mut c_void,
+            &mut k0 as *mut i64 as *mut c_void,
+            &mut k1 as *mut i64 as *mut c_void,
+        ];
+        // SAFETY: the argument block matches the generated foehn_ctx layout (all
+        // members 8 bytes, arrays sized for this program) and the buffers it points to
+        // live as long as this binding.
+        unsafe {
+            gpu.launch(
+                &self.compiled.kernels[st.kernel],
+                st.grid,
+                (st.threads, 1, 1),
+                &mut params,
+            )
+        }
+        .map_err(gpu_err(&self.program))
+    }
+
+    /// The launched kernels, in launch order (kernels without points are not launched).
+    pub fn launches(&self) -> Vec<Launch> {
+        self.stencils
+            .iter()
+            .map(|s| Launch {
+                kernel: s.kernel,
+                name: self.kernel_names[s.kernel].clone(),
+                threads: s.threads,
+                grid: s.grid,
+            })
+            .collect()
+    }
+
+    /// Median time (seconds) of each launched kernel alone over `runs` launches (after
+    /// a warm-up), from CUDA events; the order of [`Bound::launches`].
+    pub fn kernel_times(&mut self, runs: usize) -> Result<Vec<f64>> {
+        let program = self.program.clone();
+        let gpu_fail = gpu_err(&program);
+        let timer = self.backend.gpu.timer().map_err(&gpu_fail)?;
+        let mut out = Vec::new();
+        for i in 0..self.stencils.len() {
+            self.enqueue_one(i)?;
+            let mut t = Vec::new();
+            for _ in 0..runs.max(1) {
+                timer.start().map_err(&gpu_fail)?;
+                self.enqueue_one(i)?;
+                timer.stop().map_err(&gpu_fail)?;
+                t.push(timer.seconds().map_err(&gpu_fail)?);
+            }
+            t.sort_by(|a, b| a.total_cmp(b));
+            out.push(t[t.len() / 2]);
+        }
+        Ok(out)
     }
 
     /// Waits for the stream and reports the first failed run-time check, if any.
@@ -590,8 +763,25 @@ impl CudaBackend {
         k_block: usize,
         idx32: bool,
     ) -> Result<()> {
+        let opts = KernelOptions {
+            k_block,
+            idx32,
+            ..KernelOptions::default()
+        };
+        self.run_ir_opts(program, grid, args, &opts)
+    }
+
+    /// [`CudaBackend::run_ir`] with a schedule and code-generation options (fixed sizes
+    /// are fixed for `grid` and the arguments' levels).
+    pub fn run_ir_opts(
+        &self,
+        program: &ir::Program,
+        grid: &Grid,
+        args: &mut Args,
+        opts: &KernelOptions,
+    ) -> Result<()> {
         let nlev = args.check(program, grid)?;
-        let compiled = self.compile_with(program, nlev, k_block, idx32)?;
+        let compiled = self.compile_for(program, nlev, opts, Some(grid))?;
         let dev = self.upload(program, args)?;
         let mut bound = self.bind(program, &compiled, grid, nlev, &dev)?;
         bound.launch()?;

@@ -45,3 +45,104 @@ impl<T> Loaded<T> {
         v
     }
 }
+
+/// How a backend turns a program into kernels: the schedule (fusion, per-kernel
+/// k-blocks and block sizes) and code-generation switches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelOptions {
+    /// The kernel schedule; `None`: a kernel per stencil.
+    pub schedule: Option<crate::ir::Schedule>,
+    /// Levels one GPU thread walks unless the schedule says otherwise (1: one level).
+    pub k_block: usize,
+    /// 32-bit index arithmetic on the GPU (binding checks every field fits).
+    pub idx32: bool,
+    /// Strides, bounds and fused kernels' member domains as compile-time constants of
+    /// the caller's grid and levels (the compiled program then runs on that size only).
+    pub fixed_sizes: bool,
+}
+
+impl Default for KernelOptions {
+    /// The program as written: a kernel per stencil, a GPU thread per level, 64-bit
+    /// indices, sizes at run time.
+    fn default() -> Self {
+        KernelOptions {
+            schedule: None,
+            k_block: 1,
+            idx32: false,
+            fixed_sizes: false,
+        }
+    }
+}
+
+impl KernelOptions {
+    /// The options the optimiser chose: `schedule` (from `opt::optimise_scheduled`)
+    /// with the k-block, index width and fixed sizes of `opts`.
+    pub fn optimised(opts: &crate::opt::OptOptions, schedule: crate::ir::Schedule) -> Self {
+        KernelOptions {
+            schedule: Some(schedule),
+            k_block: opts.k_block.max(1),
+            idx32: opts.idx32,
+            fixed_sizes: opts.fixed_sizes,
+        }
+    }
+
+    /// The schedule for `p`: the given one or a kernel per stencil.
+    pub fn schedule_for(&self, p: &crate::ir::Program) -> crate::ir::Schedule {
+        self.schedule
+            .clone()
+            .unwrap_or_else(|| crate::ir::Schedule::unfused(p))
+    }
+}
+
+/// What a program compiled with fixed sizes was generated for: grid identity and levels.
+pub(crate) fn size_identity(grid: &foehn_grid::Grid, nlev: usize) -> String {
+    format!(
+        "{} ({} cells, {} edges, {} vertices), {nlev} levels",
+        grid.name,
+        grid.topology.n_cells(),
+        grid.topology.n_edges(),
+        grid.topology.n_vertices()
+    )
+}
+
+/// The points a kernel runs on: the union of its members' active domains, and each
+/// member's domain `[h0, h1, k0, k1]` (all zero for a member with nothing to do), which
+/// fused kernels test before computing the member.
+pub(crate) struct KernelLaunch {
+    /// Union of the members' domains.
+    pub union: crate::ir::ResolvedDomain,
+    /// Four bounds per member.
+    pub members: Vec<i64>,
+}
+
+impl KernelLaunch {
+    /// Resolves the members' domains on `grid`; `None` when none has a point.
+    pub(crate) fn resolve(
+        p: &crate::ir::Program,
+        members: &[usize],
+        grid: &foehn_grid::Grid,
+        nlev: usize,
+    ) -> crate::Result<Option<KernelLaunch>> {
+        let mut union: Option<crate::ir::ResolvedDomain> = None;
+        let mut bounds = Vec::with_capacity(4 * members.len());
+        for &m in members {
+            match p.active_domain(&p.stencils[m], grid, nlev)? {
+                Some(r) => {
+                    bounds.extend([r.h.0, r.h.1, r.k.0, r.k.1].map(|x| x as i64));
+                    union = Some(match union {
+                        None => r,
+                        Some(u) => crate::ir::ResolvedDomain {
+                            h: (u.h.0.min(r.h.0), u.h.1.max(r.h.1)),
+                            k: (u.k.0.min(r.k.0), u.k.1.max(r.k.1)),
+                        },
+                    });
+                }
+                None => bounds.extend([0; 4]),
+            }
+        }
+        Ok(union.map(|union| KernelLaunch {
+            union,
+            members: bounds,
+        }))
+    }
+}

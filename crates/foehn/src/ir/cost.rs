@@ -24,6 +24,18 @@ impl Program {
     /// registers) and neighbour tables are not counted. Domains that cannot be resolved
     /// on `grid` count as whole fields.
     pub fn minimal_bytes(&self, grid: &Grid, nlev: usize) -> u64 {
+        let all: Vec<usize> = (0..self.stencils.len()).collect();
+        self.traffic(&all, false, grid, nlev)
+    }
+
+    /// Minimal bytes of one kernel computing `stencils` (indices into
+    /// [`Program::stencils`]): the same model as [`Program::minimal_bytes`] restricted to
+    /// those stencils, with temporaries counted (between kernels they live in memory).
+    pub fn kernel_bytes(&self, stencils: &[usize], grid: &Grid, nlev: usize) -> u64 {
+        self.traffic(stencils, true, grid, nlev)
+    }
+
+    fn traffic(&self, stencils: &[usize], temporaries: bool, grid: &Grid, nlev: usize) -> u64 {
         let n = self.fields.len();
         let mut read_k: Vec<Option<(usize, usize)>> = vec![None; n];
         let mut write_h: Vec<Option<(usize, usize)>> = vec![None; n];
@@ -35,7 +47,7 @@ impl Program {
             .collect();
         let levels =
             |i: usize| crate::field::vertical_extent_of(self.fields[i].ty.dims, &shapes[i]);
-        for st in &self.stencils {
+        for st in stencils.iter().map(|&i| &self.stencils[i]) {
             let dom = st.domain.resolve(st.location, st.vertical, grid, nlev).ok();
             for id in self.reachable(st.root) {
                 if let Node::Field(f) = self.node(id) {
@@ -61,7 +73,7 @@ impl Program {
             }
         }
         (0..n)
-            .filter(|&i| self.fields[i].role != Role::Temp)
+            .filter(|&i| temporaries || self.fields[i].role != Role::Temp)
             .map(|i| {
                 let d = &self.fields[i];
                 let elem = d.ty.dtype.size_bytes() as u64;

@@ -11,6 +11,8 @@
 //!     ...
 //!     return %3
 //! ```
+//!
+//! A clipped domain shows its clip after the range: `K [0, size) clip [.., 1)`.
 
 use super::{Node, Program};
 use std::fmt::{self, Write};
@@ -82,18 +84,29 @@ impl fmt::Display for Program {
                 .iter()
                 .map(|&o| self.field(o).name.as_str())
                 .collect();
+            let clip = |c: (Option<super::Bound>, Option<super::Bound>)| {
+                if c == (None, None) {
+                    String::new()
+                } else {
+                    format!(" clip {}", super::domain::clip_text(c))
+                }
+            };
             let mut dom = match st.location {
                 Some(l) => format!(
-                    "{l} [{}, {})",
-                    st.domain.horizontal.0, st.domain.horizontal.1
+                    "{l} [{}, {}){}",
+                    st.domain.horizontal.0,
+                    st.domain.horizontal.1,
+                    clip(st.domain.clip_horizontal)
                 ),
                 None => "one column".to_string(),
             };
             if let Some(v) = st.vertical {
                 write!(
                     dom,
-                    " x {v} [{}, {})",
-                    st.domain.vertical.0, st.domain.vertical.1
+                    " x {v} [{}, {}){}",
+                    st.domain.vertical.0,
+                    st.domain.vertical.1,
+                    clip(st.domain.clip_vertical)
                 )?;
             }
             writeln!(f, "  stencil {} -> {} on {}", st.name, outs.join(", "), dom)?;

@@ -239,21 +239,30 @@ impl fmt::Display for Region {
 }
 
 /// The output domain of a stencil: `[start, end)` horizontally (on the outputs'
-/// location) and vertically (on the outputs' vertical kind; ignored for 2-D outputs).
+/// location) and vertically (on the outputs' vertical kind; ignored for 2-D outputs),
+/// optionally clipped per direction (the optimiser's region specialisation restricts a
+/// copy of a stencil to one side of a `concat_where` region this way).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Domain {
     /// Horizontal `[start, end)`.
     pub horizontal: (Bound, Bound),
     /// Vertical `[start, end)`.
     pub vertical: (Bound, Bound),
+    /// Horizontal clip `(lower, upper)`: the resolved start is raised to `lower` and the
+    /// end lowered to `upper` where given; `(None, None)` (the default) clips nothing.
+    pub clip_horizontal: (Option<Bound>, Option<Bound>),
+    /// Vertical clip `(lower, upper)`, as [`Domain::clip_horizontal`].
+    pub clip_vertical: (Option<Bound>, Option<Bound>),
 }
 
 impl Default for Domain {
-    /// The whole field: `[0, size)` in both directions.
+    /// The whole field: `[0, size)` in both directions, unclipped.
     fn default() -> Domain {
         Domain {
             horizontal: (Bound::index(0), Bound::size()),
             vertical: (Bound::index(0), Bound::size()),
+            clip_horizontal: (None, None),
+            clip_vertical: (None, None),
         }
     }
 }
@@ -268,8 +277,16 @@ pub struct ResolvedDomain {
 }
 
 impl Domain {
+    /// True when a clip is set in either direction.
+    pub fn is_clipped(&self) -> bool {
+        self.clip_horizontal != (None, None) || self.clip_vertical != (None, None)
+    }
+
     /// Resolves the bounds for outputs on `loc` with vertical kind `vkind`; errors
-    /// when a range is reversed or leaves `[0, size]`.
+    /// when a range is reversed or leaves `[0, size]`. The clips apply afterwards: a
+    /// clipped range that becomes empty is returned as an empty range (start == end,
+    /// within the unclipped range), not as an error; a clip bound that cannot be
+    /// resolved is an error.
     pub fn resolve(
         &self,
         loc: Option<Location>,
@@ -278,6 +295,7 @@ impl Domain {
         nlev: usize,
     ) -> Result<ResolvedDomain, String> {
         let range = |(a, b): (Bound, Bound),
+                     (lo, hi): (Option<Bound>, Option<Bound>),
                      dim: IndexDim,
                      size: usize|
          -> Result<(usize, usize), String> {
@@ -287,18 +305,47 @@ impl Domain {
                     "{dim} range [{a}, {b}) = [{s}, {e}) is not within [0, {size}]"
                 ));
             }
-            Ok((s as usize, e as usize))
+            let mut cs = s;
+            let mut ce = e;
+            if let Some(lo) = lo {
+                cs = cs.max(lo.resolve(dim, grid, nlev)?);
+            }
+            if let Some(hi) = hi {
+                ce = ce.min(hi.resolve(dim, grid, nlev)?);
+            }
+            if cs >= ce {
+                // Empty: a point inside the unclipped range (cs >= s, so only the end caps).
+                let p = cs.min(e) as usize;
+                return Ok((p, p));
+            }
+            Ok((cs as usize, ce as usize))
         };
         let h = match loc {
-            Some(loc) => range(self.horizontal, IndexDim::H(loc), grid.size(loc))?,
+            Some(loc) => range(
+                self.horizontal,
+                self.clip_horizontal,
+                IndexDim::H(loc),
+                grid.size(loc),
+            )?,
             None => (0, 1),
         };
         let k = match vkind {
-            Some(v) => range(self.vertical, IndexDim::V(v), v.levels(nlev))?,
+            Some(v) => range(
+                self.vertical,
+                self.clip_vertical,
+                IndexDim::V(v),
+                v.levels(nlev),
+            )?,
             None => (0, 1),
         };
         Ok(ResolvedDomain { h, k })
     }
+}
+
+/// Text of a clip `(lower, upper)`: `[lo, hi)` with `..` for a missing side.
+pub(crate) fn clip_text(clip: (Option<Bound>, Option<Bound>)) -> String {
+    let side = |b: Option<Bound>| b.map_or("..".to_string(), |b| b.to_string());
+    format!("[{}, {})", side(clip.0), side(clip.1))
 }
 
 /// The start of a horizontal zone, as a bound (`start(Zone::Nudging(2))`).
@@ -322,5 +369,88 @@ pub fn nlev() -> Bound {
     Bound {
         base: BoundBase::Nlev,
         offset: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foehn_grid::EARTH_RADIUS;
+
+    #[test]
+    fn clips_narrow_the_resolved_range_and_may_empty_it() {
+        let grid = Grid::icosahedral(2, 0, EARTH_RADIUS).unwrap();
+        let (cells, levels) = (grid.size(Location::Cell), 10);
+        let at = |d: Domain| d.resolve(Some(Location::Cell), Some(VKind::Full), &grid, levels);
+        let base = Domain {
+            horizontal: (Bound::index(2), Bound::size() - 3),
+            vertical: (Bound::index(1), nlev()),
+            ..Domain::default()
+        };
+        assert!(!base.is_clipped());
+        let r = at(base).unwrap();
+        assert_eq!((r.h, r.k), ((2, cells - 3), (1, levels)));
+        // A lower clip is a max with the start, an upper clip a min with the end.
+        let clipped = Domain {
+            clip_horizontal: (Some(Bound::index(5)), None),
+            clip_vertical: (None, Some(nlev() - 2)),
+            ..base
+        };
+        assert!(clipped.is_clipped());
+        let r = at(clipped).unwrap();
+        assert_eq!((r.h, r.k), ((5, cells - 3), (1, levels - 2)));
+        // Clips beyond the range change nothing.
+        let wide = Domain {
+            clip_horizontal: (Some(Bound::index(-4)), Some(Bound::size() + 7)),
+            clip_vertical: (Some(Bound::index(0)), Some(nlev())),
+            ..base
+        };
+        let r = at(wide).unwrap();
+        assert_eq!((r.h, r.k), ((2, cells - 3), (1, levels)));
+        // A clip that empties the range gives an empty range inside the unclipped one.
+        for clip in [
+            (Some(Bound::index(1)), Some(Bound::index(1))),
+            (Some(Bound::index(7)), Some(Bound::index(3))),
+            (None, Some(Bound::index(0))),
+            (Some(nlev() + 5), None),
+        ] {
+            let r = at(Domain {
+                clip_vertical: clip,
+                ..base
+            })
+            .unwrap();
+            assert_eq!(r.k.0, r.k.1, "{clip:?}");
+            assert!((1..=levels).contains(&r.k.0), "{clip:?}: {:?}", r.k);
+            assert_eq!(r.h, (2, cells - 3));
+        }
+        // The unclipped range is still checked first: a reversed range is an error even
+        // under a clip that would make it look valid.
+        let reversed = Domain {
+            vertical: (Bound::index(5), Bound::index(2)),
+            clip_vertical: (Some(Bound::index(3)), Some(Bound::index(4))),
+            ..base
+        };
+        let err = at(reversed).unwrap_err();
+        assert!(err.contains("is not within"), "{err}");
+        // A zone clip on a vertical dimension cannot be resolved.
+        let zone = Domain {
+            clip_vertical: (Some(start(Zone::Interior)), None),
+            ..base
+        };
+        assert!(at(zone).is_err());
+        // 2-D outputs ignore the vertical clip.
+        let r = Domain {
+            clip_vertical: (Some(Bound::index(3)), Some(Bound::index(3))),
+            ..base
+        }
+        .resolve(Some(Location::Cell), None, &grid, levels)
+        .unwrap();
+        assert_eq!(r.k, (0, 1));
+    }
+
+    #[test]
+    fn clip_text_shows_missing_sides() {
+        assert_eq!(clip_text((Some(Bound::index(1)), None)), "[1, ..)");
+        assert_eq!(clip_text((None, Some(nlev() - 1))), "[.., nlev-1)");
     }
 }

@@ -3,8 +3,10 @@
 //! The serialization writes every declaration, node and stencil in arena/declaration
 //! order with explicit tags, lengths and little-endian integers; floats by bit pattern.
 //! Source spans are excluded (moving code does not change the hash); types are
-//! excluded (they are a function of the rest). Bump [`FORMAT_VERSION`] whenever the
-//! serialization or the meaning of a node changes.
+//! excluded (they are a function of the rest). Stencil domain clips are appended in a
+//! trailer present only when some stencil is clipped, so unclipped programs hash as
+//! before. Bump [`FORMAT_VERSION`] whenever the serialization or the meaning of a node
+//! changes.
 
 use super::domain::{Bound, BoundBase, IndexDim, Region};
 use super::types::{DType, Dims, FieldType, Scalar, VKind};
@@ -299,6 +301,48 @@ impl Program {
             c.bound(s.domain.vertical.1);
             c.u32(s.root.0);
         }
+        // Domain clips go in a trailer written only when some stencil is clipped, so the
+        // hash of a program without clips is what it was before clips existed.
+        let clipped: Vec<(usize, &super::Stencil)> = self
+            .stencils
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.domain.is_clipped())
+            .collect();
+        if !clipped.is_empty() {
+            c.str("clips");
+            c.u32(clipped.len() as u32);
+            for (i, s) in clipped {
+                c.u32(i as u32);
+                for (lo, hi) in [s.domain.clip_horizontal, s.domain.clip_vertical] {
+                    c.opt(lo, Canon::bound);
+                    c.opt(hi, Canon::bound);
+                }
+            }
+        }
         ContentHash(*c.0.finalize().as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{Bound, Variant};
+
+    #[test]
+    fn clips_are_hashed_only_when_present() {
+        let p = crate::examples::divergence()
+            .specialize(&Variant::new())
+            .unwrap();
+        let base = p.content_hash();
+        let mut same = p.clone();
+        same.stencils[0].domain.clip_vertical = (None, None);
+        assert_eq!(same.content_hash(), base);
+        let clip = (Some(Bound::index(1)), None);
+        let (mut h, mut v) = (p.clone(), p);
+        h.stencils[0].domain.clip_horizontal = clip;
+        v.stencils[0].domain.clip_vertical = clip;
+        assert_ne!(h.content_hash(), base);
+        assert_ne!(v.content_hash(), base);
+        assert_ne!(h.content_hash(), v.content_hash());
     }
 }

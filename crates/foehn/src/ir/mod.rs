@@ -16,10 +16,12 @@
 //! and scans are sequential loops over the stencil's vertical range whose results are
 //! materialised per column. See `docs/adr/0002-dsl-and-ir.md`.
 
+mod access;
 mod cost;
 mod display;
 pub mod domain;
 mod hash;
+pub mod schedule;
 pub mod semantics;
 pub mod types;
 
@@ -27,6 +29,7 @@ pub use domain::{
     end, nlev, start, Bound, BoundBase, Domain, IndexDim, Interval, Region, ResolvedDomain,
 };
 pub use hash::ContentHash;
+pub use schedule::{KernelPlan, Schedule};
 pub use types::{DType, Dim, Dims, FieldType, Scalar, Type, VKind};
 
 use foehn_grid::{Connectivity, Location};

@@ -1,5 +1,7 @@
 //! The optimiser: small named passes over the IR, each preserving results, each
-//! explainable. Today: inlining of temporaries into their consumers (recomputing them at
+//! explainable. Today: specialisation of `concat_where` regions on a stencil's own
+//! dimensions into branch-free parts with clipped domains (first), inlining of
+//! temporaries into their consumers (recomputing them at
 //! neighbour points when that is cheaper than a round trip through memory), removal of
 //! stencils and temporaries that became dead, and compaction of the expression arena.
 //! Common subexpressions are shared already: the DSL hash-conses the arena.
@@ -8,13 +10,18 @@
 //! addresses, so optimising twice gives the same program (tested).
 
 mod compact;
+pub mod fuse;
 mod inline;
+mod specialise;
 
-use crate::ir::Program;
+use crate::ir::{Program, Schedule};
 
 /// Which passes run, and their thresholds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptOptions {
+    /// Split stencils on `concat_where` regions of their own dimensions into parts with
+    /// clipped domains, each without that branch.
+    pub specialise_regions: bool,
     /// Inline temporaries into the stencils that read them.
     pub inline: bool,
     /// Largest recompute cost accepted for one inlining: the producer's expression size
@@ -31,17 +38,25 @@ pub struct OptOptions {
     pub k_block: usize,
     /// 32-bit index arithmetic on the GPU where every field has fewer than 2³¹ elements.
     pub idx32: bool,
+    /// Fuse consecutive stencils whose dependencies are pointwise into one kernel.
+    pub fuse: bool,
+    /// Generate code for the caller's grid and levels: strides, bounds and domains
+    /// become compile-time constants (one compiled variant per grid size).
+    pub fixed_sizes: bool,
 }
 
 impl Default for OptOptions {
     fn default() -> Self {
         OptOptions {
+            specialise_regions: true,
             inline: true,
             max_inline_cost: 256,
             inline_load_factor: 2,
             remove_dead: true,
             k_block: 8,
             idx32: true,
+            fuse: true,
+            fixed_sizes: true,
         }
     }
 }
@@ -50,12 +65,15 @@ impl OptOptions {
     /// Every pass off: the program as written (ICON's one-loop-nest-per-stencil structure).
     pub fn none() -> OptOptions {
         OptOptions {
+            specialise_regions: false,
             inline: false,
             max_inline_cost: 0,
             inline_load_factor: 0,
             remove_dead: false,
             k_block: 1,
             idx32: false,
+            fuse: false,
+            fixed_sizes: false,
         }
     }
 }
@@ -82,6 +100,22 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
     if opts.remove_dead {
         compact::remove_dead(&mut p, &mut report);
     }
+    // After inlining: split parts would look like several producers of a temporary.
+    if opts.specialise_regions {
+        specialise::specialise_regions(&mut p, &mut report);
+    }
     compact::compact(&mut p);
     (p, report)
+}
+
+/// [`optimise`], then the kernel schedule of the optimised program: fused where
+/// `opts.fuse` allows, a kernel per stencil otherwise.
+pub fn optimise_scheduled(program: &Program, opts: &OptOptions) -> (Program, Schedule, OptReport) {
+    let (p, mut report) = optimise(program, opts);
+    let schedule = if opts.fuse {
+        fuse::fuse(&p, &mut report)
+    } else {
+        Schedule::unfused(&p)
+    };
+    (p, schedule, report)
 }

@@ -11,12 +11,13 @@
 
 use crate::ir::{
     BinaryOp, Bound, DType, ExprId, FieldId, IndexDim, Node, Program, ReduceOp, Region, ScanDir,
-    Stencil, Type, UnaryOp,
+    Schedule, Stencil, Type, UnaryOp,
 };
 use foehn_grid::{Connectivity, Location};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+mod body;
 mod expr;
 mod ops;
 
@@ -27,8 +28,8 @@ use ops::{cast, conn_index, ctype, literal, storage_type};
 pub struct CProgram {
     /// The complete C translation unit.
     pub source: String,
-    /// One entry per stencil, in program order.
-    pub stencils: Vec<CStencil>,
+    /// One entry per kernel of the schedule, in launch order.
+    pub kernels: Vec<CKernel>,
     /// Region bounds the code reads from `ctx->bounds`, in index order.
     pub bounds: Vec<(IndexDim, Bound)>,
     /// Messages of the run-time checks; the error word is 1 + an index into this.
@@ -55,22 +56,35 @@ impl CProgram {
     }
 }
 
-/// Calling information of one stencil function.
+/// Calling information of one kernel function (one stencil, or several fused).
 #[derive(Debug, Clone, PartialEq)]
-pub struct CStencil {
+pub struct CKernel {
     /// The C symbol.
     pub symbol: String,
-    /// Fields the stencil reads.
+    /// The stencils it computes, indices into `Program::stencils`.
+    pub members: Vec<usize>,
+    /// Fields the kernel reads.
     pub reads: BTreeSet<FieldId>,
-    /// Output fields the stencil also reads: the runtime passes a snapshot taken
-    /// before the stencil as their read pointer, so every point sees the old values.
+    /// Output fields a member stencil also reads: the runtime passes a snapshot taken
+    /// before the kernel as their read pointer, so every point sees the old values.
     pub snapshot: BTreeSet<FieldId>,
-    /// True when the stencil computes scan columns: one CUDA thread per horizontal point
+    /// True when the kernel computes scan columns: one CUDA thread per horizontal point
     /// (walking the levels) instead of one per (point, level).
     pub per_column: bool,
-    /// Levels one CUDA thread walks in this stencil (1 without k-blocking). Stencils
+    /// Levels one CUDA thread walks in this kernel (1 without k-blocking). Stencils
     /// with data-dependent vertical offsets are not k-blocked: measured slower.
     pub k_block: usize,
+}
+
+/// Sizes fixed at compile time: strides, level counts, region bounds and fused
+/// kernels' member domains become constants of the generated code. The runtime then
+/// checks the caller's grid and levels are the ones the code was generated for.
+#[derive(Clone, Copy)]
+pub struct Fixed<'g> {
+    /// The grid.
+    pub grid: &'g foehn_grid::Grid,
+    /// Full levels.
+    pub nlev: usize,
 }
 
 /// Errors: IR constructs this generator does not lower (yet).
@@ -122,6 +136,7 @@ typedef struct {
     const foehn_scalar* sc;
     const int64_t* bounds;
     int32_t* err;
+    const int64_t* dom;
 } foehn_ctx;
 
 #define FOEHN_ERR(site) __atomic_store_n(ctx->err, (site) + 1, __ATOMIC_RELAXED)
@@ -158,15 +173,17 @@ FOEHN_FN int32_t foehn_imax(int32_t a, int32_t b) { return a > b ? a : b; }
 FOEHN_FN int32_t foehn_wrap(int64_t x) { return (int32_t)(uint32_t)(uint64_t)x; }
 "#;
 
-/// The CUDA argument block: every member 8 bytes, arrays sized for the program.
-fn cuda_ctx(prog: &Program, n_bounds: usize) -> String {
+/// The CUDA argument block: every member 8 bytes, arrays sized for the program; `dom`
+/// holds the member domains `[h0, h1, k0, k1]` of the kernel being launched.
+fn cuda_ctx(prog: &Program, n_bounds: usize, max_members: usize) -> String {
     let nf = prog.fields.len().max(1);
     let ns = prog.scalars.len().max(1);
     let nb = n_bounds.max(1);
+    let nd = 4 * max_members.max(1);
     format!(
         "typedef struct {{\n    const void* rd[{nf}];\n    void* wr[{nf}];\n    int64_t sh[{nf}];\n    \
          int64_t sj[{nf}];\n    int64_t sk[{nf}];\n    int64_t nk[{nf}];\n    const int32_t* tab[14];\n    \
-         foehn_scalar sc[{ns}];\n    int64_t bounds[{nb}];\n    int32_t* err;\n}} foehn_ctx;\n"
+         foehn_scalar sc[{ns}];\n    int64_t bounds[{nb}];\n    int32_t* err;\n    int64_t dom[{nd}];\n}} foehn_ctx;\n"
     )
 }
 
@@ -175,24 +192,69 @@ pub fn generate(prog: &Program) -> Result<CProgram, CodegenError> {
     generate_for(prog, Target::C)
 }
 
-/// Generates source for one specialised program and target.
+/// Generates source for one specialised program and target, a kernel per stencil.
 pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenError> {
+    generate_kernels(prog, target, &Schedule::unfused(prog), None)
+}
+
+/// Generates source for a program, target and schedule (fused kernels, per-kernel
+/// k-blocks); with `fixed`, sizes and domains are compile-time constants.
+pub fn generate_kernels(
+    prog: &Program,
+    target: Target,
+    schedule: &Schedule,
+    fixed: Option<Fixed>,
+) -> Result<CProgram, CodegenError> {
+    let fail = |stencil: &str, message: String| CodegenError {
+        program: prog.name.clone(),
+        stencil: stencil.to_string(),
+        message,
+    };
+    schedule.validate(prog).map_err(|m| fail("-", m))?;
     let mut functions = String::new();
     let mut shared = Shared::default();
-    let mut stencils = Vec::new();
-    for (i, st) in prog.stencils.iter().enumerate() {
-        let symbol = format!("foehn_stencil_{i}");
-        let mut g = Gen::new(prog, st, &mut shared, target);
-        let body = g.stencil_body()?;
+    let mut kernels = Vec::new();
+    for (i, plan) in schedule.kernels.iter().enumerate() {
+        let symbol = format!("foehn_kernel_{i}");
+        let members: Vec<&Stencil> = plan.stencils.iter().map(|&m| &prog.stencils[m]).collect();
+        let mut g = Gen::new(prog, members[0], &mut shared, target);
+        g.k_block = kernel_k_block(prog, &members, target, plan.k_block);
+        g.fixed = fixed;
+        if let (Some(fx), true) = (fixed, members.len() > 1) {
+            let mut d = Vec::new();
+            for st in &members {
+                let r = prog
+                    .resolve_domain(st, fx.grid, fx.nlev)
+                    .map_err(|e| fail(&st.name, e.to_string()))?;
+                d.extend([r.h.0, r.h.1, r.k.0, r.k.1].map(|x| x as i64));
+            }
+            g.fixed_domains = Some(d);
+        }
+        let body = g.kernel_body(&members)?;
         let reads = g.reads.clone();
-        let header = g.prologue();
-        let snapshot: BTreeSet<FieldId> = st
-            .outputs
+        // A member reading its own output away from its point reads a snapshot taken
+        // before the kernel (fusion guarantees no other member touches such a field);
+        // read only at its own point, the value is read before it is overwritten.
+        let snapshot: BTreeSet<FieldId> = members
             .iter()
-            .copied()
-            .filter(|o| reads.contains(o))
+            .flat_map(|st| {
+                let own = prog.read_pattern(st.root);
+                st.outputs
+                    .iter()
+                    .copied()
+                    .filter(move |o| own.get(o) == Some(&false))
+                    .collect::<Vec<_>>()
+            })
             .collect();
-        writeln!(functions, "\n/* stencil `{}` */", st.name).unwrap();
+        let header = g.prologue(&snapshot)?;
+        let per_column = members.iter().any(|st| {
+            prog.reachable(st.root)
+                .iter()
+                .any(|&id| matches!(prog.node(id), Node::Scan { .. }))
+        });
+        let k_block = if per_column { 1 } else { g.k_block };
+        let names: Vec<&str> = members.iter().map(|s| s.name.as_str()).collect();
+        writeln!(functions, "\n/* kernel {i}: {} */", names.join(" + ")).unwrap();
         match target {
             Target::C => writeln!(
                 functions,
@@ -207,19 +269,21 @@ pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenE
         functions.push_str(&header);
         functions.push_str(&body);
         functions.push_str("}\n");
-        let per_column = prog
-            .reachable(st.root)
-            .iter()
-            .any(|&id| matches!(prog.node(id), Node::Scan { .. }));
-        let k_block = stencil_k_block(prog, st, target);
-        stencils.push(CStencil {
+        kernels.push(CKernel {
             symbol,
+            members: plan.stencils.clone(),
             reads,
             snapshot,
             per_column,
             k_block,
         });
     }
+    let max_members = schedule
+        .kernels
+        .iter()
+        .map(|k| k.stencils.len())
+        .max()
+        .unwrap_or(1);
     let mut source = match target {
         Target::C => C_PRELUDE.to_string(),
         Target::Cuda {
@@ -229,7 +293,7 @@ pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenE
                 "{}{CUDA_PRELUDE}#define FOEHN_MAXK {}\n{}",
                 if idx32 { "#define FOEHN_IDX32\n" } else { "" },
                 max_levels.max(1),
-                cuda_ctx(prog, shared.bounds.len())
+                cuda_ctx(prog, shared.bounds.len(), max_members)
             )
         }
     };
@@ -237,26 +301,32 @@ pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenE
     source.push_str(&functions);
     Ok(CProgram {
         source,
-        stencils,
+        kernels,
         bounds: shared.bounds,
         sites: shared.sites,
     })
 }
 
-/// The k-block of a stencil: the target's, except 1 for the C target, for stencils
-/// without levels and for stencils with data-dependent vertical offsets.
-fn stencil_k_block(prog: &Program, st: &Stencil, target: Target) -> usize {
+/// The k-block of a kernel: the plan's or the target's, except 1 for the C target, for
+/// kernels without levels and for stencils with data-dependent vertical offsets.
+fn kernel_k_block(
+    prog: &Program,
+    members: &[&Stencil],
+    target: Target,
+    plan: Option<usize>,
+) -> usize {
     let Target::Cuda { k_block, .. } = target else {
         return 1;
     };
-    let data_dependent = prog
-        .reachable(st.root)
-        .iter()
-        .any(|&id| matches!(prog.node(id), Node::KOffset(..)));
-    if st.vertical.is_none() || data_dependent {
+    let data_dependent = members.iter().any(|st| {
+        prog.reachable(st.root)
+            .iter()
+            .any(|&id| matches!(prog.node(id), Node::KOffset(..)))
+    });
+    if members.iter().any(|st| st.vertical.is_none()) || data_dependent {
         1
     } else {
-        k_block.max(1)
+        plan.unwrap_or(k_block).max(1)
     }
 }
 
@@ -354,6 +424,12 @@ struct Gen<'a> {
     bounds_used: BTreeSet<usize>,
     scans: BTreeMap<u32, ScanCtx>,
     target: Target,
+    /// Levels one GPU thread walks.
+    k_block: usize,
+    /// Compile-time sizes, if fixed.
+    fixed: Option<Fixed<'a>>,
+    /// A fused kernel's member domains as constants (with fixed sizes).
+    fixed_domains: Option<Vec<i64>>,
 }
 
 impl<'a> Gen<'a> {
@@ -373,6 +449,9 @@ impl<'a> Gen<'a> {
             bounds_used: BTreeSet::new(),
             scans: BTreeMap::new(),
             target,
+            k_block: 1,
+            fixed: None,
+            fixed_domains: None,
         }
     }
 
@@ -429,27 +508,44 @@ impl<'a> Gen<'a> {
     }
 
     /// Declarations at the top of the function for everything the body uses.
-    fn prologue(&self) -> String {
+    fn prologue(&self, snapshot: &BTreeSet<FieldId>) -> Result<String, CodegenError> {
         let mut s = String::new();
         for &f in self.reads.union(&self.writes) {
             let d = self.prog.field(f);
             let t = storage_type(d.ty.dtype);
             let i = f.0;
+            // A field read and written in place (at the same point; not from a snapshot)
+            // is accessed through both pointers: they must not be `restrict`.
+            let both =
+                self.reads.contains(&f) && self.writes.contains(&f) && !snapshot.contains(&f);
+            let restrict = if both { "" } else { " FOEHN_RESTRICT" };
             if self.reads.contains(&f) {
                 writeln!(
                     s,
-                    "    const {t}* FOEHN_RESTRICT RD{i} = (const {t}*)ctx->rd[{i}];"
+                    "    const {t}*{restrict} RD{i} = (const {t}*)ctx->rd[{i}];"
                 )
                 .unwrap();
             }
             if self.writes.contains(&f) {
-                writeln!(s, "    {t}* FOEHN_RESTRICT WR{i} = ({t}*)ctx->wr[{i}];").unwrap();
+                writeln!(s, "    {t}*{restrict} WR{i} = ({t}*)ctx->wr[{i}];").unwrap();
             }
-            writeln!(
-                s,
-                "    const foehn_idx SH{i} = ctx->sh[{i}], SJ{i} = ctx->sj[{i}], SK{i} = ctx->sk[{i}], NK{i} = ctx->nk[{i}];"
-            )
-            .unwrap();
+            match self.fixed {
+                Some(fx) => {
+                    let shape = crate::field::Field::grid_shape(fx.grid, fx.nlev, d.ty.dims);
+                    let (sh, sj, sk) = crate::field::strides_of(d.ty.dims, &shape);
+                    let nk = crate::field::vertical_extent_of(d.ty.dims, &shape);
+                    writeln!(
+                        s,
+                        "    const foehn_idx SH{i} = {sh}, SJ{i} = {sj}, SK{i} = {sk}, NK{i} = {nk};"
+                    )
+                    .unwrap();
+                }
+                None => writeln!(
+                    s,
+                    "    const foehn_idx SH{i} = ctx->sh[{i}], SJ{i} = ctx->sj[{i}], SK{i} = ctx->sk[{i}], NK{i} = ctx->nk[{i}];"
+                )
+                .unwrap(),
+            }
             writeln!(s, "    (void)SH{i}; (void)SJ{i}; (void)SK{i}; (void)NK{i};").unwrap();
         }
         for &c in &self.tables {
@@ -477,196 +573,17 @@ impl<'a> Gen<'a> {
             .unwrap();
         }
         for &b in &self.bounds_used {
-            writeln!(s, "    const foehn_idx B{b} = ctx->bounds[{b}];").unwrap();
-        }
-        s
-    }
-
-    /// The loop nest of the stencil.
-    fn stencil_body(&mut self) -> Result<String, CodegenError> {
-        let st = self.st;
-        let has_k = st.vertical.is_some();
-        let scans: Vec<ExprId> = self
-            .prog
-            .reachable(st.root)
-            .into_iter()
-            .filter(|&id| matches!(self.prog.node(id), Node::Scan { .. }))
-            .collect();
-        let root_pt = |k: &str| Pt {
-            h: "h".into(),
-            loc: st.location,
-            k: KPos {
-                base: k.into(),
-                off: 0,
-            },
-            j: None,
-            guard: None,
-            own_h: true,
-        };
-        let cuda = matches!(self.target, Target::Cuda { .. });
-        if cuda {
-            self.line("const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(blockIdx.x * blockDim.x + threadIdx.x);");
-            self.line("if (h >= h1) return;");
-        }
-        if scans.is_empty() {
-            // C: vertical outer, horizontal inner (unit-stride horizontal accesses).
-            // CUDA: a thread per (h, k), horizontal on x for coalescing.
-            match (cuda, has_k) {
-                (false, true) => self.open("for (foehn_idx k = k0; k < k1; ++k)"),
-                (true, true) => {
-                    let kb = stencil_k_block(self.prog, st, self.target);
-                    if kb == 1 {
-                        self.line("const foehn_idx k = (foehn_idx)k0 + (foehn_idx)blockIdx.y; if (k >= k1) return;")
-                    } else {
-                        self.line(format!(
-                            "const foehn_idx kb0 = (foehn_idx)k0 + (foehn_idx)blockIdx.y * {kb};"
-                        ));
-                        self.line(format!(
-                            "const foehn_idx kb1 = kb0 + {kb} < k1 ? kb0 + {kb} : (foehn_idx)k1;"
-                        ));
-                        self.line("#pragma unroll 4");
-                        self.open("for (foehn_idx k = kb0; k < kb1; ++k)");
-                    }
+            match self.fixed {
+                Some(fx) => {
+                    let (dim, bound) = self.shared.bounds[b];
+                    let v = bound
+                        .resolve(dim, fx.grid, fx.nlev)
+                        .map_err(|m| self.err(m))?;
+                    writeln!(s, "    const foehn_idx B{b} = {v};").unwrap()
                 }
-                (_, false) => self.line("const foehn_idx k = 0; (void)k0; (void)k1;"),
-            }
-            if !cuda {
-                self.open("for (foehn_idx h = h0; h < h1; ++h)");
-            }
-            let v = self.emit(st.root, &root_pt("k"))?;
-            self.store(&v)?;
-            let k_loop_in_thread = stencil_k_block(self.prog, st, self.target) > 1;
-            if !cuda {
-                self.close();
-                if has_k {
-                    self.close();
-                }
-            } else if has_k && k_loop_in_thread {
-                self.close();
-            }
-        } else {
-            // A column per horizontal point: compute every scan's column, then the outputs.
-            if !cuda {
-                self.open("for (foehn_idx h = h0; h < h1; ++h)");
-            }
-            for &sid in &scans {
-                self.emit_scan_column(sid)?;
-            }
-            if has_k {
-                self.open("for (foehn_idx k = k0; k < k1; ++k)");
-            } else {
-                self.line("const foehn_idx k = 0;");
-            }
-            let v = self.emit(st.root, &root_pt("k"))?;
-            self.store(&v)?;
-            if has_k {
-                self.close();
-            }
-            if !cuda {
-                self.close();
+                None => writeln!(s, "    const foehn_idx B{b} = ctx->bounds[{b}];").unwrap(),
             }
         }
-        Ok(std::mem::take(&mut self.out))
-    }
-
-    fn store(&mut self, v: &Val) -> Result<(), CodegenError> {
-        let outs = self.st.outputs.clone();
-        let vals: Vec<Val> = match (v, outs.len()) {
-            (Val::S(_), 1) => vec![v.clone()],
-            (Val::T(t), n) if t.len() == n => t.clone(),
-            _ => return Err(self.err("output arity does not match the root expression")),
-        };
-        for (f, val) in outs.iter().zip(vals) {
-            self.writes.insert(*f);
-            let d = self.prog.field(*f);
-            let i = f.0;
-            let kpart = if d.ty.dims.vertical.is_some() {
-                format!(" + k*SK{i}")
-            } else {
-                String::new()
-            };
-            let value = if d.ty.dtype == DType::Bool {
-                format!("(uint8_t)({} != 0)", val.s())
-            } else {
-                val.s().to_string()
-            };
-            self.line(format!("WR{i}[h*SH{i}{kpart}] = {value};"));
-        }
-        Ok(())
-    }
-
-    /// Declares and fills the column arrays of a scan at the current `h`.
-    fn emit_scan_column(&mut self, sid: ExprId) -> Result<(), CodegenError> {
-        let Node::Scan {
-            id,
-            dir,
-            init,
-            body,
-            ..
-        } = self.prog.node(sid).clone()
-        else {
-            unreachable!()
-        };
-        let n = body.len();
-        let pt0 = Pt {
-            h: "h".into(),
-            loc: self.st.location,
-            k: KPos {
-                base: "k0".into(),
-                off: 0,
-            },
-            j: None,
-            guard: None,
-            own_h: true,
-        };
-        let mut columns = Vec::new();
-        let mut carries = Vec::new();
-        for i in 0..n {
-            let t = ctype(self.dtype(body[i]));
-            let col = format!("COL{id}_{i}");
-            let c = format!("C{id}_{i}");
-            match self.target {
-                Target::C => self.line(format!("{t} {col}[(k1 - k0) > 0 ? (k1 - k0) : 1];")),
-                Target::Cuda { .. } => self.line(format!("{t} {col}[FOEHN_MAXK];")),
-            }
-            let v = self.emit(init[i], &pt0)?;
-            self.line(format!("{t} {c} = {};", v.s()));
-            columns.push(col);
-            carries.push(c);
-        }
-        self.scans.insert(
-            id,
-            ScanCtx {
-                columns: columns.clone(),
-                carries: carries.clone(),
-                active: true,
-            },
-        );
-        let head = match dir {
-            ScanDir::Forward => "for (foehn_idx kc = k0; kc < k1; ++kc)",
-            ScanDir::Backward => "for (foehn_idx kc = k1 - 1; kc >= k0; --kc)",
-        };
-        self.open(head);
-        let pt = Pt {
-            k: KPos {
-                base: "kc".into(),
-                off: 0,
-            },
-            ..pt0
-        };
-        let mut next = Vec::new();
-        for &b in &body {
-            let v = self.emit(b, &pt)?;
-            next.push(v.s().to_string());
-        }
-        for i in 0..n {
-            self.line(format!("{} = {};", carries[i], next[i]));
-            self.line(format!("{}[kc - k0] = {};", columns[i], carries[i]));
-        }
-        self.close();
-        if let Some(s) = self.scans.get_mut(&id) {
-            s.active = false;
-        }
-        Ok(())
+        Ok(s)
     }
 }

@@ -1,0 +1,235 @@
+//! Loop nests: a kernel's points (a thread per point on the GPU, loops on the CPU),
+//! the stencils computed at each point (guarded by their domains when fused), stores,
+//! and scan columns.
+
+use super::*;
+
+impl<'a> Gen<'a> {
+    /// The loop nest of a kernel computing `members` (one stencil, or several fused).
+    pub(super) fn kernel_body(&mut self, members: &[&'a Stencil]) -> Result<String, CodegenError> {
+        let st = self.st;
+        let has_k = st.vertical.is_some();
+        let scans: Vec<ExprId> = self
+            .prog
+            .reachable(st.root)
+            .into_iter()
+            .filter(|&id| matches!(self.prog.node(id), Node::Scan { .. }))
+            .collect();
+        let cuda = matches!(self.target, Target::Cuda { .. });
+        if cuda {
+            self.line("const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(blockIdx.x * blockDim.x + threadIdx.x);");
+            self.line("if (h >= h1) return;");
+        }
+        if !scans.is_empty() {
+            if members.len() > 1 {
+                return Err(self.err("a stencil with scans cannot share a kernel"));
+            }
+            self.column_body(&scans)?;
+            return Ok(std::mem::take(&mut self.out));
+        }
+        // C: vertical outer, horizontal inner (unit-stride horizontal accesses).
+        // CUDA: a thread per (h, k), horizontal on x for coalescing; with k-blocking a
+        // thread walks `k_block` levels.
+        let mut open = 0;
+        match (cuda, has_k) {
+            (false, true) => {
+                self.open("for (foehn_idx k = k0; k < k1; ++k)");
+                open += 1;
+            }
+            (true, true) => {
+                let kb = self.k_block;
+                if kb == 1 {
+                    self.line("const foehn_idx k = (foehn_idx)k0 + (foehn_idx)blockIdx.y; if (k >= k1) return;")
+                } else {
+                    self.line(format!(
+                        "const foehn_idx kb0 = (foehn_idx)k0 + (foehn_idx)blockIdx.y * {kb};"
+                    ));
+                    self.line(format!(
+                        "const foehn_idx kb1 = kb0 + {kb} < k1 ? kb0 + {kb} : (foehn_idx)k1;"
+                    ));
+                    self.line("#pragma unroll 4");
+                    self.open("for (foehn_idx k = kb0; k < kb1; ++k)");
+                    open += 1;
+                }
+            }
+            (_, false) => self.line("const foehn_idx k = 0; (void)k0; (void)k1;"),
+        }
+        if !cuda {
+            self.open("for (foehn_idx h = h0; h < h1; ++h)");
+            open += 1;
+        }
+        if members.len() == 1 {
+            self.point(st)?;
+        } else {
+            for (m, &member) in members.iter().enumerate() {
+                self.st = member;
+                let d = |i: usize| self.dom_bound(4 * m + i);
+                let mut guard = format!("if (h >= {} && h < {}", d(0), d(1));
+                if has_k {
+                    write!(guard, " && k >= {} && k < {}", d(2), d(3)).unwrap();
+                }
+                self.line(format!("/* stencil `{}` */", member.name));
+                self.open(format!("{guard})"));
+                self.point(member)?;
+                self.close();
+            }
+            self.st = st;
+        }
+        for _ in 0..open {
+            self.close();
+        }
+        Ok(std::mem::take(&mut self.out))
+    }
+
+    /// Member domain bound `i` of a fused kernel: a constant when sizes are fixed at
+    /// compile time, else read from the kernel's argument block.
+    fn dom_bound(&self, i: usize) -> String {
+        match &self.fixed_domains {
+            Some(d) => d[i].to_string(),
+            None => format!("ctx->dom[{i}]"),
+        }
+    }
+
+    /// Evaluates the stencil at the current point `(h, k)` and stores its outputs.
+    fn point(&mut self, st: &'a Stencil) -> Result<(), CodegenError> {
+        let pt = Pt {
+            h: "h".into(),
+            loc: st.location,
+            k: KPos {
+                base: "k".into(),
+                off: 0,
+            },
+            j: None,
+            guard: None,
+            own_h: true,
+        };
+        let v = self.emit(st.root, &pt)?;
+        self.store(&v)
+    }
+
+    /// A stencil with scans: per horizontal point, every scan's column, then the outputs.
+    fn column_body(&mut self, scans: &[ExprId]) -> Result<(), CodegenError> {
+        let st = self.st;
+        let cuda = matches!(self.target, Target::Cuda { .. });
+        if !cuda {
+            self.open("for (foehn_idx h = h0; h < h1; ++h)");
+        }
+        for &sid in scans {
+            self.emit_scan_column(sid)?;
+        }
+        if st.vertical.is_some() {
+            self.open("for (foehn_idx k = k0; k < k1; ++k)");
+        } else {
+            self.line("const foehn_idx k = 0;");
+        }
+        self.point(st)?;
+        if st.vertical.is_some() {
+            self.close();
+        }
+        if !cuda {
+            self.close();
+        }
+        Ok(())
+    }
+
+    fn store(&mut self, v: &Val) -> Result<(), CodegenError> {
+        let outs = self.st.outputs.clone();
+        let vals: Vec<Val> = match (v, outs.len()) {
+            (Val::S(_), 1) => vec![v.clone()],
+            (Val::T(t), n) if t.len() == n => t.clone(),
+            _ => return Err(self.err("output arity does not match the root expression")),
+        };
+        for (f, val) in outs.iter().zip(vals) {
+            self.writes.insert(*f);
+            let d = self.prog.field(*f);
+            let i = f.0;
+            let kpart = if d.ty.dims.vertical.is_some() {
+                format!(" + k*SK{i}")
+            } else {
+                String::new()
+            };
+            let value = if d.ty.dtype == DType::Bool {
+                format!("(uint8_t)({} != 0)", val.s())
+            } else {
+                val.s().to_string()
+            };
+            self.line(format!("WR{i}[h*SH{i}{kpart}] = {value};"));
+        }
+        Ok(())
+    }
+
+    /// Declares and fills the column arrays of a scan at the current `h`.
+    fn emit_scan_column(&mut self, sid: ExprId) -> Result<(), CodegenError> {
+        let Node::Scan {
+            id,
+            dir,
+            init,
+            body,
+            ..
+        } = self.prog.node(sid).clone()
+        else {
+            unreachable!()
+        };
+        let n = body.len();
+        let pt0 = Pt {
+            h: "h".into(),
+            loc: self.st.location,
+            k: KPos {
+                base: "k0".into(),
+                off: 0,
+            },
+            j: None,
+            guard: None,
+            own_h: true,
+        };
+        let mut columns = Vec::new();
+        let mut carries = Vec::new();
+        for i in 0..n {
+            let t = ctype(self.dtype(body[i]));
+            let col = format!("COL{id}_{i}");
+            let c = format!("C{id}_{i}");
+            match self.target {
+                Target::C => self.line(format!("{t} {col}[(k1 - k0) > 0 ? (k1 - k0) : 1];")),
+                Target::Cuda { .. } => self.line(format!("{t} {col}[FOEHN_MAXK];")),
+            }
+            let v = self.emit(init[i], &pt0)?;
+            self.line(format!("{t} {c} = {};", v.s()));
+            columns.push(col);
+            carries.push(c);
+        }
+        self.scans.insert(
+            id,
+            ScanCtx {
+                columns: columns.clone(),
+                carries: carries.clone(),
+                active: true,
+            },
+        );
+        let head = match dir {
+            ScanDir::Forward => "for (foehn_idx kc = k0; kc < k1; ++kc)",
+            ScanDir::Backward => "for (foehn_idx kc = k1 - 1; kc >= k0; --kc)",
+        };
+        self.open(head);
+        let pt = Pt {
+            k: KPos {
+                base: "kc".into(),
+                off: 0,
+            },
+            ..pt0
+        };
+        let mut next = Vec::new();
+        for &b in &body {
+            let v = self.emit(b, &pt)?;
+            next.push(v.s().to_string());
+        }
+        for i in 0..n {
+            self.line(format!("{} = {};", carries[i], next[i]));
+            self.line(format!("{}[kc - k0] = {};", columns[i], carries[i]));
+        }
+        self.close();
+        if let Some(s) = self.scans.get_mut(&id) {
+            s.active = false;
+        }
+        Ok(())
+    }
+}

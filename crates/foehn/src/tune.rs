@@ -1,0 +1,289 @@
+//! Autotuning of GPU launch parameters: for every kernel of a schedule, the k-block
+//! (levels a thread walks, compiled in) and the block size (threads per block) are
+//! measured on the device over a small candidate set, and the fastest pair is kept.
+//! Results are persisted in the compiled-program cache, keyed by program (IR content
+//! hash), schedule, code-generation options, grid size and device, so later runs — and
+//! other processes — reuse them without measuring again.
+//!
+//! Without tuning the launch model picks the block size (`codegen::cuda`) and the
+//! optimiser's k-block applies.
+
+use crate::codegen::cuda::CudaBackend;
+use crate::codegen::KernelOptions;
+use crate::error::{Error, Result};
+use crate::field::Args;
+use crate::ir::{Program, Schedule};
+use foehn_cache::{KeyBuilder, Origin};
+use foehn_grid::Grid;
+
+/// k-blocks tried (kernels that cannot be k-blocked ignore them).
+pub const K_BLOCKS: [usize; 4] = [1, 2, 4, 8];
+/// Block sizes tried.
+pub const BLOCKS: [u32; 4] = [64, 128, 256, 512];
+/// Timed launches per candidate and kernel (median taken).
+const RUNS: usize = 7;
+/// Version of the tuning procedure and file format (part of the cache key).
+const TUNE_VERSION: &str = "foehn-tune-1";
+
+/// The choice for one kernel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelChoice {
+    /// Levels per thread.
+    pub k_block: usize,
+    /// Threads per block.
+    pub block: u32,
+    /// Measured median time of the choice (ms).
+    pub ms: f64,
+    /// Measured median time with the untuned defaults (ms).
+    pub default_ms: f64,
+}
+
+/// What tuning chose, per kernel of the schedule, and whether it was measured now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tuning {
+    /// One entry per kernel (kernels with no points: `None`).
+    pub kernels: Vec<Option<KernelChoice>>,
+    /// Cache hit (reused) or measured now.
+    pub origin: Origin,
+}
+
+fn tune_err(p: &Program, message: String) -> Error {
+    Error::Compile {
+        program: p.name.clone(),
+        message: format!("tuning: {message}"),
+    }
+}
+
+/// What every measurement of one tuning run shares.
+struct Bench<'a> {
+    cuda: &'a CudaBackend,
+    p: &'a Program,
+    base: &'a KernelOptions,
+    schedule: &'a Schedule,
+    grid: &'a Grid,
+    nlev: usize,
+    dev: &'a crate::codegen::cuda::DeviceArgs,
+}
+
+/// Times every kernel of the schedule compiled with k-block `k` and launched with block
+/// `block` (`None`: the launch model); one entry per kernel of the schedule.
+fn measure(b: &Bench, k: Option<usize>, block: Option<u32>) -> Result<Vec<Option<f64>>> {
+    let Bench {
+        cuda,
+        p,
+        base,
+        schedule,
+        grid,
+        nlev,
+        dev,
+    } = *b;
+    let mut s = schedule.clone();
+    for kp in &mut s.kernels {
+        if k.is_some() {
+            kp.k_block = k;
+        }
+        kp.block = block;
+    }
+    let opts = KernelOptions {
+        schedule: Some(s),
+        ..base.clone()
+    };
+    let compiled = cuda.compile_for(p, nlev, &opts, Some(grid))?;
+    let mut bound = cuda.bind(p, &compiled, grid, nlev, dev)?;
+    let times = bound.kernel_times(RUNS)?;
+    bound.finish()?;
+    let mut out = vec![None; schedule.kernels.len()];
+    for (launch, t) in bound.launches().into_iter().zip(times) {
+        out[launch.kernel] = Some(t * 1e3);
+    }
+    Ok(out)
+}
+
+/// Measures the candidates and picks, per kernel, the fastest (k-block, block).
+fn search(
+    cuda: &CudaBackend,
+    p: &Program,
+    base: &KernelOptions,
+    grid: &Grid,
+    nlev: usize,
+    args: &Args,
+) -> Result<Vec<Option<KernelChoice>>> {
+    let schedule = base.schedule_for(p);
+    let dev = cuda.upload(p, args)?;
+    let bench = Bench {
+        cuda,
+        p,
+        base,
+        schedule: &schedule,
+        grid,
+        nlev,
+        dev: &dev,
+    };
+    let default = measure(&bench, None, None)?;
+    let mut best: Vec<Option<KernelChoice>> = default
+        .iter()
+        .map(|t| {
+            t.map(|ms| KernelChoice {
+                k_block: 0,
+                block: 0,
+                ms: f64::INFINITY,
+                default_ms: ms,
+            })
+        })
+        .collect();
+    for k in K_BLOCKS {
+        for b in BLOCKS {
+            let times = measure(&bench, Some(k), Some(b))?;
+            for (slot, t) in best.iter_mut().zip(times) {
+                if let (Some(c), Some(ms)) = (slot.as_mut(), t) {
+                    // Strictly faster wins: ties keep the earlier (smaller) candidate.
+                    if ms < c.ms {
+                        (c.k_block, c.block, c.ms) = (k, b, ms);
+                    }
+                }
+            }
+        }
+    }
+    Ok(best)
+}
+
+fn encode(kernels: &[Option<KernelChoice>]) -> String {
+    let mut s = String::from("# kernel k_block block ms default_ms\n");
+    for (i, c) in kernels.iter().enumerate() {
+        match c {
+            Some(c) => s.push_str(&format!(
+                "{i} {} {} {:e} {:e}\n",
+                c.k_block, c.block, c.ms, c.default_ms
+            )),
+            None => s.push_str(&format!("{i} - - - -\n")),
+        }
+    }
+    s
+}
+
+fn decode(text: &str, n: usize) -> std::result::Result<Vec<Option<KernelChoice>>, String> {
+    let mut out = vec![None; n];
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let bad = || format!("malformed tuning line `{line}`");
+        let i: usize = w.first().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
+        if i >= n || w.len() != 5 {
+            return Err(bad());
+        }
+        if w[1] == "-" {
+            continue;
+        }
+        out[i] = Some(KernelChoice {
+            k_block: w[1].parse().map_err(|_| bad())?,
+            block: w[2].parse().map_err(|_| bad())?,
+            ms: w[3].parse().map_err(|_| bad())?,
+            default_ms: w[4].parse().map_err(|_| bad())?,
+        });
+    }
+    Ok(out)
+}
+
+/// Tunes (or loads the persisted tuning of) `p` with options `base` on `grid`/`nlev`,
+/// measuring with `args` (host fields, uploaded once).
+pub fn tune(
+    cuda: &CudaBackend,
+    p: &Program,
+    base: &KernelOptions,
+    grid: &Grid,
+    nlev: usize,
+    args: &Args,
+) -> Result<Tuning> {
+    let schedule = base.schedule_for(p);
+    let gpu = cuda.gpu();
+    let key = KeyBuilder::new()
+        .part("tune", TUNE_VERSION)
+        .part("codegen", crate::codegen::CODEGEN_VERSION)
+        .part("program", p.content_hash().to_string())
+        .part("schedule", format!("{schedule:?}"))
+        .part(
+            "options",
+            format!("{}:{}:{}", base.k_block, base.idx32, base.fixed_sizes),
+        )
+        .part("size", crate::codegen::size_identity(grid, nlev))
+        .part("device", format!("{} {}", gpu.name(), gpu.arch()))
+        .finish();
+    let description = format!("tuning {} [{}] on {}", p.name, p.variant, gpu.name());
+    let (path, origin) = cuda
+        .cache()
+        .get_or_build(&key, &description, |artifact| {
+            let found = search(cuda, p, base, grid, nlev, args).map_err(|e| e.to_string())?;
+            std::fs::write(artifact, encode(&found)).map_err(|e| e.to_string())
+        })
+        .map_err(|e| tune_err(p, e.to_string()))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| tune_err(p, format!("{}: {e}", path.display())))?;
+    let kernels = decode(&text, schedule.kernels.len()).map_err(|m| tune_err(p, m))?;
+    Ok(Tuning { kernels, origin })
+}
+
+/// `base` with the tuned k-block and block size of every kernel in its schedule.
+pub fn apply(p: &Program, base: &KernelOptions, tuning: &Tuning) -> KernelOptions {
+    let mut schedule = base.schedule_for(p);
+    for (kp, c) in schedule.kernels.iter_mut().zip(&tuning.kernels) {
+        if let Some(c) = c {
+            kp.k_block = Some(c.k_block);
+            kp.block = Some(c.block);
+        }
+    }
+    KernelOptions {
+        schedule: Some(schedule),
+        ..base.clone()
+    }
+}
+
+/// Tunes and applies; prints a line per kernel to stderr (choice, time, gain).
+pub fn tuned(
+    cuda: &CudaBackend,
+    p: &Program,
+    base: &KernelOptions,
+    grid: &Grid,
+    nlev: usize,
+    args: &Args,
+) -> Result<KernelOptions> {
+    let t = tune(cuda, p, base, grid, nlev, args)?;
+    let names = base.schedule_for(p).describe(p);
+    let how = match t.origin {
+        Origin::Hit => "reused from the cache",
+        _ => "measured now",
+    };
+    eprintln!("tuning of {} [{}] ({how}):", p.name, p.variant);
+    for (name, c) in names.iter().zip(&t.kernels) {
+        if let Some(c) = c {
+            eprintln!(
+                "  {name}: k_block {} block {} — {:.4} ms (defaults {:.4} ms, {:.2}x)",
+                c.k_block,
+                c.block,
+                c.ms,
+                c.default_ms,
+                c.default_ms / c.ms
+            );
+        }
+    }
+    Ok(apply(p, base, &t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuning_file_round_trips_and_rejects_garbage() {
+        let k = vec![
+            Some(KernelChoice {
+                k_block: 4,
+                block: 256,
+                ms: 0.125,
+                default_ms: 0.25,
+            }),
+            None,
+        ];
+        assert_eq!(decode(&encode(&k), 2).unwrap(), k);
+        assert!(decode("0 4 256 x 1", 1).is_err());
+        assert!(decode("3 4 256 1 1", 1).is_err());
+    }
+}

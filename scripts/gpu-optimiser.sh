@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine over binaries built here (scripts/build-gpu-bin.sh): the
+# optimiser's GPU tests, then `foehn bench` of the catalog in the unfused, optimised and
+# tuned schedules, and ablations (the optimised schedule with one pass off) of the
+# diffusion programs. Usage: scripts/gpu-optimiser.sh [grid] [levels] [part]
+#   part: tests | bench | ablation | all (default)        (results under $OUT)
+set -uo pipefail
+GRID=${1:-r2b6}
+LEVELS=${2:-80}
+PART=${3:-all}
+OUT=${OUT:-/tmp/foehn-out}
+mkdir -p "$OUT"
+export FOEHN_CACHE_DIR=${FOEHN_CACHE_DIR:-/tmp/foehn-cache}
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/device.txt"
+status=0
+DIFFUSION=mo_intp_rbf_rbf_vec_interpol_vertex,calculate_nabla2_and_smag_coefficients_for_vn,calculate_diagnostic_quantities_for_turbulence,apply_diffusion_to_vn,apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence,calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools,apply_diffusion_to_theta_and_exner,diffusion_step
+if [[ $PART == tests || $PART == all ]]; then
+    for t in cuda_backend diffusion_gpu; do
+        echo "=== test $t"
+        FOEHN_GPU_CASES=${FOEHN_GPU_CASES:-48} gpu-bin/tests/$t --test-threads 1 --nocapture >"$OUT/test-$t.log" 2>&1 || status=1
+        grep -E "^test |test result|agree|panicked" "$OUT/test-$t.log" | tail -8
+    done
+fi
+if [[ $PART == bench || $PART == all ]]; then
+    echo "=== bench cuda $GRID $LEVELS: unfused, optimised, tuned"
+    gpu-bin/foehn bench --backend cuda --grid "$GRID" --levels "$LEVELS" --runs 30 \
+        --schedule unfused,optimised,tuned \
+        --output "$OUT/bench-optimiser.json" --png "$OUT/bench-optimiser.png" \
+        2>"$OUT/bench-optimiser.err" | tail -70 || status=1
+    grep -E "^tuning|k_block" "$OUT/bench-optimiser.err" >"$OUT/tuning.txt"
+    tail -3 "$OUT/bench-optimiser.err"
+fi
+if [[ $PART == ablation || $PART == all ]]; then
+    for pass in fuse fixed specialise kblock idx32; do
+        echo "=== ablation: optimised without $pass"
+        gpu-bin/foehn bench --backend cuda --grid "$GRID" --levels "$LEVELS" --runs 30 \
+            --schedule optimised --without "$pass" --programs "$DIFFUSION" \
+            --output "$OUT/ablation-without-$pass.json" 2>"$OUT/ablation-$pass.err" | tail -20 || status=1
+    done
+fi
+exit $status
