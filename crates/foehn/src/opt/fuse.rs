@@ -9,7 +9,7 @@
 
 use super::OptReport;
 use crate::ir::{
-    Bound, BoundBase, Domain, ExprId, FieldId, KernelPlan, Node, Program, Schedule, Stencil, VKind,
+    Bound, BoundBase, Domain, FieldId, KernelPlan, Node, Program, Schedule, Stencil, VKind,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
