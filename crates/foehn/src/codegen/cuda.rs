@@ -208,9 +208,9 @@ impl CudaBackend {
             .part("arch", &arch)
             .part("nvrtc", format!("{maj}.{min}"))
             .finish();
-        // Loaded modules are shared by schedules that differ only in launch blocks.
+        // Loaded modules are per launch blocks and fixed size (whose check they keep).
         let blocks: Vec<Option<u32>> = schedule.kernels.iter().map(|k| k.block).collect();
-        let loaded_key = format!("{key}:{blocks:?}");
+        let loaded_key = format!("{key}:{blocks:?}:{fixed_for:?}");
         if let Some(c) = self.compiled.get(&loaded_key) {
             return Ok(c);
         }
