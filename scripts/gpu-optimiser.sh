@@ -24,7 +24,7 @@ fi
 if [[ $PART == bench || $PART == all ]]; then
     echo "=== bench cuda $GRID $LEVELS: unfused, optimised, tuned"
     gpu-bin/foehn bench --backend cuda --grid "$GRID" --levels "$LEVELS" --runs 30 \
-        --schedule unfused,optimised,tuned \
+        --schedule unfused,optimised,tuned --programs "${PROGRAMS:-divergence,$DIFFUSION}" \
         --output "$OUT/bench-optimiser.json" --png "$OUT/bench-optimiser.png" \
         2>"$OUT/bench-optimiser.err" | tail -70 || status=1
     grep -E "^tuning|k_block" "$OUT/bench-optimiser.err" >"$OUT/tuning.txt"
