@@ -221,11 +221,13 @@ fn examples_agree_on_the_gpu() {
 }
 
 /// Agreement where the program as written defined a value (NaN there: a temporary read
-/// outside its producer's points, which the optimiser may compute instead).
+/// outside its producer's points, which the optimiser may compute instead). f32 fields
+/// to 1e-4: chains of CUDA single-precision functions (2 ulp each) with cancellation
+/// were measured 1.1e-5 apart from glibc's (seed 31).
 fn assert_agree_where_defined(what: &str, want: &Args, got: &Args, tol: f64) {
     for (name, fa) in want.fields() {
         let tol = if fa.dtype() == foehn::ir::DType::F32 {
-            tol.max(1e-5)
+            tol.max(1e-4)
         } else {
             tol
         };
