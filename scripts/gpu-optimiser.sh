@@ -30,12 +30,19 @@ if [[ $PART == bench || $PART == all ]]; then
     grep -E "^tuning|k_block" "$OUT/bench-optimiser.err" >"$OUT/tuning.txt"
     tail -3 "$OUT/bench-optimiser.err"
 fi
+ABLATE=${ABLATE:-calculate_nabla2_and_smag_coefficients_for_vn,apply_diffusion_to_vn,apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence,diffusion_step}
 if [[ $PART == ablation || $PART == all ]]; then
-    for pass in fuse fixed specialise kblock idx32; do
+    for pass in fuse fixed specialise kblock idx32 inline; do
         echo "=== ablation: optimised without $pass"
         gpu-bin/foehn bench --backend cuda --grid "$GRID" --levels "$LEVELS" --runs 30 \
-            --schedule optimised --without "$pass" --programs "$DIFFUSION" \
-            --output "$OUT/ablation-without-$pass.json" 2>"$OUT/ablation-$pass.err" | tail -20 || status=1
+            --schedule optimised --without "$pass" --programs "$ABLATE" \
+            --output "$OUT/ablation-without-$pass.json" 2>"$OUT/ablation-$pass.err" | grep cuda || status=1
+    done
+    for f in 4 8; do
+        echo "=== inliner load factor $f"
+        gpu-bin/foehn bench --backend cuda --grid "$GRID" --levels "$LEVELS" --runs 30 \
+            --schedule optimised --inline-load-factor $f --programs "$ABLATE" \
+            --output "$OUT/ablation-inline-$f.json" 2>"$OUT/ablation-inline-$f.err" | grep cuda || status=1
     done
 fi
 exit $status

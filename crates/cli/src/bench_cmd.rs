@@ -46,6 +46,10 @@ pub struct BenchArgs {
     /// specialise, inline, dead, fuse, kblock, idx32, fixed.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
+    /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
+    /// while the recomputed loads stay within twice a stored temporary's traffic).
+    #[arg(long)]
+    inline_load_factor: Option<usize>,
     /// Write the JSON report here.
     #[arg(long)]
     output: Option<PathBuf>,
@@ -251,10 +255,25 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
     a.schedule
         .iter()
         .map(|s| {
+            let mut opts = without(&a.without)?;
+            let mut label = a
+                .without
+                .iter()
+                .map(|p| format!("without-{p}"))
+                .collect::<Vec<_>>()
+                .join("+");
+            if let Some(f) = a.inline_load_factor {
+                opts.inline_load_factor = f;
+                label = if label.is_empty() {
+                    format!("inline{f}")
+                } else {
+                    format!("{label}+inline{f}")
+                };
+            }
             let (opt, tune) = match s.as_str() {
                 "unfused" => (None, false),
-                "optimised" | "optimized" => (Some(without(&a.without)?), false),
-                "tuned" => (Some(without(&a.without)?), true),
+                "optimised" | "optimized" => (Some(opts), false),
+                "tuned" => (Some(opts), true),
                 other => bail!("unknown schedule `{other}` (unfused, optimised or tuned)"),
             };
             Ok(BenchConfig {
@@ -262,7 +281,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                 verify: !a.no_verify,
                 opt,
                 tune,
-                without: a.without.join("+"),
+                without: label,
                 ..BenchConfig::default()
             })
         })

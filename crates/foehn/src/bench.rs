@@ -52,7 +52,8 @@ pub struct BenchConfig {
     /// Autotune launch parameters (block size, k-block) per kernel on the device first
     /// (results persisted in the cache; later runs reuse them).
     pub tune: bool,
-    /// Passes left off (`+`-joined names, for the schedule label of ablations).
+    /// What differs from the default optimiser (passes left off, `+`-joined, or an
+    /// inliner setting), appended to the schedule label of ablations.
     pub without: String,
 }
 
@@ -67,7 +68,7 @@ impl BenchConfig {
         if self.without.is_empty() {
             base.into()
         } else {
-            format!("{base}-without-{}", self.without)
+            format!("{base}-{}", self.without)
         }
     }
 
