@@ -39,7 +39,8 @@ pub struct BenchArgs {
     /// (after the optimiser: regions specialised, temporaries inlined, dead stencils
     /// removed, kernels fused, k-blocking, 32-bit indices, sizes fixed at compile time;
     /// launch parameters from the model) and/or tuned (optimised, then block size and
-    /// k-block measured per kernel on the GPU; persisted in the cache).
+    /// k-block measured per kernel on the GPU; persisted in the cache). Ablations:
+    /// `optimised/without-fuse`, `optimised/inline8` (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
@@ -255,22 +256,30 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
     a.schedule
         .iter()
         .map(|s| {
-            let mut opts = without(&a.without)?;
-            let mut label = a
-                .without
-                .iter()
-                .map(|p| format!("without-{p}"))
-                .collect::<Vec<_>>()
-                .join("+");
-            if let Some(f) = a.inline_load_factor {
-                opts.inline_load_factor = f;
-                label = if label.is_empty() {
-                    format!("inline{f}")
+            // `optimised/without-fuse/inline8`: a schedule with its own ablations.
+            let mut parts = s.split('/');
+            let base = parts.next().unwrap_or_default();
+            let mut passes = a.without.clone();
+            let mut load_factor = a.inline_load_factor;
+            for p in parts {
+                if let Some(x) = p.strip_prefix("without-") {
+                    passes.push(x.to_string());
+                } else if let Some(f) = p.strip_prefix("inline") {
+                    load_factor = Some(
+                        f.parse()
+                            .with_context(|| format!("`{p}`: expected inline<N>"))?,
+                    );
                 } else {
-                    format!("{label}+inline{f}")
-                };
+                    bail!("`{p}` in schedule `{s}`: expected without-<pass> or inline<N>");
+                }
             }
-            let (opt, tune) = match s.as_str() {
+            let mut opts = without(&passes)?;
+            let mut label: Vec<String> = passes.iter().map(|p| format!("without-{p}")).collect();
+            if let Some(f) = load_factor {
+                opts.inline_load_factor = f;
+                label.push(format!("inline{f}"));
+            }
+            let (opt, tune) = match base {
                 "unfused" => (None, false),
                 "optimised" | "optimized" => (Some(opts), false),
                 "tuned" => (Some(opts), true),
@@ -281,7 +290,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                 verify: !a.no_verify,
                 opt,
                 tune,
-                without: label,
+                without: label.join("+"),
                 ..BenchConfig::default()
             })
         })
