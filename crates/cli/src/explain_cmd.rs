@@ -15,7 +15,8 @@ pub struct ExplainArgs {
     /// statics are enumerated.
     #[arg(long)]
     variant: Vec<String>,
-    /// Also print the generated C code.
+    /// Also print the generated C code (of the optimised schedule, sizes fixed for
+    /// `--grid`/`--levels`, with --optimised).
     #[arg(long)]
     code: bool,
     /// Print the optimised IR too (and generate code from it with --code).
@@ -43,7 +44,8 @@ fn report_bandwidth(path: &std::path::Path) -> Result<f64> {
     Ok(r.peak_copy_gbs)
 }
 
-/// Prints the kernels of a schedule: stencils, k-block, minimal bytes, predicted time.
+/// Prints the kernels of a schedule: stencils, k-block (as the CUDA generator applies
+/// it), minimal bytes, predicted time at `gbs`; returns the predicted total (ms).
 fn print_kernels(
     ir: &foehn::ir::Program,
     schedule: &foehn::ir::Schedule,
@@ -51,24 +53,35 @@ fn print_kernels(
     grid: &foehn_grid::Grid,
     levels: usize,
     gbs: f64,
-) -> f64 {
+) -> Result<f64> {
+    let code = foehn::codegen::c::generate_kernels(
+        ir,
+        foehn::codegen::c::Target::Cuda {
+            max_levels: levels + 1,
+            k_block,
+            idx32: false,
+        },
+        schedule,
+        None,
+    )?;
     let mut total = 0.0;
-    for (i, (k, name)) in schedule
-        .kernels
-        .iter()
-        .zip(schedule.describe(ir))
-        .enumerate()
-    {
-        let bytes = ir.kernel_bytes(&k.stencils, grid, levels) as f64;
+    for (i, (k, name)) in code.kernels.iter().zip(schedule.describe(ir)).enumerate() {
+        let bytes = ir.kernel_bytes(&k.members, grid, levels) as f64;
         let ms = bytes / (gbs * 1e9) * 1e3;
         total += ms;
-        let kb = k.k_block.unwrap_or(k_block);
+        let how = if k.per_column {
+            "a thread per column (scans)".to_string()
+        } else if k.k_block > 1 {
+            format!("k-blocked, {} levels per thread", k.k_block)
+        } else {
+            "a thread per point".to_string()
+        };
         println!(
-            "  kernel {i}: {name}\n      k-block {kb} (where levels allow), {:.1} MB, predicted {ms:.4} ms",
+            "  kernel {i}: {name}\n      {how}, {:.1} MB, predicted {ms:.4} ms",
             bytes / 1e6
         );
     }
-    total
+    Ok(total)
 }
 
 /// Parses `name=value` static arguments (`true`/`false` or integers).
@@ -137,7 +150,7 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             &grid,
             a.levels,
             gbs,
-        );
+        )?;
         println!("  predicted total {unfused:.4} ms");
         println!(
             "schedule optimised: {} kernel(s); the optimiser's decisions:",
@@ -157,7 +170,7 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             }
         );
         println!("kernels of the optimised schedule at {gbs:.0} GB/s:");
-        let optimised = print_kernels(&opt, &schedule, opts.k_block, &grid, a.levels, gbs);
+        let optimised = print_kernels(&opt, &schedule, opts.k_block, &grid, a.levels, gbs)?;
         println!(
             "  predicted total {optimised:.4} ms ({:.2}x the unfused prediction)",
             unfused / optimised.max(1e-12)
@@ -166,7 +179,20 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             println!("--- optimised IR ---\n{opt}");
         }
         if a.code {
-            let c = foehn::codegen::c::generate(if a.optimised { &opt } else { &ir })?;
+            let c = if a.optimised {
+                let fixed = foehn::codegen::c::Fixed {
+                    grid: &grid,
+                    nlev: a.levels,
+                };
+                foehn::codegen::c::generate_kernels(
+                    &opt,
+                    foehn::codegen::c::Target::C,
+                    &schedule,
+                    opts.fixed_sizes.then_some(fixed),
+                )?
+            } else {
+                foehn::codegen::c::generate(&ir)?
+            };
             println!("--- generated C ---\n{}", c.source);
         }
     }

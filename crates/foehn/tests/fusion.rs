@@ -250,3 +250,27 @@ fn fused_code_is_deterministic_and_fixed_sizes_refuse_another_grid() {
         .to_string();
     assert!(e.contains("expected each of 0..4 once"), "{e}");
 }
+
+#[test]
+fn optimising_and_generating_twice_is_byte_identical() {
+    let grid = &grids()[0];
+    for seed in 0..40u64 {
+        let ir = RandomProgram::generate(seed, GenConfig::default())
+            .def
+            .specialize(&Variant::new())
+            .unwrap();
+        let once = || {
+            let (p, s, r) = optimise_scheduled(&ir, &OptOptions::default());
+            let target = Target::Cuda {
+                max_levels: 9,
+                k_block: 8,
+                idx32: true,
+            };
+            let fixed = foehn::codegen::c::Fixed { grid, nlev: 8 };
+            let cuda = generate_kernels(&p, target, &s, Some(fixed)).unwrap().source;
+            let c = generate_kernels(&p, Target::C, &s, None).unwrap().source;
+            (p.to_string(), p.content_hash(), s, r, cuda, c)
+        };
+        assert_eq!(once(), once(), "seed {seed}");
+    }
+}
