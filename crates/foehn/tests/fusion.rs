@@ -267,10 +267,60 @@ fn optimising_and_generating_twice_is_byte_identical() {
                 idx32: true,
             };
             let fixed = foehn::codegen::c::Fixed { grid, nlev: 8 };
-            let cuda = generate_kernels(&p, target, &s, Some(fixed)).unwrap().source;
+            let cuda = generate_kernels(&p, target, &s, Some(fixed))
+                .unwrap()
+                .source;
             let c = generate_kernels(&p, Target::C, &s, None).unwrap().source;
             (p.to_string(), p.content_hash(), s, r, cuda, c)
         };
         assert_eq!(once(), once(), "seed {seed}");
+    }
+}
+
+#[test]
+fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
+    let p = ProgramDef::new("levels", |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let a = b.output("a", (CELL, K), F64);
+        let c = b.output("c", (CELL, K), F64);
+        let d = b.output("d", (CELL, K), F64);
+        b.stencil("whole", &a, &x * 2.0);
+        // The bottom two levels: inside the first range, fused.
+        b.stencil("bottom", &c, &x + 1.0)
+            .vertical(nlev() - 2, nlev());
+        // The top two levels: separated from `bottom` by a gap, but `whole` covers it.
+        b.stencil("top", &d, &x - 1.0).vertical(0, 2);
+    })
+    .specialize(&Variant::new())
+    .unwrap();
+    let mut report = OptReport::default();
+    let s = fuse(&p, &mut report);
+    assert_eq!(s.kernels.len(), 1, "{:?}", report.actions);
+    // Without `whole`, the two ranges leave a gap: two kernels.
+    let gapped = ProgramDef::new("gapped", |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let c = b.output("c", (CELL, K), F64);
+        let d = b.output("d", (CELL, K), F64);
+        b.stencil("bottom", &c, &x + 1.0)
+            .vertical(nlev() - 2, nlev());
+        b.stencil("top", &d, &x - 1.0).vertical(0, 2);
+    })
+    .specialize(&Variant::new())
+    .unwrap();
+    let mut report = OptReport::default();
+    let g = fuse(&gapped, &mut report);
+    assert_eq!(g.kernels.len(), 2);
+    assert!(report.actions[0].contains("gap"), "{:?}", report.actions);
+    for (prog, sched) in [(&p, s), (&gapped, g)] {
+        for grid in grids() {
+            let args = random_args(prog, grid, 6, 5);
+            let mut want = args.clone();
+            Interpreter.run_ir(prog, grid, &mut want).unwrap();
+            let k = KernelOptions {
+                schedule: Some(sched.clone()),
+                ..KernelOptions::default()
+            };
+            assert_same(&prog.name, prog, &want, &run_cpu(prog, &k, grid, &args));
+        }
     }
 }
