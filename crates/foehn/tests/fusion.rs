@@ -10,7 +10,7 @@ use foehn::codegen::KernelOptions;
 use foehn::dsl::prelude::*;
 use foehn::field::Args;
 use foehn::interp::Interpreter;
-use foehn::ir::{Program, Role, Schedule};
+use foehn::ir::{Program, Schedule};
 use foehn::opt::{fuse::fuse, optimise_scheduled, OptOptions, OptReport};
 use foehn::testing::{random_args, GenConfig, RandomProgram};
 use foehn_cache::Cache;
@@ -37,28 +37,7 @@ fn cpu() -> &'static CpuBackend {
     .1
 }
 
-/// Outputs agree bit for bit wherever the program as written computed a value (NaN
-/// there: a read of a temporary outside its producer's points, undefined).
-fn assert_same(what: &str, ir: &Program, want: &Args, got: &Args) {
-    for d in ir
-        .fields
-        .iter()
-        .filter(|d| d.role.writable() && d.role != Role::Temp)
-    {
-        let (a, b) = (
-            want.field(&d.name).unwrap().data(),
-            got.field(&d.name).unwrap().data(),
-        );
-        for i in 0..a.len() {
-            let (x, y) = (a.get(i).as_f64(), b.get(i).as_f64());
-            assert!(
-                x.is_nan() || x.to_bits() == y.to_bits(),
-                "{what}: `{}`[{i}]: {x:e} vs {y:e}",
-                d.name
-            );
-        }
-    }
-}
+use foehn::testing::assert_same_where_defined as assert_same;
 
 fn run_cpu(p: &Program, opts: &KernelOptions, grid: &Grid, args: &Args) -> Args {
     let mut got = args.clone();

@@ -6,7 +6,6 @@
 
 use foehn::codegen::cpu::CpuBackend;
 use foehn::dsl::prelude::*;
-use foehn::field::Args;
 use foehn::interp::Interpreter;
 use foehn::ir::{ExprId, IndexDim, Node, Program, Role, Stencil};
 use foehn::opt::{optimise, OptOptions};
@@ -33,28 +32,7 @@ fn grids() -> &'static [Grid; 3] {
     })
 }
 
-/// Outputs agree wherever the unoptimised program computed a value (a NaN there is a read
-/// of a temporary outside the points its producer computed: undefined, anything goes).
-fn assert_same(what: &str, ir: &foehn::ir::Program, want: &Args, got: &Args) {
-    for d in ir
-        .fields
-        .iter()
-        .filter(|d| d.role.writable() && d.role != Role::Temp)
-    {
-        let (a, b) = (
-            want.field(&d.name).unwrap().data(),
-            got.field(&d.name).unwrap().data(),
-        );
-        for i in 0..a.len() {
-            let (x, y) = (a.get(i).as_f64(), b.get(i).as_f64());
-            assert!(
-                x.is_nan() || x.to_bits() == y.to_bits(),
-                "{what}: `{}`[{i}]: {x:e} vs {y:e}",
-                d.name
-            );
-        }
-    }
-}
+use foehn::testing::assert_same_where_defined as assert_same;
 
 fn variants() -> Vec<(&'static str, OptOptions)> {
     vec![

@@ -354,16 +354,7 @@ fn execute(
         )
         .collect();
     let bounds = code.resolve_bounds(program, grid, nlev)?;
-    if let Some(want) = &compiled.fixed_for {
-        let got = size_identity(grid, nlev);
-        if *want != got {
-            return Err(Error::Runtime {
-                program: program.name.clone(),
-                stencil: "-".into(),
-                message: format!("compiled for {want} (fixed sizes), called on {got}"),
-            });
-        }
-    }
+    super::check_fixed_size(program, compiled.fixed_for.as_deref(), grid, nlev)?;
     let mut err = 0i32;
     for (i, kernel) in code.kernels.iter().enumerate() {
         let Some(launch) = super::KernelLaunch::resolve(program, &kernel.members, grid, nlev)?

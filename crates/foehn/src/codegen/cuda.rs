@@ -380,24 +380,10 @@ impl CudaBackend {
                 });
             }
         }
-        if let Some(want) = &compiled.fixed_for {
-            let got = size_identity(grid, nlev);
-            if *want != got {
-                return Err(Error::Runtime {
-                    program: program.name.clone(),
-                    stencil: "-".into(),
-                    message: format!("compiled for {want} (fixed sizes), called on {got}"),
-                });
-            }
-        }
+        super::check_fixed_size(program, compiled.fixed_for.as_deref(), grid, nlev)?;
         let bounds = code.resolve_bounds(program, grid, nlev)?;
         let err = DeviceBuffer::from_slice(&self.gpu, &[0i32]).map_err(&fail)?;
-        let max_members = code
-            .kernels
-            .iter()
-            .map(|k| k.members.len())
-            .max()
-            .unwrap_or(1);
+        let max_members = code.max_members();
         let sms = self.gpu.multiprocessors().map_err(&fail)?.max(1) as usize;
         let mut snapshots = Vec::new();
         let mut stencils = Vec::new();
@@ -505,14 +491,7 @@ impl CudaBackend {
             kernel_names: code
                 .kernels
                 .iter()
-                .map(|k| {
-                    let names: Vec<&str> = k
-                        .members
-                        .iter()
-                        .map(|&m| program.stencils[m].name.as_str())
-                        .collect();
-                    names.join(" + ")
-                })
+                .map(|k| program.kernel_name(&k.members))
                 .collect(),
             scalar_names: program.scalars.iter().map(|s| s.name.clone()).collect(),
             field_ptrs: decls.iter().map(|f| (f.buf.ptr(), f.buf.bytes())).collect(),

@@ -94,6 +94,28 @@ impl KernelOptions {
     }
 }
 
+/// Checks that a program compiled with fixed sizes (`fixed_for`, from
+/// [`size_identity`]) is called on the grid and levels it was generated for.
+pub(crate) fn check_fixed_size(
+    program: &crate::ir::Program,
+    fixed_for: Option<&str>,
+    grid: &foehn_grid::Grid,
+    nlev: usize,
+) -> crate::Result<()> {
+    let Some(want) = fixed_for else {
+        return Ok(());
+    };
+    let got = size_identity(grid, nlev);
+    if want != got {
+        return Err(crate::Error::Runtime {
+            program: program.name.clone(),
+            stencil: "-".into(),
+            message: format!("compiled for {want} (fixed sizes), called on {got}"),
+        });
+    }
+    Ok(())
+}
+
 /// What a program compiled with fixed sizes was generated for: grid identity and levels.
 pub(crate) fn size_identity(grid: &foehn_grid::Grid, nlev: usize) -> String {
     format!(

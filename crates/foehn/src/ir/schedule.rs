@@ -72,14 +72,18 @@ impl Schedule {
     pub fn describe(&self, p: &Program) -> Vec<String> {
         self.kernels
             .iter()
-            .map(|k| {
-                let names: Vec<&str> = k
-                    .stencils
-                    .iter()
-                    .map(|&i| p.stencils[i].name.as_str())
-                    .collect();
-                names.join(" + ")
-            })
+            .map(|k| p.kernel_name(&k.stencils))
             .collect()
+    }
+}
+
+impl Program {
+    /// The name of a kernel computing `stencils`: their names joined by ` + `.
+    pub fn kernel_name(&self, stencils: &[usize]) -> String {
+        let names: Vec<&str> = stencils
+            .iter()
+            .map(|&i| self.stencils[i].name.as_str())
+            .collect();
+        names.join(" + ")
     }
 }

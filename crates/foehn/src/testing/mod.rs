@@ -30,3 +30,33 @@ pub fn random_field(
         DType::Bool => Scalar::Bool(rng.chance(0.5)),
     })
 }
+
+/// Asserts that the writable argument fields of `got` equal those of `want` bit for bit
+/// wherever `want` (the program as written) holds a value: a NaN in `want` marks a read
+/// of a temporary outside the points its producer computed — undefined, so an
+/// optimised program may compute anything there.
+pub fn assert_same_where_defined(
+    what: &str,
+    ir: &crate::ir::Program,
+    want: &crate::field::Args,
+    got: &crate::field::Args,
+) {
+    for d in ir
+        .fields
+        .iter()
+        .filter(|d| d.role.writable() && d.role != crate::ir::Role::Temp)
+    {
+        let (a, b) = (
+            want.field(&d.name).expect("argument").data(),
+            got.field(&d.name).expect("argument").data(),
+        );
+        for i in 0..a.len() {
+            let (x, y) = (a.get(i).as_f64(), b.get(i).as_f64());
+            assert!(
+                x.is_nan() || x.to_bits() == y.to_bits(),
+                "{what}: `{}`[{i}]: {x:e} vs {y:e}",
+                d.name
+            );
+        }
+    }
+}

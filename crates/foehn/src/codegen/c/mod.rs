@@ -37,6 +37,11 @@ pub struct CProgram {
 }
 
 impl CProgram {
+    /// The most stencils one kernel computes (sizes the member-domain array).
+    pub fn max_members(&self) -> usize {
+        max_members(&self.kernels)
+    }
+
     /// The region bounds resolved on `grid` with `nlev` levels, in `ctx->bounds` order.
     pub fn resolve_bounds(
         &self,
@@ -253,8 +258,12 @@ pub fn generate_kernels(
                 .any(|&id| matches!(prog.node(id), Node::Scan { .. }))
         });
         let k_block = if per_column { 1 } else { g.k_block };
-        let names: Vec<&str> = members.iter().map(|s| s.name.as_str()).collect();
-        writeln!(functions, "\n/* kernel {i}: {} */", names.join(" + ")).unwrap();
+        writeln!(
+            functions,
+            "\n/* kernel {i}: {} */",
+            prog.kernel_name(&plan.stencils)
+        )
+        .unwrap();
         match target {
             Target::C => writeln!(
                 functions,
@@ -278,12 +287,6 @@ pub fn generate_kernels(
             k_block,
         });
     }
-    let max_members = schedule
-        .kernels
-        .iter()
-        .map(|k| k.stencils.len())
-        .max()
-        .unwrap_or(1);
     let mut source = match target {
         Target::C => C_PRELUDE.to_string(),
         Target::Cuda {
@@ -293,7 +296,7 @@ pub fn generate_kernels(
                 "{}{CUDA_PRELUDE}#define FOEHN_MAXK {}\n{}",
                 if idx32 { "#define FOEHN_IDX32\n" } else { "" },
                 max_levels.max(1),
-                cuda_ctx(prog, shared.bounds.len(), max_members)
+                cuda_ctx(prog, shared.bounds.len(), max_members(&kernels))
             )
         }
     };
@@ -305,6 +308,10 @@ pub fn generate_kernels(
         bounds: shared.bounds,
         sites: shared.sites,
     })
+}
+
+fn max_members(kernels: &[CKernel]) -> usize {
+    kernels.iter().map(|k| k.members.len()).max().unwrap_or(1)
 }
 
 /// The k-block of a kernel: the plan's or the target's, except 1 for the C target, for
