@@ -1,5 +1,6 @@
 //! Autotuning of GPU launch parameters: for every kernel of a schedule, the k-block
-//! (levels a thread walks, compiled in) and the block size (threads per block) are
+//! (levels a thread walks, compiled in), the unroll factor of that loop (registers
+//! against memory-level parallelism) and the block size (threads per block) are
 //! measured on the device over a small candidate set, and the fastest pair is kept.
 //! Results are persisted in the compiled-program cache, keyed by program (IR content
 //! hash), schedule, code-generation options, grid size and device, so later runs — and
@@ -18,18 +19,22 @@ use foehn_grid::Grid;
 
 /// k-blocks tried (kernels that cannot be k-blocked ignore them).
 pub const K_BLOCKS: [usize; 4] = [1, 2, 4, 8];
+/// Unroll factors of the k-block loop tried (with k-blocks above 1).
+pub const UNROLLS: [u32; 2] = [1, 4];
 /// Block sizes tried.
 pub const BLOCKS: [u32; 4] = [64, 128, 256, 512];
 /// Timed launches per candidate and kernel (median taken).
 const RUNS: usize = 7;
 /// Version of the tuning procedure and file format (part of the cache key).
-const TUNE_VERSION: &str = "foehn-tune-1";
+const TUNE_VERSION: &str = "foehn-tune-2";
 
 /// The choice for one kernel.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelChoice {
     /// Levels per thread.
     pub k_block: usize,
+    /// Unroll factor of the k-block loop.
+    pub unroll: u32,
     /// Threads per block.
     pub block: u32,
     /// Measured median time of the choice (ms).
@@ -65,9 +70,17 @@ struct Bench<'a> {
     dev: &'a crate::codegen::cuda::DeviceArgs,
 }
 
-/// Times every kernel of the schedule compiled with k-block `k` and launched with block
-/// `block` (`None`: the launch model); one entry per kernel of the schedule.
-fn measure(b: &Bench, k: Option<usize>, block: Option<u32>) -> Result<Vec<Option<f64>>> {
+/// One point of the search space (`None`: the untuned default).
+#[derive(Clone, Copy)]
+struct Candidate {
+    k_block: Option<usize>,
+    unroll: Option<u32>,
+    block: Option<u32>,
+}
+
+/// Times every kernel of the schedule compiled and launched as `c` says; one entry per
+/// kernel of the schedule.
+fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<f64>>> {
     let Bench {
         cuda,
         p,
@@ -79,10 +92,11 @@ fn measure(b: &Bench, k: Option<usize>, block: Option<u32>) -> Result<Vec<Option
     } = *b;
     let mut s = schedule.clone();
     for kp in &mut s.kernels {
-        if k.is_some() {
-            kp.k_block = k;
+        if c.k_block.is_some() {
+            kp.k_block = c.k_block;
         }
-        kp.block = block;
+        kp.unroll = c.unroll;
+        kp.block = c.block;
     }
     let opts = KernelOptions {
         schedule: Some(s),
@@ -99,7 +113,7 @@ fn measure(b: &Bench, k: Option<usize>, block: Option<u32>) -> Result<Vec<Option
     Ok(out)
 }
 
-/// Measures the candidates and picks, per kernel, the fastest (k-block, block).
+/// Measures the candidates and picks, per kernel, the fastest (k-block, unroll, block).
 fn search(
     cuda: &CudaBackend,
     p: &Program,
@@ -119,12 +133,20 @@ fn search(
         nlev,
         dev: &dev,
     };
-    let default = measure(&bench, None, None)?;
+    let default = measure(
+        &bench,
+        Candidate {
+            k_block: None,
+            unroll: None,
+            block: None,
+        },
+    )?;
     let mut best: Vec<Option<KernelChoice>> = default
         .iter()
         .map(|t| {
             t.map(|ms| KernelChoice {
                 k_block: 0,
+                unroll: 0,
                 block: 0,
                 ms: f64::INFINITY,
                 default_ms: ms,
@@ -132,13 +154,22 @@ fn search(
         })
         .collect();
     for k in K_BLOCKS {
-        for b in BLOCKS {
-            let times = measure(&bench, Some(k), Some(b))?;
-            for (slot, t) in best.iter_mut().zip(times) {
-                if let (Some(c), Some(ms)) = (slot.as_mut(), t) {
-                    // Strictly faster wins: ties keep the earlier (smaller) candidate.
-                    if ms < c.ms {
-                        (c.k_block, c.block, c.ms) = (k, b, ms);
+        // Unrolling a loop of one level changes nothing: one candidate.
+        let unrolls: &[u32] = if k == 1 { &[1] } else { &UNROLLS };
+        for &u in unrolls {
+            for b in BLOCKS {
+                let cand = Candidate {
+                    k_block: Some(k),
+                    unroll: Some(u),
+                    block: Some(b),
+                };
+                let times = measure(&bench, cand)?;
+                for (slot, t) in best.iter_mut().zip(times) {
+                    if let (Some(c), Some(ms)) = (slot.as_mut(), t) {
+                        // Strictly faster wins: ties keep the earlier candidate.
+                        if ms < c.ms {
+                            (c.k_block, c.unroll, c.block, c.ms) = (k, u, b, ms);
+                        }
                     }
                 }
             }
@@ -148,14 +179,14 @@ fn search(
 }
 
 fn encode(kernels: &[Option<KernelChoice>]) -> String {
-    let mut s = String::from("# kernel k_block block ms default_ms\n");
+    let mut s = String::from("# kernel k_block unroll block ms default_ms\n");
     for (i, c) in kernels.iter().enumerate() {
         match c {
             Some(c) => s.push_str(&format!(
-                "{i} {} {} {:e} {:e}\n",
-                c.k_block, c.block, c.ms, c.default_ms
+                "{i} {} {} {} {:e} {:e}\n",
+                c.k_block, c.unroll, c.block, c.ms, c.default_ms
             )),
-            None => s.push_str(&format!("{i} - - - -\n")),
+            None => s.push_str(&format!("{i} - - - - -\n")),
         }
     }
     s
@@ -167,7 +198,7 @@ fn decode(text: &str, n: usize) -> std::result::Result<Vec<Option<KernelChoice>>
         let w: Vec<&str> = line.split_whitespace().collect();
         let bad = || format!("malformed tuning line `{line}`");
         let i: usize = w.first().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
-        if i >= n || w.len() != 5 {
+        if i >= n || w.len() != 6 {
             return Err(bad());
         }
         if w[1] == "-" {
@@ -175,9 +206,10 @@ fn decode(text: &str, n: usize) -> std::result::Result<Vec<Option<KernelChoice>>
         }
         out[i] = Some(KernelChoice {
             k_block: w[1].parse().map_err(|_| bad())?,
-            block: w[2].parse().map_err(|_| bad())?,
-            ms: w[3].parse().map_err(|_| bad())?,
-            default_ms: w[4].parse().map_err(|_| bad())?,
+            unroll: w[2].parse().map_err(|_| bad())?,
+            block: w[3].parse().map_err(|_| bad())?,
+            ms: w[4].parse().map_err(|_| bad())?,
+            default_ms: w[5].parse().map_err(|_| bad())?,
         });
     }
     Ok(out)
@@ -227,6 +259,7 @@ pub fn apply(p: &Program, base: &KernelOptions, tuning: &Tuning) -> KernelOption
     for (kp, c) in schedule.kernels.iter_mut().zip(&tuning.kernels) {
         if let Some(c) = c {
             kp.k_block = Some(c.k_block);
+            kp.unroll = Some(c.unroll);
             kp.block = Some(c.block);
         }
     }
@@ -255,8 +288,9 @@ pub fn tuned(
     for (name, c) in names.iter().zip(&t.kernels) {
         if let Some(c) = c {
             eprintln!(
-                "  {name}: k_block {} block {} — {:.4} ms (defaults {:.4} ms, {:.2}x)",
+                "  {name}: k_block {} unroll {} block {} — {:.4} ms (defaults {:.4} ms, {:.2}x)",
                 c.k_block,
+                c.unroll,
                 c.block,
                 c.ms,
                 c.default_ms,
@@ -276,6 +310,7 @@ mod tests {
         let k = vec![
             Some(KernelChoice {
                 k_block: 4,
+                unroll: 1,
                 block: 256,
                 ms: 0.125,
                 default_ms: 0.25,
@@ -283,7 +318,8 @@ mod tests {
             None,
         ];
         assert_eq!(decode(&encode(&k), 2).unwrap(), k);
-        assert!(decode("0 4 256 x 1", 1).is_err());
-        assert!(decode("3 4 256 1 1", 1).is_err());
+        assert!(decode("0 4 1 256 x 1", 1).is_err());
+        assert!(decode("3 4 1 256 1 1", 1).is_err());
+        assert!(decode("0 4 256 1 1", 1).is_err());
     }
 }

@@ -14,6 +14,9 @@ pub struct KernelPlan {
     pub k_block: Option<usize>,
     /// Threads per block along the horizontal; `None`: the backend's default.
     pub block: Option<u32>,
+    /// Iterations of the k-block loop the compiler unrolls (register pressure against
+    /// memory-level parallelism); `None`: 4.
+    pub unroll: Option<u32>,
 }
 
 impl KernelPlan {
@@ -23,6 +26,7 @@ impl KernelPlan {
             stencils: vec![stencil],
             k_block: None,
             block: None,
+            unroll: None,
         }
     }
 
@@ -64,6 +68,9 @@ impl Schedule {
         }
         if let Some(k) = self.kernels.iter().find(|k| k.k_block == Some(0)) {
             return Err(format!("kernel {:?} has a k-block of 0", k.stencils));
+        }
+        if let Some(k) = self.kernels.iter().find(|k| k.unroll == Some(0)) {
+            return Err(format!("kernel {:?} has an unroll factor of 0", k.stencils));
         }
         Ok(())
     }

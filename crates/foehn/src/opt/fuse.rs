@@ -212,6 +212,7 @@ pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
                 stencils,
                 k_block: None,
                 block: None,
+                unroll: None,
             })
             .collect(),
     }

@@ -47,7 +47,7 @@ impl<'a> Gen<'a> {
                     self.line(format!(
                         "const foehn_idx kb1 = kb0 + {kb} < k1 ? kb0 + {kb} : (foehn_idx)k1;"
                     ));
-                    self.line("#pragma unroll 4");
+                    self.line(format!("#pragma unroll {}", self.unroll));
                     self.open("for (foehn_idx k = kb0; k < kb1; ++k)");
                     open += 1;
                 }

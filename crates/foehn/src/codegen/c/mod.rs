@@ -224,6 +224,7 @@ pub fn generate_kernels(
         let members: Vec<&Stencil> = plan.stencils.iter().map(|&m| &prog.stencils[m]).collect();
         let mut g = Gen::new(prog, members[0], &mut shared, target);
         g.k_block = kernel_k_block(prog, &members, target, plan.k_block);
+        g.unroll = plan.unroll.unwrap_or(4).max(1);
         g.fixed = fixed;
         if let (Some(fx), true) = (fixed, members.len() > 1) {
             let mut d = Vec::new();
@@ -433,6 +434,8 @@ struct Gen<'a> {
     target: Target,
     /// Levels one GPU thread walks.
     k_block: usize,
+    /// Unroll factor of the k-block loop.
+    unroll: u32,
     /// Compile-time sizes, if fixed.
     fixed: Option<Fixed<'a>>,
     /// A fused kernel's member domains as constants (with fixed sizes).
@@ -457,6 +460,7 @@ impl<'a> Gen<'a> {
             scans: BTreeMap::new(),
             target,
             k_block: 1,
+            unroll: 4,
             fixed: None,
             fixed_domains: None,
         }
