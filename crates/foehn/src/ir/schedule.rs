@@ -15,7 +15,7 @@ pub struct KernelPlan {
     /// Threads per block along the horizontal; `None`: the backend's default.
     pub block: Option<u32>,
     /// Iterations of the k-block loop the compiler unrolls (register pressure against
-    /// memory-level parallelism); `None`: 4.
+    /// memory-level parallelism); `None`: 1 (not unrolled).
     pub unroll: Option<u32>,
 }
 

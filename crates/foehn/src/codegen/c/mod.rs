@@ -224,7 +224,9 @@ pub fn generate_kernels(
         let members: Vec<&Stencil> = plan.stencils.iter().map(|&m| &prog.stencils[m]).collect();
         let mut g = Gen::new(prog, members[0], &mut shared, target);
         g.k_block = kernel_k_block(prog, &members, target, plan.k_block);
-        g.unroll = plan.unroll.unwrap_or(4).max(1);
+        // Not unrolled by default: the tuner chose unroll 1 for nearly every k-blocked
+        // kernel on an H100 (bench/results/2026-11-22-h100-r2b6-tuning-unroll.txt).
+        g.unroll = plan.unroll.unwrap_or(1).max(1);
         g.fixed = fixed;
         if let (Some(fx), true) = (fixed, members.len() > 1) {
             let mut d = Vec::new();
@@ -460,7 +462,7 @@ impl<'a> Gen<'a> {
             scans: BTreeMap::new(),
             target,
             k_block: 1,
-            unroll: 4,
+            unroll: 1,
             fixed: None,
             fixed_domains: None,
         }
