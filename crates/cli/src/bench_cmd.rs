@@ -44,7 +44,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
-    /// specialise, inline, dead, fuse, kblock, idx32, fixed.
+    /// specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -243,8 +243,9 @@ fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
             "kblock" => o.k_block = 1,
             "idx32" => o.idx32 = false,
             "fixed" => o.fixed_sizes = false,
+            "kmajor" => o.k_major = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, kblock, idx32, fixed)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor)"
             ),
         }
     }

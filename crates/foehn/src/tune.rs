@@ -1,6 +1,7 @@
 //! Autotuning of GPU launch parameters: for every kernel of a schedule, the k-block
 //! (levels a thread walks, compiled in), the unroll factor of that loop (registers
-//! against memory-level parallelism) and the block size (threads per block) are
+//! against memory-level parallelism), the block order (k-major or h-major) and the
+//! block size (threads per block) are
 //! measured on the device over a small candidate set, and the fastest pair is kept.
 //! Results are persisted in the compiled-program cache, keyed by program (IR content
 //! hash), schedule, code-generation options, grid size and device, so later runs — and
@@ -26,7 +27,7 @@ pub const BLOCKS: [u32; 4] = [64, 128, 256, 512];
 /// Timed launches per candidate and kernel (median taken).
 const RUNS: usize = 7;
 /// Version of the tuning procedure and file format (part of the cache key).
-const TUNE_VERSION: &str = "foehn-tune-2";
+const TUNE_VERSION: &str = "foehn-tune-3";
 
 /// The choice for one kernel.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +36,8 @@ pub struct KernelChoice {
     pub k_block: usize,
     /// Unroll factor of the k-block loop.
     pub unroll: u32,
+    /// k-major block order.
+    pub k_major: bool,
     /// Threads per block.
     pub block: u32,
     /// Measured median time of the choice (ms).
@@ -75,6 +78,7 @@ struct Bench<'a> {
 struct Candidate {
     k_block: Option<usize>,
     unroll: Option<u32>,
+    k_major: Option<bool>,
     block: Option<u32>,
 }
 
@@ -96,6 +100,9 @@ fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<f64>>> {
             kp.k_block = c.k_block;
         }
         kp.unroll = c.unroll;
+        if c.k_major.is_some() {
+            kp.k_major = c.k_major;
+        }
         kp.block = c.block;
     }
     let opts = KernelOptions {
@@ -138,6 +145,7 @@ fn search(
         Candidate {
             k_block: None,
             unroll: None,
+            k_major: None,
             block: None,
         },
     )?;
@@ -147,28 +155,32 @@ fn search(
             t.map(|ms| KernelChoice {
                 k_block: 0,
                 unroll: 0,
+                k_major: false,
                 block: 0,
                 ms: f64::INFINITY,
                 default_ms: ms,
             })
         })
         .collect();
-    for k in K_BLOCKS {
-        // Unrolling a loop of one level changes nothing: one candidate.
-        let unrolls: &[u32] = if k == 1 { &[1] } else { &UNROLLS };
-        for &u in unrolls {
-            for b in BLOCKS {
-                let cand = Candidate {
-                    k_block: Some(k),
-                    unroll: Some(u),
-                    block: Some(b),
-                };
-                let times = measure(&bench, cand)?;
-                for (slot, t) in best.iter_mut().zip(times) {
-                    if let (Some(c), Some(ms)) = (slot.as_mut(), t) {
-                        // Strictly faster wins: ties keep the earlier candidate.
-                        if ms < c.ms {
-                            (c.k_block, c.unroll, c.block, c.ms) = (k, u, b, ms);
+    for km in [false, true] {
+        for k in K_BLOCKS {
+            // Unrolling a loop of one level changes nothing: one candidate.
+            let unrolls: &[u32] = if k == 1 { &[1] } else { &UNROLLS };
+            for &u in unrolls {
+                for b in BLOCKS {
+                    let cand = Candidate {
+                        k_block: Some(k),
+                        unroll: Some(u),
+                        k_major: Some(km),
+                        block: Some(b),
+                    };
+                    let times = measure(&bench, cand)?;
+                    for (slot, t) in best.iter_mut().zip(times) {
+                        if let (Some(c), Some(ms)) = (slot.as_mut(), t) {
+                            // Strictly faster wins: ties keep the earlier candidate.
+                            if ms < c.ms {
+                                (c.k_block, c.unroll, c.k_major, c.block, c.ms) = (k, u, km, b, ms);
+                            }
                         }
                     }
                 }
@@ -179,14 +191,14 @@ fn search(
 }
 
 fn encode(kernels: &[Option<KernelChoice>]) -> String {
-    let mut s = String::from("# kernel k_block unroll block ms default_ms\n");
+    let mut s = String::from("# kernel k_block unroll k_major block ms default_ms\n");
     for (i, c) in kernels.iter().enumerate() {
         match c {
             Some(c) => s.push_str(&format!(
-                "{i} {} {} {} {:e} {:e}\n",
-                c.k_block, c.unroll, c.block, c.ms, c.default_ms
+                "{i} {} {} {} {} {:e} {:e}\n",
+                c.k_block, c.unroll, c.k_major, c.block, c.ms, c.default_ms
             )),
-            None => s.push_str(&format!("{i} - - - - -\n")),
+            None => s.push_str(&format!("{i} - - - - - -\n")),
         }
     }
     s
@@ -198,7 +210,7 @@ fn decode(text: &str, n: usize) -> std::result::Result<Vec<Option<KernelChoice>>
         let w: Vec<&str> = line.split_whitespace().collect();
         let bad = || format!("malformed tuning line `{line}`");
         let i: usize = w.first().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
-        if i >= n || w.len() != 6 {
+        if i >= n || w.len() != 7 {
             return Err(bad());
         }
         if w[1] == "-" {
@@ -207,9 +219,10 @@ fn decode(text: &str, n: usize) -> std::result::Result<Vec<Option<KernelChoice>>
         out[i] = Some(KernelChoice {
             k_block: w[1].parse().map_err(|_| bad())?,
             unroll: w[2].parse().map_err(|_| bad())?,
-            block: w[3].parse().map_err(|_| bad())?,
-            ms: w[4].parse().map_err(|_| bad())?,
-            default_ms: w[5].parse().map_err(|_| bad())?,
+            k_major: w[3].parse().map_err(|_| bad())?,
+            block: w[4].parse().map_err(|_| bad())?,
+            ms: w[5].parse().map_err(|_| bad())?,
+            default_ms: w[6].parse().map_err(|_| bad())?,
         });
     }
     Ok(out)
@@ -260,6 +273,7 @@ pub fn apply(p: &Program, base: &KernelOptions, tuning: &Tuning) -> KernelOption
         if let Some(c) = c {
             kp.k_block = Some(c.k_block);
             kp.unroll = Some(c.unroll);
+            kp.k_major = Some(c.k_major);
             kp.block = Some(c.block);
         }
     }
@@ -288,9 +302,10 @@ pub fn tuned(
     for (name, c) in names.iter().zip(&t.kernels) {
         if let Some(c) = c {
             eprintln!(
-                "  {name}: k_block {} unroll {} block {} — {:.4} ms (defaults {:.4} ms, {:.2}x)",
+                "  {name}: k_block {} unroll {} {} block {} — {:.4} ms (defaults {:.4} ms, {:.2}x)",
                 c.k_block,
                 c.unroll,
+                if c.k_major { "k-major" } else { "h-major" },
                 c.block,
                 c.ms,
                 c.default_ms,
@@ -311,6 +326,7 @@ mod tests {
             Some(KernelChoice {
                 k_block: 4,
                 unroll: 1,
+                k_major: true,
                 block: 256,
                 ms: 0.125,
                 default_ms: 0.25,
@@ -318,8 +334,8 @@ mod tests {
             None,
         ];
         assert_eq!(decode(&encode(&k), 2).unwrap(), k);
-        assert!(decode("0 4 1 256 x 1", 1).is_err());
-        assert!(decode("3 4 1 256 1 1", 1).is_err());
-        assert!(decode("0 4 256 1 1", 1).is_err());
+        assert!(decode("0 4 1 true 256 x 1", 1).is_err());
+        assert!(decode("3 4 1 true 256 1 1", 1).is_err());
+        assert!(decode("0 4 1 256 1 1", 1).is_err());
     }
 }

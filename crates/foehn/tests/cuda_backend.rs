@@ -91,7 +91,10 @@ fn generated_cuda_is_valid_cplusplus() {
             panic!("{}: generated CUDA does not parse:\n{e}\n{src}", ir.name);
         }
         // Optimised: fused kernels, sizes fixed for a grid.
-        let (opt, schedule, _) = optimise_scheduled(ir, &OptOptions::default());
+        let opts = OptOptions::default();
+        let (opt, schedule, _) = optimise_scheduled(ir, &opts);
+        // With the options' defaults filled in (k-major block order).
+        let schedule = KernelOptions::optimised(&opts, schedule).schedule_for(&opt);
         let grid = &grids()[i % 2];
         let src = generate_kernels(
             &opt,

@@ -468,7 +468,13 @@ impl CudaBackend {
                 block,
                 scalar_at,
                 range: [dom.h.0 as i64, dom.h.1 as i64, k_range.0, k_range.1],
-                grid: (nh.div_ceil(threads as usize) as u32, gy as u32, 1),
+                grid: launch_grid(
+                    program,
+                    first,
+                    nh.div_ceil(threads as usize),
+                    gy,
+                    ck.k_major,
+                )?,
                 threads,
                 copies,
             });
@@ -500,6 +506,31 @@ impl CudaBackend {
             _temps: temps,
             err,
         })
+    }
+}
+
+/// The grid of blocks: `(horizontal blocks, level blocks)`, or in k-major order one
+/// dimension of their product (the kernel splits it, level block fastest).
+fn launch_grid(
+    program: &ir::Program,
+    st: &ir::Stencil,
+    gx: usize,
+    gy: usize,
+    k_major: bool,
+) -> Result<(u32, u32, u32)> {
+    let too_many =
+        |n: usize| program.runtime_error(st, format!("{n} blocks exceed the CUDA grid limit"));
+    if k_major {
+        let n = gx * gy;
+        if n > i32::MAX as usize {
+            return Err(too_many(n));
+        }
+        Ok((n as u32, 1, 1))
+    } else {
+        if gx > i32::MAX as usize || gy > 65535 {
+            return Err(too_many(gx * gy));
+        }
+        Ok((gx as u32, gy as u32, 1))
     }
 }
 

@@ -59,6 +59,8 @@ pub struct KernelOptions {
     /// Strides, bounds and fused kernels' member domains as compile-time constants of
     /// the caller's grid and levels (the compiled program then runs on that size only).
     pub fixed_sizes: bool,
+    /// GPU blocks in k-major order unless the schedule says otherwise.
+    pub k_major: bool,
 }
 
 impl Default for KernelOptions {
@@ -70,6 +72,7 @@ impl Default for KernelOptions {
             k_block: 1,
             idx32: false,
             fixed_sizes: false,
+            k_major: false,
         }
     }
 }
@@ -83,14 +86,21 @@ impl KernelOptions {
             k_block: opts.k_block.max(1),
             idx32: opts.idx32,
             fixed_sizes: opts.fixed_sizes,
+            k_major: opts.k_major,
         }
     }
 
-    /// The schedule for `p`: the given one or a kernel per stencil.
+    /// The schedule for `p` (the given one or a kernel per stencil), with the
+    /// options' block order where the schedule leaves it open.
     pub fn schedule_for(&self, p: &crate::ir::Program) -> crate::ir::Schedule {
-        self.schedule
+        let mut s = self
+            .schedule
             .clone()
-            .unwrap_or_else(|| crate::ir::Schedule::unfused(p))
+            .unwrap_or_else(|| crate::ir::Schedule::unfused(p));
+        for k in &mut s.kernels {
+            k.k_major.get_or_insert(self.k_major);
+        }
+        s
     }
 }
 

@@ -17,6 +17,9 @@ pub struct KernelPlan {
     /// Iterations of the k-block loop the compiler unrolls (register pressure against
     /// memory-level parallelism); `None`: 1 (not unrolled).
     pub unroll: Option<u32>,
+    /// GPU blocks in k-major order (the level blocks of a horizontal block run one
+    /// after another, keeping its 2-D fields in L2); `None`: the options' default.
+    pub k_major: Option<bool>,
 }
 
 impl KernelPlan {
@@ -27,6 +30,7 @@ impl KernelPlan {
             k_block: None,
             block: None,
             unroll: None,
+            k_major: None,
         }
     }
 

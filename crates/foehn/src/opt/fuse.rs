@@ -213,6 +213,7 @@ pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
                 k_block: None,
                 block: None,
                 unroll: None,
+                k_major: None,
             })
             .collect(),
     }

@@ -43,6 +43,9 @@ pub struct OptOptions {
     /// Generate code for the caller's grid and levels: strides, bounds and domains
     /// become compile-time constants (one compiled variant per grid size).
     pub fixed_sizes: bool,
+    /// GPU blocks in k-major order: the level blocks of a horizontal block run one
+    /// after another, so its 2-D fields (hoisted by k-blocking) stay in L2.
+    pub k_major: bool,
 }
 
 impl Default for OptOptions {
@@ -57,6 +60,7 @@ impl Default for OptOptions {
             idx32: true,
             fuse: true,
             fixed_sizes: true,
+            k_major: true,
         }
     }
 }
@@ -74,6 +78,7 @@ impl OptOptions {
             idx32: false,
             fuse: false,
             fixed_sizes: false,
+            k_major: false,
         }
     }
 }

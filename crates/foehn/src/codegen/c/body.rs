@@ -17,7 +17,21 @@ impl<'a> Gen<'a> {
             .collect();
         let cuda = matches!(self.target, Target::Cuda { .. });
         if cuda {
-            self.line("const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(blockIdx.x * blockDim.x + threadIdx.x);");
+            if self.k_major && has_k && scans.is_empty() {
+                // k-major block order: consecutive blocks walk the level blocks of one
+                // horizontal block, so 2-D fields and neighbours stay in L2 meanwhile.
+                let kb = self.k_block;
+                self.line(format!(
+                    "const unsigned int NKB = (unsigned int)(((foehn_idx)k1 - (foehn_idx)k0 + {}) / {kb});",
+                    kb - 1
+                ));
+                self.line("const unsigned int KB = blockIdx.x % NKB, HB = blockIdx.x / NKB;");
+            } else {
+                self.line("const unsigned int KB = blockIdx.y, HB = blockIdx.x; (void)KB;");
+            }
+            self.line(
+                "const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(HB * blockDim.x + threadIdx.x);",
+            );
             self.line("if (h >= h1) return;");
         }
         if !scans.is_empty() {
@@ -39,10 +53,12 @@ impl<'a> Gen<'a> {
             (true, true) => {
                 let kb = self.k_block;
                 if kb == 1 {
-                    self.line("const foehn_idx k = (foehn_idx)k0 + (foehn_idx)blockIdx.y; if (k >= k1) return;")
+                    self.line(
+                        "const foehn_idx k = (foehn_idx)k0 + (foehn_idx)KB; if (k >= k1) return;",
+                    )
                 } else {
                     self.line(format!(
-                        "const foehn_idx kb0 = (foehn_idx)k0 + (foehn_idx)blockIdx.y * {kb};"
+                        "const foehn_idx kb0 = (foehn_idx)k0 + (foehn_idx)KB * {kb};"
                     ));
                     self.line(format!(
                         "const foehn_idx kb1 = kb0 + {kb} < k1 ? kb0 + {kb} : (foehn_idx)k1;"

@@ -79,6 +79,9 @@ pub struct CKernel {
     /// Levels one CUDA thread walks in this kernel (1 without k-blocking). Stencils
     /// with data-dependent vertical offsets are not k-blocked: measured slower.
     pub k_block: usize,
+    /// Blocks in k-major order: a one-dimensional grid of (level block, horizontal
+    /// block) pairs, the level block varying fastest.
+    pub k_major: bool,
 }
 
 /// Sizes fixed at compile time: strides, level counts, region bounds and fused
@@ -227,6 +230,7 @@ pub fn generate_kernels(
         // Not unrolled by default: the tuner chose unroll 1 for nearly every k-blocked
         // kernel on an H100 (bench/results/2026-11-22-h100-r2b6-tuning-unroll.txt).
         g.unroll = plan.unroll.unwrap_or(1).max(1);
+        g.k_major = plan.k_major.unwrap_or(false) && matches!(target, Target::Cuda { .. });
         g.fixed = fixed;
         if let (Some(fx), true) = (fixed, members.len() > 1) {
             let mut d = Vec::new();
@@ -261,6 +265,7 @@ pub fn generate_kernels(
                 .any(|&id| matches!(prog.node(id), Node::Scan { .. }))
         });
         let k_block = if per_column { 1 } else { g.k_block };
+        let k_major = g.k_major && !per_column && members[0].vertical.is_some();
         writeln!(
             functions,
             "\n/* kernel {i}: {} */",
@@ -288,6 +293,7 @@ pub fn generate_kernels(
             snapshot,
             per_column,
             k_block,
+            k_major,
         });
     }
     let mut source = match target {
@@ -438,6 +444,8 @@ struct Gen<'a> {
     k_block: usize,
     /// Unroll factor of the k-block loop.
     unroll: u32,
+    /// k-major block order (CUDA, stencils with levels and without scans).
+    k_major: bool,
     /// Compile-time sizes, if fixed.
     fixed: Option<Fixed<'a>>,
     /// A fused kernel's member domains as constants (with fixed sizes).
@@ -463,6 +471,7 @@ impl<'a> Gen<'a> {
             target,
             k_block: 1,
             unroll: 1,
+            k_major: false,
             fixed: None,
             fixed_domains: None,
         }
