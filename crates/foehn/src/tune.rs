@@ -73,6 +73,14 @@ struct Bench<'a> {
     dev: &'a crate::codegen::cuda::DeviceArgs,
 }
 
+/// One kernel's time under a candidate, with the k-block and block order applied.
+#[derive(Clone, Copy)]
+struct Measured {
+    ms: f64,
+    k_block: usize,
+    k_major: bool,
+}
+
 /// One point of the search space (`None`: the untuned default).
 #[derive(Clone, Copy)]
 struct Candidate {
@@ -84,7 +92,7 @@ struct Candidate {
 
 /// Times every kernel of the schedule compiled and launched as `c` says; one entry per
 /// kernel of the schedule.
-fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<f64>>> {
+fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
     let Bench {
         cuda,
         p,
@@ -115,7 +123,13 @@ fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<f64>>> {
     bound.finish()?;
     let mut out = vec![None; schedule.kernels.len()];
     for (launch, t) in bound.launches().into_iter().zip(times) {
-        out[launch.kernel] = Some(t * 1e3);
+        // What the generator applied (kernels that cannot be k-blocked run k_block 1).
+        let k = &compiled.kernels()[launch.kernel];
+        out[launch.kernel] = Some(Measured {
+            ms: t * 1e3,
+            k_block: k.k_block,
+            k_major: k.k_major,
+        });
     }
     Ok(out)
 }
@@ -152,13 +166,13 @@ fn search(
     let mut best: Vec<Option<KernelChoice>> = default
         .iter()
         .map(|t| {
-            t.map(|ms| KernelChoice {
+            t.map(|m| KernelChoice {
                 k_block: 0,
                 unroll: 0,
                 k_major: false,
                 block: 0,
                 ms: f64::INFINITY,
-                default_ms: ms,
+                default_ms: m.ms,
             })
         })
         .collect();
@@ -176,10 +190,11 @@ fn search(
                     };
                     let times = measure(&bench, cand)?;
                     for (slot, t) in best.iter_mut().zip(times) {
-                        if let (Some(c), Some(ms)) = (slot.as_mut(), t) {
+                        if let (Some(c), Some(m)) = (slot.as_mut(), t) {
                             // Strictly faster wins: ties keep the earlier candidate.
-                            if ms < c.ms {
-                                (c.k_block, c.unroll, c.k_major, c.block, c.ms) = (k, u, km, b, ms);
+                            if m.ms < c.ms {
+                                (c.k_block, c.unroll, c.k_major, c.block, c.ms) =
+                                    (m.k_block, u, m.k_major, b, m.ms);
                             }
                         }
                     }
