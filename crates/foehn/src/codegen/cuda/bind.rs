@@ -1,0 +1,237 @@
+//! Binding a compiled program to device arguments: domains resolved, temporaries and
+//! snapshots allocated, each kernel's argument block and launch shape built once.
+
+use super::bound::BoundStencil;
+use super::*;
+use crate::codegen::{check_fixed_size, KernelLaunch};
+
+impl CudaBackend {
+    /// Prepares launches of `compiled` on `grid` with device arguments: resolves domains,
+    /// allocates temporaries and snapshots, and builds every kernel's argument block.
+    pub fn bind<'a>(
+        &'a self,
+        program: &ir::Program,
+        compiled: &'a CudaCompiled,
+        grid: &Grid,
+        nlev: usize,
+        dev: &DeviceArgs,
+    ) -> Result<Bound<'a>> {
+        let fail = gpu_err(&program.name);
+        let dgrid = self.device_grid(grid)?;
+        let code = &compiled.code;
+        // Temporaries live in the binding's workspace, allocated once.
+        let mut temps = BTreeMap::new();
+        for d in program.fields.iter().filter(|d| d.role == Role::Temp) {
+            let shape = Field::grid_shape(grid, nlev, d.ty.dims);
+            let bytes = shape.iter().product::<usize>() * d.ty.dtype.size_bytes();
+            let buf = DeviceBuffer::alloc(&self.gpu, bytes).map_err(&fail)?;
+            buf.fill_bytes(&self.gpu, 0xff).map_err(&fail)?; // NaN / -1 poison
+            temps.insert(
+                d.name.clone(),
+                DeviceField {
+                    buf,
+                    dims: d.ty.dims,
+                    shape,
+                    dtype: d.ty.dtype,
+                },
+            );
+        }
+        let field = |name: &str| {
+            dev.fields
+                .get(name)
+                .or_else(|| temps.get(name))
+                .expect("argument or temporary")
+        };
+        let decls: Vec<&DeviceField> = program.fields.iter().map(|d| field(&d.name)).collect();
+        if compiled.idx32 {
+            if let Some(f) = decls
+                .iter()
+                .find(|f| f.shape.iter().product::<usize>() >= i32::MAX as usize)
+            {
+                return Err(Error::Runtime {
+                    program: program.name.clone(),
+                    stencil: "-".into(),
+                    message: format!(
+                        "a field of shape {:?} is too large for 32-bit indices",
+                        f.shape
+                    ),
+                });
+            }
+        }
+        check_fixed_size(program, compiled.fixed_for.as_deref(), grid, nlev)?;
+        let bounds = code.resolve_bounds(program, grid, nlev)?;
+        let err = DeviceBuffer::from_slice(&self.gpu, &[0i32]).map_err(&fail)?;
+        let max_members = code.max_members();
+        let sms = self.gpu.multiprocessors().map_err(&fail)?.max(1) as usize;
+        let mut snapshots = Vec::new();
+        let mut stencils = Vec::new();
+        for (i, ck) in code.kernels.iter().enumerate() {
+            let first = &program.stencils[ck.members[0]];
+            let Some(launch) = KernelLaunch::resolve(program, &ck.members, grid, nlev)? else {
+                continue;
+            };
+            let dom = launch.union;
+            if ck.per_column && dom.k.1 - dom.k.0 > compiled.max_levels {
+                return Err(program.runtime_error(
+                    first,
+                    format!(
+                        "vertical range {} exceeds the {} levels the kernel was compiled for",
+                        dom.k.1 - dom.k.0,
+                        compiled.max_levels
+                    ),
+                ));
+            }
+            let mut copies = Vec::new();
+            let mut rd: Vec<u64> = decls.iter().map(|f| f.buf.ptr()).collect();
+            for f in &ck.snapshot {
+                let src = decls[f.0 as usize];
+                let snap = DeviceBuffer::alloc(&self.gpu, src.buf.bytes()).map_err(&fail)?;
+                rd[f.0 as usize] = snap.ptr();
+                copies.push((f.0 as usize, snapshots.len()));
+                snapshots.push(snap);
+            }
+            // The argument block: every member 8 bytes (see `cuda_ctx` in the C emitter).
+            let mut w: Vec<u64> = Vec::new();
+            w.extend(&rd);
+            w.extend(decls.iter().map(|f| f.buf.ptr()));
+            for sel in 0..3 {
+                w.extend(decls.iter().map(|f| {
+                    let s = f.strides();
+                    [s.0, s.1, s.2][sel] as u64
+                }));
+            }
+            w.extend(decls.iter().map(|f| f.levels() as u64));
+            if decls.is_empty() {
+                w.extend([0; 6]);
+            }
+            w.extend(dgrid.tables.iter().map(|t| t.ptr()));
+            let scalar_at = 8 * w.len();
+            w.extend(
+                program
+                    .scalars
+                    .iter()
+                    .map(|s| scalar_bits(dev.scalars[&s.name])),
+            );
+            if program.scalars.is_empty() {
+                w.push(0);
+            }
+            w.extend(bounds.iter().map(|&b| b as u64));
+            if bounds.is_empty() {
+                w.push(0);
+            }
+            w.push(err.ptr());
+            let mut member_domains = launch.members.clone();
+            member_domains.resize(4 * max_members, 0);
+            w.extend(member_domains.iter().map(|&b| b as u64));
+            let block: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let k_range = if first.vertical.is_some() {
+                (dom.k.0 as i64, dom.k.1 as i64)
+            } else {
+                (0, 1)
+            };
+            let nh = dom.h.1 - dom.h.0;
+            let gy = if ck.per_column {
+                1
+            } else {
+                ((k_range.1 - k_range.0) as usize)
+                    .div_ceil(ck.k_block)
+                    .max(1)
+            };
+            let threads = match compiled.blocks[i] {
+                Some(b) => b,
+                None => model_block(&compiled.kernels[i], nh, gy, sms),
+            };
+            stencils.push(BoundStencil {
+                kernel: i,
+                block,
+                scalar_at,
+                range: [dom.h.0 as i64, dom.h.1 as i64, k_range.0, k_range.1],
+                grid: launch_grid(
+                    program,
+                    first,
+                    nh.div_ceil(threads as usize),
+                    gy,
+                    ck.k_major,
+                )?,
+                threads,
+                copies,
+            });
+        }
+        let key = program_key(program, "cuda");
+        let metrics = (foehn_metrics::level() > 0).then(|| foehn_metrics::global().slot(&key));
+        // Kernel timing events are created once per binding, not per call.
+        let timer = if foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE {
+            Some(self.gpu.timer().map_err(&fail)?)
+        } else {
+            None
+        };
+        Ok(Bound {
+            metrics,
+            timer,
+            backend: self,
+            compiled,
+            program: program.name.clone(),
+            stencil_names: program.stencils.iter().map(|s| s.name.clone()).collect(),
+            kernel_names: code
+                .kernels
+                .iter()
+                .map(|k| program.kernel_name(&k.members))
+                .collect(),
+            scalar_names: program.scalars.iter().map(|s| s.name.clone()).collect(),
+            field_ptrs: decls.iter().map(|f| (f.buf.ptr(), f.buf.bytes())).collect(),
+            stencils,
+            snapshots,
+            _temps: temps,
+            err,
+        })
+    }
+}
+
+/// The grid of blocks: `(horizontal blocks, level blocks)`, or in k-major order one
+/// dimension of their product (the kernel splits it, level block fastest).
+fn launch_grid(
+    program: &ir::Program,
+    st: &ir::Stencil,
+    gx: usize,
+    gy: usize,
+    k_major: bool,
+) -> Result<(u32, u32, u32)> {
+    let too_many =
+        |n: usize| program.runtime_error(st, format!("{n} blocks exceed the CUDA grid limit"));
+    if k_major {
+        let n = gx * gy;
+        if n > i32::MAX as usize {
+            return Err(too_many(n));
+        }
+        Ok((n as u32, 1, 1))
+    } else {
+        if gx > i32::MAX as usize || gy > 65535 {
+            return Err(too_many(gx * gy));
+        }
+        Ok((gx as u32, gy as u32, 1))
+    }
+}
+
+/// The launch model's block size: the occupancy calculator's choice for the kernel's
+/// registers, at most [`MODEL_MAX_BLOCK`], halved while the launch would have fewer
+/// than two blocks per multiprocessor (small domains, e.g. a few levels).
+fn model_block(kernel: &foehn_gpu::Kernel, nh: usize, gy: usize, sms: usize) -> u32 {
+    let mut b = kernel
+        .occupancy_block_size(MODEL_MAX_BLOCK)
+        .unwrap_or(128)
+        .clamp(MODEL_MIN_BLOCK, MODEL_MAX_BLOCK);
+    b -= b % 32;
+    while b > MODEL_MIN_BLOCK && nh.div_ceil(b as usize) * gy < 2 * sms {
+        b /= 2;
+    }
+    b
+}
+
+pub(super) fn scalar_bits(s: Scalar) -> u64 {
+    match s {
+        Scalar::F64(x) => x.to_bits(),
+        Scalar::F32(x) => x.to_bits() as u64,
+        Scalar::I32(x) => x as u32 as u64,
+        Scalar::Bool(b) => b as u64,
+    }
+}

@@ -1,0 +1,206 @@
+//! A program bound to device arguments: launches that only enqueue work, per-kernel
+//! timing for the tuner, and the run-time error check.
+
+use super::bind::scalar_bits;
+use super::{gpu_err, CudaBackend, CudaCompiled, DeviceField};
+use crate::error::{Error, Result};
+use crate::ir::Scalar;
+use foehn_gpu::DeviceBuffer;
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+
+/// One kernel launch of a binding: its argument block and launch shape.
+pub(super) struct BoundStencil {
+    /// Index of the kernel in the schedule.
+    pub(super) kernel: usize,
+    /// The `foehn_ctx` argument block.
+    pub(super) block: Vec<u8>,
+    /// Byte offset of the scalars in `block`.
+    pub(super) scalar_at: usize,
+    /// `[h0, h1, k0, k1]`: the union of the members' domains.
+    pub(super) range: [i64; 4],
+    /// Blocks.
+    pub(super) grid: (u32, u32, u32),
+    /// Threads per block.
+    pub(super) threads: u32,
+    /// (field, snapshot) pairs copied before the launch.
+    pub(super) copies: Vec<(usize, usize)>,
+}
+
+/// One kernel launch of a bound program.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Launch {
+    /// Index of the kernel in the schedule.
+    pub kernel: usize,
+    /// Its stencils' names, `+`-joined.
+    pub name: String,
+    /// Threads per block.
+    pub threads: u32,
+    /// Blocks.
+    pub grid: (u32, u32, u32),
+}
+
+/// A program bound to device arguments: [`Bound::launch`] only enqueues work.
+pub struct Bound<'a> {
+    pub(super) metrics: Option<foehn_metrics::ProgramSlot>,
+    pub(super) timer: Option<foehn_gpu::Timer>,
+    pub(super) backend: &'a CudaBackend,
+    pub(super) compiled: &'a CudaCompiled,
+    pub(super) program: String,
+    pub(super) stencil_names: Vec<String>,
+    pub(super) kernel_names: Vec<String>,
+    pub(super) scalar_names: Vec<String>,
+    pub(super) field_ptrs: Vec<(u64, usize)>,
+    pub(super) stencils: Vec<BoundStencil>,
+    pub(super) snapshots: Vec<DeviceBuffer>,
+    pub(super) _temps: BTreeMap<String, DeviceField>,
+    pub(super) err: DeviceBuffer,
+}
+
+impl Bound<'_> {
+    /// Changes a runtime scalar for the following launches.
+    pub fn set_scalar(&mut self, name: &str, value: Scalar) -> Result<()> {
+        let i = self
+            .scalar_names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| Error::Argument {
+                program: self.program.clone(),
+                arg: name.to_string(),
+                message: "no such scalar".into(),
+            })?;
+        for st in &mut self.stencils {
+            let at = st.scalar_at + 8 * i;
+            st.block[at..at + 8].copy_from_slice(&scalar_bits(value).to_le_bytes());
+        }
+        Ok(())
+    }
+
+    /// Enqueues every stencil of the program on the stream (asynchronous). With
+    /// `FOEHN_METRICS` ≥ 1 the host time of the call is recorded; with ≥ 10 also the
+    /// kernel time, from CUDA events (which waits for the kernels).
+    pub fn launch(&mut self) -> Result<()> {
+        let Some(slot) = self.metrics.clone() else {
+            return self.enqueue();
+        };
+        let t0 = std::time::Instant::now();
+        let compute = if let Some(timer) = self.timer.take() {
+            let program = self.program.clone();
+            let timed = timer
+                .start()
+                .map_err(gpu_err(&program))
+                .and_then(|_| self.enqueue())
+                .and_then(|_| timer.stop().map_err(gpu_err(&program)))
+                .and_then(|_| timer.seconds().map_err(gpu_err(&program)));
+            self.timer = Some(timer);
+            Some(timed?)
+        } else {
+            self.enqueue()?;
+            None
+        };
+        slot.record(t0.elapsed().as_secs_f64(), compute);
+        Ok(())
+    }
+
+    /// Enqueues every kernel without recording metrics (for benchmarks that time the
+    /// calls themselves).
+    pub fn enqueue(&mut self) -> Result<()> {
+        for i in 0..self.stencils.len() {
+            self.enqueue_one(i)?;
+        }
+        Ok(())
+    }
+
+    /// Enqueues bound kernel `i` (its snapshot copies first).
+    fn enqueue_one(&mut self, i: usize) -> Result<()> {
+        let gpu = &self.backend.gpu;
+        let st = &mut self.stencils[i];
+        for &(field, snap) in &st.copies {
+            let (src, bytes) = self.field_ptrs[field];
+            let dst = &self.snapshots[snap];
+            // SAFETY: both allocations hold `bytes` bytes.
+            unsafe { gpu.copy_raw(src, dst.ptr(), bytes) }.map_err(gpu_err(&self.program))?;
+        }
+        let [mut h0, mut h1, mut k0, mut k1] = st.range;
+        let mut params = [
+            st.block.as_mut_ptr() as *mut c_void,
+            &mut h0 as *mut i64 as *mut c_void,
+            &mut h1 as *mut i64 as *mut c_void,
+            &mut k0 as *mut i64 as *mut c_void,
+            &mut k1 as *mut i64 as *mut c_void,
+        ];
+        // SAFETY: the argument block matches the generated foehn_ctx layout (all
+        // members 8 bytes, arrays sized for this program) and the buffers it points to
+        // live as long as this binding.
+        unsafe {
+            gpu.launch(
+                &self.compiled.kernels[st.kernel],
+                st.grid,
+                (st.threads, 1, 1),
+                &mut params,
+            )
+        }
+        .map_err(gpu_err(&self.program))
+    }
+
+    /// The launched kernels, in launch order (kernels without points are not launched).
+    pub fn launches(&self) -> Vec<Launch> {
+        self.stencils
+            .iter()
+            .map(|s| Launch {
+                kernel: s.kernel,
+                name: self.kernel_names[s.kernel].clone(),
+                threads: s.threads,
+                grid: s.grid,
+            })
+            .collect()
+    }
+
+    /// Median time (seconds) of each launched kernel alone over `runs` launches (after
+    /// a warm-up), from CUDA events; the order of [`Bound::launches`].
+    pub fn kernel_times(&mut self, runs: usize) -> Result<Vec<f64>> {
+        let program = self.program.clone();
+        let gpu_fail = gpu_err(&program);
+        let timer = self.backend.gpu.timer().map_err(&gpu_fail)?;
+        let mut out = Vec::new();
+        for i in 0..self.stencils.len() {
+            self.enqueue_one(i)?;
+            let mut t = Vec::new();
+            for _ in 0..runs.max(1) {
+                timer.start().map_err(&gpu_fail)?;
+                self.enqueue_one(i)?;
+                timer.stop().map_err(&gpu_fail)?;
+                t.push(timer.seconds().map_err(&gpu_fail)?);
+            }
+            t.sort_by(|a, b| a.total_cmp(b));
+            out.push(t[t.len() / 2]);
+        }
+        Ok(out)
+    }
+
+    /// Waits for the stream and reports the first failed run-time check, if any.
+    pub fn finish(&self) -> Result<()> {
+        let gpu = &self.backend.gpu;
+        let mut err = [0i32];
+        self.err
+            .download(gpu, &mut err)
+            .map_err(gpu_err(&self.program))?;
+        if err[0] != 0 {
+            let sites = &self.compiled.code.sites;
+            let msg = sites
+                .get(err[0] as usize - 1)
+                .cloned()
+                .unwrap_or_else(|| format!("check {}", err[0]));
+            let stencil = self
+                .stencil_names
+                .iter()
+                .find(|s| msg.contains(&format!("stencil `{s}`")));
+            return Err(Error::Runtime {
+                program: self.program.clone(),
+                stencil: stencil.cloned().unwrap_or_else(|| "-".into()),
+                message: msg,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,394 @@
+//! The CUDA backend: the C emitter's CUDA target compiled with NVRTC into a CUBIN for
+//! the device's architecture (cached on disk), device-resident fields and neighbour
+//! tables, a per-program workspace, and launches whose argument blocks are built once
+//! per binding so a call only enqueues kernels.
+
+use super::c::{generate_kernels, CProgram, Fixed, Target};
+use super::{size_identity, KernelOptions, CODEGEN_VERSION};
+use crate::error::{Error, Result};
+use crate::field::{Args, Field, FieldData};
+use crate::interp::Backend;
+use crate::ir::{self, DType, Dims, Role, Scalar};
+use foehn_cache::{Cache, KeyBuilder, Origin};
+use foehn_gpu::{DeviceBuffer, Gpu, GpuError, Kernel, Module};
+use foehn_grid::{Connectivity, Grid};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+mod bind;
+mod bound;
+
+pub use bound::{Bound, Launch};
+
+/// Largest block the launch model picks (threads along the horizontal dimension).
+const MODEL_MAX_BLOCK: u32 = 256;
+/// Smallest block the launch model picks.
+const MODEL_MIN_BLOCK: u32 = 64;
+
+fn gpu_err(program: &str) -> impl Fn(GpuError) -> Error + '_ {
+    move |e| Error::Compile {
+        program: program.to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// A compiled, loaded program variant on the device.
+pub struct CudaCompiled {
+    _module: Module,
+    kernels: Vec<Kernel>,
+    code: CProgram,
+    /// Cache key.
+    pub key: String,
+    /// Hit, built or rebuilt.
+    pub origin: Origin,
+    max_levels: usize,
+    idx32: bool,
+    /// The grid and levels the code was generated for, when sizes are fixed.
+    fixed_for: Option<String>,
+    /// Threads per block of each kernel chosen by the schedule (tuned), if any.
+    blocks: Vec<Option<u32>>,
+}
+
+impl CudaCompiled {
+    /// The generated CUDA source.
+    pub fn source(&self) -> &str {
+        &self.code.source
+    }
+
+    /// The generated code's kernels (members, k-block, snapshots).
+    pub fn kernels(&self) -> &[super::c::CKernel] {
+        &self.code.kernels
+    }
+
+    /// Registers per thread of each kernel.
+    pub fn registers(&self) -> Vec<i32> {
+        self.kernels
+            .iter()
+            .map(|k| k.registers().unwrap_or(-1))
+            .collect()
+    }
+}
+
+/// A field in device memory (same column-major layout as the host [`Field`]).
+pub struct DeviceField {
+    buf: DeviceBuffer,
+    dims: Dims,
+    shape: Vec<usize>,
+    dtype: DType,
+}
+
+impl DeviceField {
+    /// Element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    fn strides(&self) -> (usize, usize, usize) {
+        crate::field::strides_of(self.dims, &self.shape)
+    }
+
+    fn levels(&self) -> usize {
+        crate::field::vertical_extent_of(self.dims, &self.shape)
+    }
+}
+
+/// Device-resident program arguments.
+#[derive(Default)]
+pub struct DeviceArgs {
+    fields: BTreeMap<String, DeviceField>,
+    scalars: BTreeMap<String, Scalar>,
+}
+
+/// The neighbour tables of a grid in device memory (uploaded once per grid).
+pub struct DeviceGrid {
+    tables: Vec<DeviceBuffer>,
+}
+
+/// The CUDA backend.
+pub struct CudaBackend {
+    gpu: Gpu,
+    cache: Cache,
+    compiled: super::Loaded<CudaCompiled>,
+    grids: Mutex<BTreeMap<String, Arc<DeviceGrid>>>,
+}
+
+impl CudaBackend {
+    /// Opens the first CUDA device; `Err(GpuError::NoDevice)` says why there is none.
+    pub fn open(cache: Cache) -> std::result::Result<CudaBackend, GpuError> {
+        Ok(CudaBackend {
+            gpu: Gpu::open()?,
+            cache,
+            compiled: super::Loaded::default(),
+            grids: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// The device.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The compiled-program cache (also holds tuning results).
+    pub fn cache(&self) -> &Cache {
+        &self.cache
+    }
+
+    /// Generates CUDA for `program` (scan columns sized for `nlev` levels), compiles it with
+    /// NVRTC for this device (or loads the CUBIN from the cache).
+    pub fn compile(&self, program: &ir::Program, nlev: usize) -> Result<Arc<CudaCompiled>> {
+        self.compile_with(program, nlev, 1, false)
+    }
+
+    /// [`CudaBackend::compile`] with `k_block` levels per thread (k-blocking) and, with
+    /// `idx32`, 32-bit index arithmetic (binding then checks every field has fewer than
+    /// 2³¹ elements).
+    pub fn compile_with(
+        &self,
+        program: &ir::Program,
+        nlev: usize,
+        k_block: usize,
+        idx32: bool,
+    ) -> Result<Arc<CudaCompiled>> {
+        let opts = KernelOptions {
+            k_block,
+            idx32,
+            ..KernelOptions::default()
+        };
+        self.compile_for(program, nlev, &opts, None)
+    }
+
+    /// Compiles `program` with a schedule (fused kernels, per-kernel k-blocks and block
+    /// sizes) and code-generation switches; with `opts.fixed_sizes`, for `grid` and
+    /// `nlev` only (sizes become compile-time constants).
+    pub fn compile_for(
+        &self,
+        program: &ir::Program,
+        nlev: usize,
+        opts: &KernelOptions,
+        grid: Option<&Grid>,
+    ) -> Result<Arc<CudaCompiled>> {
+        let fail = |message: String| Error::Compile {
+            program: program.name.clone(),
+            message,
+        };
+        let has_scans = program
+            .nodes
+            .iter()
+            .any(|n| matches!(n, ir::Node::Scan { .. }));
+        let max_levels = if has_scans { nlev + 1 } else { 1 };
+        let schedule = opts.schedule_for(program);
+        let fixed = match (opts.fixed_sizes, grid) {
+            (true, Some(grid)) => Some(Fixed { grid, nlev }),
+            (true, None) => return Err(fail("fixed sizes need the grid".into())),
+            (false, _) => None,
+        };
+        let fixed_for = fixed.map(|f| size_identity(f.grid, f.nlev));
+        let alias = format!(
+            "ir:{}:{max_levels}:{}:{}:{schedule:?}:{fixed_for:?}",
+            program.content_hash(),
+            opts.k_block,
+            opts.idx32
+        );
+        if let Some(c) = self.compiled.get(&alias) {
+            return Ok(c);
+        }
+        let (k_block, idx32) = (opts.k_block, opts.idx32);
+        let code = generate_kernels(
+            program,
+            Target::Cuda {
+                max_levels,
+                k_block,
+                idx32,
+            },
+            &schedule,
+            fixed,
+        )
+        .map_err(|e| fail(e.to_string()))?;
+        let arch = self.gpu.arch();
+        let (maj, min) = self.gpu.nvrtc_version();
+        let key = KeyBuilder::new()
+            .part("codegen", CODEGEN_VERSION)
+            .part("source", &code.source)
+            .part("arch", &arch)
+            .part("nvrtc", format!("{maj}.{min}"))
+            .finish();
+        // Loaded modules are per launch blocks and fixed size (whose check they keep).
+        let blocks: Vec<Option<u32>> = schedule.kernels.iter().map(|k| k.block).collect();
+        let loaded_key = format!("{key}:{blocks:?}:{fixed_for:?}");
+        if let Some(c) = self.compiled.get(&loaded_key) {
+            return Ok(c);
+        }
+        let description = format!("cuda {} [{}] {arch}", program.name, program.variant);
+        let (path, origin) = self
+            .cache
+            .get_or_build(&key, &description, |artifact| {
+                let cubin = foehn_gpu::compile_cubin(
+                    &code.source,
+                    &program.name,
+                    &arch,
+                    &["-default-device".into()],
+                )
+                .map_err(|e| e.to_string())?;
+                std::fs::write(artifact, cubin).map_err(|e| e.to_string())
+            })
+            .map_err(|e| fail(e.to_string()))?;
+        let cubin = std::fs::read(&path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        let module = self.gpu.load(cubin).map_err(gpu_err(&program.name))?;
+        let kernels = code
+            .kernels
+            .iter()
+            .map(|s| module.kernel(&s.symbol))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(gpu_err(&program.name))?;
+        let c = CudaCompiled {
+            _module: module,
+            kernels,
+            code,
+            key: key.clone(),
+            origin,
+            max_levels,
+            idx32,
+            fixed_for,
+            blocks,
+        };
+        Ok(self.compiled.insert(loaded_key, alias, c))
+    }
+
+    /// Uploads a grid's neighbour tables once; later calls reuse them.
+    pub fn device_grid(&self, grid: &Grid) -> Result<Arc<DeviceGrid>> {
+        let key = format!(
+            "{}:{}:{}",
+            grid.name,
+            grid.topology.n_cells(),
+            grid.topology.n_edges()
+        );
+        let mut grids = self.grids.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(g) = grids.get(&key) {
+            return Ok(g.clone());
+        }
+        let tables = Connectivity::ALL
+            .iter()
+            .map(|&c| DeviceBuffer::from_slice(&self.gpu, grid.topology.table(c).as_slice()))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(gpu_err(&grid.name))?;
+        let g = Arc::new(DeviceGrid { tables });
+        grids.insert(key, g.clone());
+        Ok(g)
+    }
+
+    /// Copies host arguments of `program` to the device.
+    pub fn upload(&self, program: &ir::Program, args: &Args) -> Result<DeviceArgs> {
+        let mut d = DeviceArgs::default();
+        for decl in program.fields.iter().filter(|f| f.role != Role::Temp) {
+            let f = args.field(&decl.name).expect("checked");
+            let buf = match f.data() {
+                FieldData::F64(v) => DeviceBuffer::from_slice(&self.gpu, v),
+                FieldData::F32(v) => DeviceBuffer::from_slice(&self.gpu, v),
+                FieldData::I32(v) => DeviceBuffer::from_slice(&self.gpu, v),
+                FieldData::Bool(v) => DeviceBuffer::from_slice(&self.gpu, v),
+            }
+            .map_err(gpu_err(&program.name))?;
+            d.fields.insert(
+                decl.name.clone(),
+                DeviceField {
+                    buf,
+                    dims: f.dims(),
+                    shape: f.shape().to_vec(),
+                    dtype: f.dtype(),
+                },
+            );
+        }
+        for s in &program.scalars {
+            d.scalars.insert(
+                s.name.clone(),
+                args.scalar(&s.name).expect("checked").cast(s.dtype),
+            );
+        }
+        Ok(d)
+    }
+
+    /// Copies the writable fields of `program` back into `args`.
+    pub fn download(&self, program: &ir::Program, dev: &DeviceArgs, args: &mut Args) -> Result<()> {
+        for decl in program
+            .fields
+            .iter()
+            .filter(|f| f.role.writable() && f.role != Role::Temp)
+        {
+            let df = &dev.fields[&decl.name];
+            let f = args.field_mut(&decl.name).expect("checked");
+            let r = match f.data_mut() {
+                FieldData::F64(v) => df.buf.download(&self.gpu, v),
+                FieldData::F32(v) => df.buf.download(&self.gpu, v),
+                FieldData::I32(v) => df.buf.download(&self.gpu, v),
+                FieldData::Bool(v) => {
+                    let mut bytes = vec![0u8; v.len()];
+                    let r = df.buf.download(&self.gpu, &mut bytes);
+                    v.iter_mut().zip(bytes).for_each(|(b, x)| *b = x != 0);
+                    r
+                }
+            };
+            r.map_err(gpu_err(&program.name))?;
+        }
+        Ok(())
+    }
+}
+
+impl Backend for CudaBackend {
+    fn name(&self) -> &str {
+        "cuda"
+    }
+
+    fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+        self.run_ir(program, grid, args)
+    }
+}
+
+impl CudaBackend {
+    /// Runs a specialised program: upload, launch, wait, check, download.
+    pub fn run_ir(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+        self.run_ir_with(program, grid, args, 1, false)
+    }
+
+    /// [`CudaBackend::run_ir`] with `k_block` levels per thread and optionally 32-bit indices.
+    pub fn run_ir_with(
+        &self,
+        program: &ir::Program,
+        grid: &Grid,
+        args: &mut Args,
+        k_block: usize,
+        idx32: bool,
+    ) -> Result<()> {
+        let opts = KernelOptions {
+            k_block,
+            idx32,
+            ..KernelOptions::default()
+        };
+        self.run_ir_opts(program, grid, args, &opts)
+    }
+
+    /// [`CudaBackend::run_ir`] with a schedule and code-generation options (fixed sizes
+    /// are fixed for `grid` and the arguments' levels).
+    pub fn run_ir_opts(
+        &self,
+        program: &ir::Program,
+        grid: &Grid,
+        args: &mut Args,
+        opts: &KernelOptions,
+    ) -> Result<()> {
+        let nlev = args.check(program, grid)?;
+        let compiled = self.compile_for(program, nlev, opts, Some(grid))?;
+        let dev = self.upload(program, args)?;
+        let mut bound = self.bind(program, &compiled, grid, nlev, &dev)?;
+        bound.launch()?;
+        bound.finish()?;
+        self.download(program, &dev, args)
+    }
+}
+
+/// The metrics key of a program variant: name, backend and static arguments.
+pub fn program_key(program: &ir::Program, backend: &str) -> foehn_metrics::ProgramKey {
+    program.variant.0.iter().fold(
+        foehn_metrics::ProgramKey::new(&program.name, backend),
+        |k, (n, v)| k.with_arg(n, v),
+    )
+}
