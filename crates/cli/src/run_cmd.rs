@@ -34,7 +34,8 @@ pub struct RunArgs {
     /// auto (GPU if present, else CPU), cpu or cuda.
     #[arg(long, default_value = "auto")]
     backend: String,
-    /// unfused (one program per diffusion program) or fused (the step as one program).
+    /// unfused (one program per diffusion program), fused (the step as one program) or
+    /// optimised (the fused step after the optimiser, compiled for this grid).
     #[arg(long, default_value = "fused")]
     schedule: String,
 }
@@ -59,7 +60,8 @@ pub fn run(a: RunArgs) -> Result<()> {
     let schedule = match a.schedule.as_str() {
         "fused" => Schedule::Fused,
         "unfused" => Schedule::Unfused,
-        other => bail!("unknown schedule `{other}` (fused or unfused)"),
+        "optimised" | "optimized" => Schedule::Optimised,
+        other => bail!("unknown schedule `{other}` (fused, unfused or optimised)"),
     };
     let grid = grid_cmd::load(&a.grid)?;
     let vertical = VerticalGrid::new(VerticalConfig::new(a.levels));

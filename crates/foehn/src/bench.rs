@@ -293,15 +293,9 @@ pub fn bench_cuda(
         stencil: "-".into(),
         message: e.to_string(),
     };
-    let (run, mut kopts) = cfg.prepare(ir.clone());
+    let (run, kopts) = cfg.prepare(ir.clone());
     // 32-bit index arithmetic in the optimised schedule where every field fits.
-    let fits = ir.fields.iter().all(|d| {
-        crate::field::Field::grid_shape(grid, nlev, d.ty.dims)
-            .iter()
-            .product::<usize>()
-            < i32::MAX as usize
-    });
-    kopts.idx32 &= fits;
+    let mut kopts = kopts.fitted(&run, grid, nlev);
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;
     if cfg.tune {

@@ -123,6 +123,33 @@ fn unfused_interpreter_unfused_cpu_and_fused_cpu_agree() {
 }
 
 #[test]
+fn optimised_schedule_agrees_with_the_fused_one_on_the_cpu_and_interpreter() {
+    let config = DiffusionConfig::default();
+    for grid in common::grids() {
+        let fused = two_steps(grid, &config, Schedule::Fused, Engine::Cpu(common::cpu()));
+        let cpu = two_steps(
+            grid,
+            &config,
+            Schedule::Optimised,
+            Engine::Cpu(common::cpu()),
+        );
+        let interp = two_steps(grid, &config, Schedule::Optimised, Engine::Interpreter);
+        assert_close(
+            &format!("{}: fused vs optimised (cpu)", grid.name),
+            &fused,
+            &cpu,
+            1e-12,
+        );
+        assert_close(
+            &format!("{}: fused vs optimised (interpreter)", grid.name),
+            &fused,
+            &interp,
+            1e-12,
+        );
+    }
+}
+
+#[test]
 fn unfused_component_matches_the_chained_references() {
     let config = DiffusionConfig::default();
     for grid in common::grids() {
@@ -300,7 +327,7 @@ fn catalog_entry_reference_matches_the_fused_program() {
 }
 
 #[test]
-fn cuda_unfused_and_fused_agree_with_the_cpu() {
+fn cuda_schedules_agree_with_the_cpu() {
     let dir = tempfile::tempdir().unwrap();
     let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
         Ok(c) => c,
@@ -315,7 +342,7 @@ fn cuda_unfused_and_fused_agree_with_the_cpu() {
     };
     for grid in common::grids() {
         let want = two_steps(grid, &config, Schedule::Unfused, Engine::Cpu(common::cpu()));
-        for schedule in [Schedule::Unfused, Schedule::Fused] {
+        for schedule in [Schedule::Unfused, Schedule::Fused, Schedule::Optimised] {
             // Device-resident: upload once, bind once, launch per step, download at the end.
             let d = component(grid, &config, schedule, Engine::Interpreter);
             let programs = d.cuda(&cuda).unwrap();

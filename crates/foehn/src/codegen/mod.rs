@@ -90,6 +90,24 @@ impl KernelOptions {
         }
     }
 
+    /// These options with 32-bit indices only where every field of `p` on `grid` with
+    /// `nlev` levels has fewer than 2³¹ elements.
+    pub fn fitted(
+        mut self,
+        p: &crate::ir::Program,
+        grid: &foehn_grid::Grid,
+        nlev: usize,
+    ) -> KernelOptions {
+        let fits = p.fields.iter().all(|d| {
+            crate::field::Field::grid_shape(grid, nlev, d.ty.dims)
+                .iter()
+                .product::<usize>()
+                < i32::MAX as usize
+        });
+        self.idx32 &= fits;
+        self
+    }
+
     /// The schedule for `p` (the given one or a kernel per stencil), with the
     /// options' block order where the schedule leaves it open.
     pub fn schedule_for(&self, p: &crate::ir::Program) -> crate::ir::Schedule {

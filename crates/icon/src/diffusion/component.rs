@@ -60,6 +60,10 @@ pub enum Schedule {
     Unfused,
     /// The whole step as one program ([`fused::program`]).
     Fused,
+    /// The whole step as one program after foehn's optimiser (regions specialised,
+    /// temporaries inlined, kernels fused, k-blocking in k-major order, sizes fixed at
+    /// compile time for the component's grid).
+    Optimised,
 }
 
 /// What runs the programs.

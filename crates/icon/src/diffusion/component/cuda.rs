@@ -18,7 +18,8 @@ use foehn::ir;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// A program compiled for the device, with the component's argument names.
+/// A program compiled for the device, with the component's argument names (the
+/// optimised program under [`super::Schedule::Optimised`]).
 struct CudaCall {
     compiled: Arc<CudaCompiled>,
     renamed: ir::Program,
@@ -60,9 +61,15 @@ impl<'a> CudaDiffusion<'a> {
         let compile = |steps: &[Step]| {
             calls(steps)
                 .map(|c| {
+                    let kernels = c.kernels.clone().fitted(&c.run, diffusion.grid(), nlev);
                     Ok(CudaCall {
-                        compiled: cuda.compile(&c.ir, nlev)?,
-                        renamed: c.renamed.clone(),
+                        compiled: cuda.compile_for(
+                            &c.run,
+                            nlev,
+                            &kernels,
+                            Some(diffusion.grid()),
+                        )?,
+                        renamed: c.run.clone(),
                     })
                 })
                 .collect::<Result<Vec<_>>>()

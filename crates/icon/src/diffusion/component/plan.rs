@@ -19,11 +19,13 @@ use crate::diffusion::stencils::{
 };
 use foehn::catalog::ReferenceFn;
 use foehn::codegen::cpu::CompiledProgram;
+use foehn::codegen::KernelOptions;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::field::{Args, Field};
 use foehn::interp::Interpreter;
 use foehn::ir::{self, Role, Scalar};
+use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn_grid::Grid;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -60,6 +62,10 @@ pub struct Call {
     pub ir: ir::Program,
     /// The same program with the component's field and scalar names.
     pub renamed: ir::Program,
+    /// What the engines run: `renamed`, or its optimised form (same arguments).
+    pub run: ir::Program,
+    /// How the backends turn `run` into kernels (its schedule when optimised).
+    pub kernels: KernelOptions,
     /// Its plain-Rust reference (called with `ir` and the program's argument names).
     pub reference: ReferenceFn,
 }
@@ -108,6 +114,10 @@ impl Plan {
         let build = |initial| match schedule {
             Schedule::Unfused => unfused_steps(statics, initial),
             Schedule::Fused => fused_steps(statics, initial),
+            Schedule::Optimised => Ok(fused_steps(statics, initial)?
+                .into_iter()
+                .map(optimised)
+                .collect()),
         };
         Ok(Plan {
             regular: build(false)?,
@@ -127,6 +137,20 @@ impl Plan {
     /// The programs of a regular step, in call order.
     pub fn programs(&self) -> Vec<&ir::Program> {
         calls(&self.regular).map(|c| &c.ir).collect()
+    }
+}
+
+/// A call's program optimised (with the optimiser's default options) and its schedule.
+fn optimised(step: Step) -> Step {
+    match step {
+        Step::Call(mut c) => {
+            let opts = OptOptions::default();
+            let (run, schedule, _) = optimise_scheduled(&c.renamed, &opts);
+            c.run = run;
+            c.kernels = KernelOptions::optimised(&opts, schedule);
+            Step::Call(c)
+        }
+        other => other,
     }
 }
 
@@ -166,7 +190,9 @@ fn call(ir: ir::Program, renames: &[(&str, &str)], reference: ReferenceFn, initi
     }
     Call {
         ir,
+        run: renamed.clone(),
         renamed,
+        kernels: KernelOptions::default(),
         reference,
     }
 }
@@ -410,19 +436,19 @@ fn run_call(
             message: "the diffusion state has no such field or scalar".into(),
         }),
         None => match engine {
-            Engine::Interpreter => Interpreter.run_ir(&c.renamed, grid, &mut args),
+            Engine::Interpreter => Interpreter.run_ir(&c.run, grid, &mut args),
             Engine::Reference => (c.reference)(&c.ir, grid, &mut args),
             Engine::Cpu(cpu) => {
                 let key = format!("{} [{}]", c.ir.name, c.ir.variant);
                 let program = match compiled.get(&key) {
                     Some(p) => p.clone(),
                     None => {
-                        let p = cpu.compile(&c.ir)?;
+                        let p = cpu.compile_with(&c.run, &c.kernels, Some((grid, nlev)))?;
                         compiled.insert(key, p.clone());
                         p
                     }
                 };
-                cpu.run_compiled(&c.renamed, &program, grid, &mut args)
+                cpu.run_compiled(&c.run, &program, grid, &mut args)
             }
             Engine::Cuda(_) => Err(Error::Variant {
                 program: c.ir.name.clone(),
