@@ -268,19 +268,30 @@ fn optimised_random_programs_agree_on_the_gpu() {
         .def
         .specialize(&Variant::new())
         .unwrap();
-        // Odd seeds: every pass; even seeds: fusion only (keeps every stencil to fuse).
-        let opts = if seed % 2 == 1 {
-            OptOptions {
-                k_block: 3,
-                ..OptOptions::default()
-            }
-        } else {
-            OptOptions {
+        // Seeds rotate through: every pass; fusion only (keeps every stencil to fuse);
+        // every pass but k-major order; every pass but 32-bit indices and fixed sizes.
+        let all = OptOptions {
+            k_block: 3,
+            ..OptOptions::default()
+        };
+        let opts = match seed % 4 {
+            0 => all,
+            1 => OptOptions {
                 fuse: true,
                 fixed_sizes: true,
+                k_major: true,
                 k_block: 2,
                 ..OptOptions::none()
-            }
+            },
+            2 => OptOptions {
+                k_major: false,
+                ..all
+            },
+            _ => OptOptions {
+                idx32: false,
+                fixed_sizes: false,
+                ..all
+            },
         };
         let (opt, schedule, report) = optimise_scheduled(&ir, &opts);
         fused += schedule.kernels.iter().filter(|k| k.is_fused()).count();
