@@ -15,7 +15,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT
 status=0
 DIFFUSION=mo_intp_rbf_rbf_vec_interpol_vertex,calculate_nabla2_and_smag_coefficients_for_vn,calculate_diagnostic_quantities_for_turbulence,apply_diffusion_to_vn,apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence,calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools,apply_diffusion_to_theta_and_exner,diffusion_step
 if [[ $PART == tests || $PART == all ]]; then
-    for t in cuda_backend diffusion_gpu; do
+    for t in cuda_backend diffusion_gpu diffusion_component; do
         echo "=== test $t"
         FOEHN_GPU_CASES=${FOEHN_GPU_CASES:-48} gpu-bin/tests/$t --test-threads 1 --nocapture >"$OUT/test-$t.log" 2>&1 || status=1
         grep -E "^test |test result|agree|panicked" "$OUT/test-$t.log" | tail -8
