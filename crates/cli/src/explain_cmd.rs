@@ -160,8 +160,13 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             println!("  - {action}");
         }
         println!(
-            "  - code: k-block {} on the GPU, {}-bit indices where fields fit, sizes {}",
+            "  - code: k-block {} on the GPU{}, {}-bit indices where fields fit, sizes {}",
             opts.k_block,
+            if opts.k_major {
+                " in k-major block order"
+            } else {
+                ""
+            },
             if opts.idx32 { 32 } else { 64 },
             if opts.fixed_sizes {
                 "fixed at compile time for the caller's grid"
