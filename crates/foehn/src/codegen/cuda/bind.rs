@@ -18,7 +18,7 @@ impl CudaBackend {
     ) -> Result<Bound<'a>> {
         let fail = gpu_err(&program.name);
         let dgrid = self.device_grid(grid)?;
-        let code = &compiled.code;
+        let code = compiled.code();
         // Temporaries live in the binding's workspace, allocated once.
         let mut temps = BTreeMap::new();
         for d in program.fields.iter().filter(|d| d.role == Role::Temp) {
@@ -139,7 +139,7 @@ impl CudaBackend {
             };
             let threads = match compiled.blocks[i] {
                 Some(b) => b,
-                None => model_block(&compiled.kernels[i], nh, gy, sms),
+                None => model_block(&compiled.functions()[i], nh, gy, sms),
             };
             stencils.push(BoundStencil {
                 kernel: i,

@@ -134,7 +134,7 @@ impl Bound<'_> {
         // live as long as this binding.
         unsafe {
             gpu.launch(
-                &self.compiled.kernels[st.kernel],
+                &self.compiled.functions()[st.kernel],
                 st.grid,
                 (st.threads, 1, 1),
                 &mut params,
@@ -186,7 +186,7 @@ impl Bound<'_> {
             .download(gpu, &mut err)
             .map_err(gpu_err(&self.program))?;
         if err[0] != 0 {
-            let sites = &self.compiled.code.sites;
+            let sites = &self.compiled.code().sites;
             let msg = sites
                 .get(err[0] as usize - 1)
                 .cloned()

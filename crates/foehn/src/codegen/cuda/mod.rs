@@ -32,11 +32,19 @@ fn gpu_err(program: &str) -> impl Fn(GpuError) -> Error + '_ {
     }
 }
 
-/// A compiled, loaded program variant on the device.
-pub struct CudaCompiled {
+/// Generated code loaded on the device: one per source, shared by schedules that
+/// differ only in launch parameters (the tuner binds many of them).
+struct LoadedModule {
     _module: Module,
     kernels: Vec<Kernel>,
     code: CProgram,
+    key: String,
+    origin: Origin,
+}
+
+/// A compiled, loaded program variant on the device, with its launch parameters.
+pub struct CudaCompiled {
+    module: Arc<LoadedModule>,
     /// Cache key.
     pub key: String,
     /// Hit, built or rebuilt.
@@ -52,17 +60,27 @@ pub struct CudaCompiled {
 impl CudaCompiled {
     /// The generated CUDA source.
     pub fn source(&self) -> &str {
-        &self.code.source
+        &self.module.code.source
     }
 
     /// The generated code's kernels (members, k-block, snapshots).
     pub fn kernels(&self) -> &[super::c::CKernel] {
-        &self.code.kernels
+        &self.module.code.kernels
+    }
+
+    /// The generated code and where its functions are described.
+    fn code(&self) -> &CProgram {
+        &self.module.code
+    }
+
+    /// The loaded kernel functions, in schedule order.
+    fn functions(&self) -> &[Kernel] {
+        &self.module.kernels
     }
 
     /// Registers per thread of each kernel.
     pub fn registers(&self) -> Vec<i32> {
-        self.kernels
+        self.functions()
             .iter()
             .map(|k| k.registers().unwrap_or(-1))
             .collect()
@@ -109,6 +127,7 @@ pub struct CudaBackend {
     gpu: Gpu,
     cache: Cache,
     compiled: super::Loaded<CudaCompiled>,
+    modules: super::Loaded<LoadedModule>,
     grids: Mutex<BTreeMap<String, Arc<DeviceGrid>>>,
 }
 
@@ -119,6 +138,7 @@ impl CudaBackend {
             gpu: Gpu::open()?,
             cache,
             compiled: super::Loaded::default(),
+            modules: super::Loaded::default(),
             grids: Mutex::new(BTreeMap::new()),
         })
     }
@@ -212,16 +232,36 @@ impl CudaBackend {
             .part("arch", &arch)
             .part("nvrtc", format!("{maj}.{min}"))
             .finish();
-        // Loaded modules are per launch blocks and fixed size (whose check they keep).
-        let blocks: Vec<Option<u32>> = schedule.kernels.iter().map(|k| k.block).collect();
-        let loaded_key = format!("{key}:{blocks:?}:{fixed_for:?}");
-        if let Some(c) = self.compiled.get(&loaded_key) {
-            return Ok(c);
-        }
+        let module = match self.modules.get(&key) {
+            Some(m) => m,
+            None => {
+                let m = self.load(program, &code, &key)?;
+                self.modules.insert(key.clone(), key, m)
+            }
+        };
+        let c = CudaCompiled {
+            key: module.key.clone(),
+            origin: module.origin,
+            module,
+            max_levels,
+            idx32,
+            fixed_for,
+            blocks: schedule.kernels.iter().map(|k| k.block).collect(),
+        };
+        Ok(self.compiled.insert(alias.clone(), alias, c))
+    }
+
+    /// Compiles `code` with NVRTC (or takes the CUBIN from the disk cache) and loads it.
+    fn load(&self, program: &ir::Program, code: &CProgram, key: &str) -> Result<LoadedModule> {
+        let fail = |message: String| Error::Compile {
+            program: program.name.clone(),
+            message,
+        };
+        let arch = self.gpu.arch();
         let description = format!("cuda {} [{}] {arch}", program.name, program.variant);
         let (path, origin) = self
             .cache
-            .get_or_build(&key, &description, |artifact| {
+            .get_or_build(key, &description, |artifact| {
                 let cubin = foehn_gpu::compile_cubin(
                     &code.source,
                     &program.name,
@@ -240,18 +280,13 @@ impl CudaBackend {
             .map(|s| module.kernel(&s.symbol))
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(gpu_err(&program.name))?;
-        let c = CudaCompiled {
+        Ok(LoadedModule {
             _module: module,
             kernels,
-            code,
-            key: key.clone(),
+            code: code.clone(),
+            key: key.to_string(),
             origin,
-            max_levels,
-            idx32,
-            fixed_for,
-            blocks,
-        };
-        Ok(self.compiled.insert(loaded_key, alias, c))
+        })
     }
 
     /// Uploads a grid's neighbour tables once; later calls reuse them.
