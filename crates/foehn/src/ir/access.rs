@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 impl Program {
     /// How the expression at `root` reads each field: `true` when only at the point it
-    /// is evaluated at (no neighbour or vertical shift, data-dependent offset or scan on
-    /// the way), `false` when also elsewhere.
+    /// is evaluated at (reached through [`Node::point_children`]'s first list only),
+    /// `false` when also elsewhere.
     pub fn read_pattern(&self, root: ExprId) -> BTreeMap<FieldId, bool> {
         let mut out: BTreeMap<FieldId, bool> = BTreeMap::new();
         let mut seen: BTreeSet<(ExprId, bool)> = BTreeSet::new();
@@ -21,18 +21,56 @@ impl Program {
                 *e &= !moved;
                 continue;
             }
-            // Nodes that evaluate their operands away from the current point.
-            let moves = match node {
-                Node::Shift(..) | Node::Neighbor(..) | Node::KOffset(..) | Node::Scan { .. } => {
-                    true
-                }
-                Node::KShift(n, _) => *n != 0,
-                _ => false,
-            };
-            for c in node.children() {
-                stack.push((c, moved || moves));
-            }
+            let (here, elsewhere) = node.point_children();
+            stack.extend(here.into_iter().map(|c| (c, moved)));
+            stack.extend(elsewhere.into_iter().map(|c| (c, true)));
         }
         out
+    }
+
+    /// Whether the expression at `root` contains a vertical scan.
+    pub fn has_scan(&self, root: ExprId) -> bool {
+        self.reachable(root)
+            .iter()
+            .any(|&id| matches!(self.node(id), Node::Scan { .. }))
+    }
+
+    /// Whether the expression at `root` has data-dependent vertical offsets.
+    pub fn has_data_dependent_offsets(&self, root: ExprId) -> bool {
+        self.reachable(root)
+            .iter()
+            .any(|&id| matches!(self.node(id), Node::KOffset(..)))
+    }
+}
+
+impl Node {
+    /// The children evaluated at this node's own point `(h, k)`, and those evaluated
+    /// elsewhere: through a neighbour, a vertical shift (any, including 0), at a
+    /// data-dependent level (the shifted operand; the offset is read here) or over a
+    /// scan's levels.
+    pub fn point_children(&self) -> (Vec<ExprId>, Vec<ExprId>) {
+        match self {
+            Node::Field(_)
+            | Node::Scalar(_)
+            | Node::Const(_)
+            | Node::HIndex(_)
+            | Node::KIndex(_)
+            | Node::Carry { .. } => (vec![], vec![]),
+            Node::Unary(..)
+            | Node::Binary(..)
+            | Node::Where(..)
+            | Node::ConcatWhere(..)
+            | Node::Cast(..)
+            | Node::Pick(..)
+            | Node::Reduce(..)
+            | Node::VCast(..)
+            | Node::Broadcast(..)
+            | Node::Tuple(_)
+            | Node::Get(..) => (self.children(), vec![]),
+            Node::KOffset(shifted, offset) => (vec![*offset], vec![*shifted]),
+            Node::Shift(..) | Node::Neighbor(..) | Node::KShift(..) | Node::Scan { .. } => {
+                (vec![], self.children())
+            }
+        }
     }
 }

@@ -11,23 +11,8 @@
 //! are not fused.
 
 use super::OptReport;
-use crate::ir::{
-    Bound, BoundBase, Domain, FieldId, KernelPlan, Node, Program, Schedule, Stencil, VKind,
-};
+use crate::ir::{Bound, BoundBase, Domain, FieldId, KernelPlan, Program, Schedule, VKind};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Whether a stencil has data-dependent vertical offsets (never k-blocked).
-fn data_dependent(p: &Program, st: &Stencil) -> bool {
-    p.reachable(st.root)
-        .iter()
-        .any(|&id| matches!(p.node(id), Node::KOffset(..)))
-}
-
-fn has_scan(p: &Program, st: &Stencil) -> bool {
-    p.reachable(st.root)
-        .iter()
-        .any(|&id| matches!(p.node(id), Node::Scan { .. }))
-}
 
 /// Levels assumed when comparing vertical bounds of different bases (`5` vs `nlev-2`):
 /// only the decision to fuse uses it — guards keep any fusion correct — so a nominal
@@ -104,8 +89,8 @@ struct Group {
     snapshots: BTreeSet<FieldId>,
 }
 
-/// Why stencil `t` cannot join the group, if it cannot.
-fn conflict(p: &Program, g: &Group, t: usize) -> Option<String> {
+/// Why stencil `t` (reading fields as `reads` says) cannot join the group, if it cannot.
+fn conflict(p: &Program, g: &Group, t: usize, reads: &BTreeMap<FieldId, bool>) -> Option<String> {
     let ts = &p.stencils[t];
     let first = &p.stencils[g.members[0]];
     if ts.location != first.location || ts.vertical.is_some() != first.vertical.is_some() {
@@ -114,17 +99,16 @@ fn conflict(p: &Program, g: &Group, t: usize) -> Option<String> {
             first.name, ts.location, first.location
         ));
     }
-    if has_scan(p, ts) {
+    if p.has_scan(ts.root) {
         return Some("it contains a vertical scan (a thread per column)".into());
     }
-    if data_dependent(p, ts) != data_dependent(p, first) {
+    if p.has_data_dependent_offsets(ts.root) != p.has_data_dependent_offsets(first.root) {
         return Some("k-blocking differs (data-dependent vertical offsets)".into());
     }
     if let Some(why) = domain_conflict(p, &g.members, t) {
         return Some(why);
     }
-    let reads = p.read_pattern(ts.root);
-    for (f, &pointwise) in &reads {
+    for (f, &pointwise) in reads {
         let name = &p.field(*f).name;
         if g.writes.contains(f) && !pointwise {
             return Some(format!(
@@ -156,9 +140,8 @@ fn conflict(p: &Program, g: &Group, t: usize) -> Option<String> {
     None
 }
 
-fn add(p: &Program, g: &mut Group, t: usize) {
+fn add(p: &Program, g: &mut Group, t: usize, reads: BTreeMap<FieldId, bool>) {
     let ts = &p.stencils[t];
-    let reads = p.read_pattern(ts.root);
     for o in &ts.outputs {
         if reads.get(o) == Some(&false) {
             g.snapshots.insert(*o);
@@ -177,15 +160,16 @@ pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
     let mut kernels = Vec::new();
     let mut g = Group::default();
     for t in 0..p.stencils.len() {
+        let reads = p.read_pattern(p.stencils[t].root);
         if !g.members.is_empty() {
-            match conflict(p, &g, t) {
+            match conflict(p, &g, t, &reads) {
                 None => {
                     let last = &p.stencils[*g.members.last().unwrap()].name;
                     report.actions.push(format!(
                         "fuse `{}` into the kernel of `{last}`: every dependency is pointwise",
                         p.stencils[t].name
                     ));
-                    add(p, &mut g, t);
+                    add(p, &mut g, t, reads);
                     continue;
                 }
                 Some(why) => {
@@ -196,11 +180,11 @@ pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
                 }
             }
         }
-        if has_scan(p, &p.stencils[t]) {
+        if p.has_scan(p.stencils[t].root) {
             kernels.push(vec![t]);
             continue;
         }
-        add(p, &mut g, t);
+        add(p, &mut g, t, reads);
     }
     if !g.members.is_empty() {
         kernels.push(g.members);

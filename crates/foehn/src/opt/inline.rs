@@ -136,10 +136,7 @@ pub(super) fn inline_temporaries(
                 continue;
             }
         };
-        if p.reachable(ps.root)
-            .iter()
-            .any(|&id| matches!(p.node(id), Node::Scan { .. }))
-        {
+        if p.has_scan(ps.root) {
             report.actions.push(format!(
                 "keep temporary `{name}`: `{}` contains a scan",
                 ps.name

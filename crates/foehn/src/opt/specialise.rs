@@ -49,31 +49,6 @@ struct Part {
     clip: Clip,
 }
 
-/// The children of `n` evaluated at the same `(h, k)` as `n` itself.
-fn same_point_children(n: &Node) -> Vec<ExprId> {
-    match n {
-        Node::Field(_)
-        | Node::Scalar(_)
-        | Node::Const(_)
-        | Node::HIndex(_)
-        | Node::KIndex(_)
-        | Node::Carry { .. } => vec![],
-        Node::Unary(..)
-        | Node::Binary(..)
-        | Node::Where(..)
-        | Node::ConcatWhere(..)
-        | Node::Cast(..)
-        | Node::Pick(..)
-        | Node::Reduce(..)
-        | Node::VCast(..)
-        | Node::Broadcast(..)
-        | Node::Tuple(_)
-        | Node::Get(..) => n.children(),
-        Node::KOffset(_, o) => vec![*o],
-        Node::Shift(..) | Node::Neighbor(..) | Node::KShift(..) | Node::Scan { .. } => vec![],
-    }
-}
-
 /// The nodes of the expression at `root` evaluated at the stencil's own point, ascending.
 /// With `take = Some((iv, inside))`, a `concat_where` whose region contains `iv`
 /// contributes only the branches still evaluated on that side of `iv` (see [`Arena::specialise`]).
@@ -94,7 +69,7 @@ fn own_point_nodes(p: &Program, root: ExprId, take: Option<(&Interval, bool)>) -
                     stack.extend([*a, *b]);
                 }
             }
-            (n, _) => stack.extend(same_point_children(n)),
+            (n, _) => stack.extend(n.point_children().0),
         }
     }
     seen.into_iter().collect()
@@ -304,7 +279,7 @@ impl<'a> Arena<'a> {
                     }
                 }
                 Node::KOffset(a, o) => self.rebuild(id, Node::KOffset(*a, map[o])),
-                n if same_point_children(n).len() == n.children().len() => {
+                n if n.point_children().1.is_empty() => {
                     let rewritten = n.map_children(&mut |c| map[&c]);
                     self.rebuild(id, rewritten)
                 }
@@ -366,10 +341,7 @@ fn decide(p: &Program, st: &Stencil, parts_now: usize) -> Decision {
             own.join("`, `")
         )]);
     }
-    let has_scan = p
-        .reachable(st.root)
-        .iter()
-        .any(|&id| matches!(p.node(id), Node::Scan { .. }));
+    let has_scan = p.has_scan(st.root);
     let mut reasons = Vec::new();
     for (region, iv) in cands {
         if matches!(iv.dim, IndexDim::V(_)) && has_scan {

@@ -259,11 +259,7 @@ pub fn generate_kernels(
             })
             .collect();
         let header = g.prologue(&snapshot)?;
-        let per_column = members.iter().any(|st| {
-            prog.reachable(st.root)
-                .iter()
-                .any(|&id| matches!(prog.node(id), Node::Scan { .. }))
-        });
+        let per_column = members.iter().any(|st| prog.has_scan(st.root));
         let k_block = if per_column { 1 } else { g.k_block };
         let k_major = g.k_major && !per_column && members[0].vertical.is_some();
         writeln!(
@@ -334,11 +330,9 @@ fn kernel_k_block(
     let Target::Cuda { k_block, .. } = target else {
         return 1;
     };
-    let data_dependent = members.iter().any(|st| {
-        prog.reachable(st.root)
-            .iter()
-            .any(|&id| matches!(prog.node(id), Node::KOffset(..)))
-    });
+    let data_dependent = members
+        .iter()
+        .any(|st| prog.has_data_dependent_offsets(st.root));
     if members.iter().any(|st| st.vertical.is_none()) || data_dependent {
         1
     } else {
