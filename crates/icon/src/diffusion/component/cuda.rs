@@ -61,15 +61,18 @@ impl<'a> CudaDiffusion<'a> {
         let compile = |steps: &[Step]| {
             calls(steps)
                 .map(|c| {
-                    let kernels = c.kernels.clone().fitted(&c.run, diffusion.grid(), nlev);
+                    let kernels = c
+                        .kernels
+                        .clone()
+                        .fitted(c.program(), diffusion.grid(), nlev);
                     Ok(CudaCall {
                         compiled: cuda.compile_for(
-                            &c.run,
+                            c.program(),
                             nlev,
                             &kernels,
                             Some(diffusion.grid()),
                         )?,
-                        renamed: c.run.clone(),
+                        renamed: c.program().clone(),
                     })
                 })
                 .collect::<Result<Vec<_>>>()

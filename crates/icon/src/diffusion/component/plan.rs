@@ -62,12 +62,19 @@ pub struct Call {
     pub ir: ir::Program,
     /// The same program with the component's field and scalar names.
     pub renamed: ir::Program,
-    /// What the engines run: `renamed`, or its optimised form (same arguments).
-    pub run: ir::Program,
+    /// `renamed` after the optimiser (same arguments), under `Schedule::Optimised`.
+    pub optimised: Option<ir::Program>,
     /// How the backends turn `run` into kernels (its schedule when optimised).
     pub kernels: KernelOptions,
     /// Its plain-Rust reference (called with `ir` and the program's argument names).
     pub reference: ReferenceFn,
+}
+
+impl Call {
+    /// What the engines run: the optimised program if there is one, else `renamed`.
+    pub fn program(&self) -> &ir::Program {
+        self.optimised.as_ref().unwrap_or(&self.renamed)
+    }
 }
 
 /// Whether an exchange is blocking, or the start or end of an asynchronous one.
@@ -146,7 +153,7 @@ fn optimised(step: Step) -> Step {
         Step::Call(mut c) => {
             let opts = OptOptions::default();
             let (run, schedule, _) = optimise_scheduled(&c.renamed, &opts);
-            c.run = run;
+            c.optimised = Some(run);
             c.kernels = KernelOptions::optimised(&opts, schedule);
             Step::Call(c)
         }
@@ -190,7 +197,7 @@ fn call(ir: ir::Program, renames: &[(&str, &str)], reference: ReferenceFn, initi
     }
     Call {
         ir,
-        run: renamed.clone(),
+        optimised: None,
         renamed,
         kernels: KernelOptions::default(),
         reference,
@@ -436,19 +443,19 @@ fn run_call(
             message: "the diffusion state has no such field or scalar".into(),
         }),
         None => match engine {
-            Engine::Interpreter => Interpreter.run_ir(&c.run, grid, &mut args),
+            Engine::Interpreter => Interpreter.run_ir(c.program(), grid, &mut args),
             Engine::Reference => (c.reference)(&c.ir, grid, &mut args),
             Engine::Cpu(cpu) => {
                 let key = format!("{} [{}]", c.ir.name, c.ir.variant);
                 let program = match compiled.get(&key) {
                     Some(p) => p.clone(),
                     None => {
-                        let p = cpu.compile_with(&c.run, &c.kernels, Some((grid, nlev)))?;
+                        let p = cpu.compile_with(c.program(), &c.kernels, Some((grid, nlev)))?;
                         compiled.insert(key, p.clone());
                         p
                     }
                 };
-                cpu.run_compiled(&c.run, &program, grid, &mut args)
+                cpu.run_compiled(c.program(), &program, grid, &mut args)
             }
             Engine::Cuda(_) => Err(Error::Variant {
                 program: c.ir.name.clone(),
