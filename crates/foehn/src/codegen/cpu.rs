@@ -2,8 +2,8 @@
 //! library (cached on disk), loaded with `libloading`, and run in parallel over
 //! horizontal chunks with rayon. See `docs/adr/0003-native-cpu-backend.md`.
 
-use super::c::{generate_kernels, CProgram, Fixed, Target};
-use super::{size_identity, KernelOptions, CODEGEN_VERSION};
+use super::c::{generate_kernels, CProgram, Target};
+use super::{KernelOptions, CODEGEN_VERSION};
 use crate::error::{Error, Result};
 use crate::field::{Args, Field, FieldData};
 use crate::interp::Backend;
@@ -192,12 +192,7 @@ impl CpuBackend {
             message,
         };
         let schedule = opts.schedule_for(program);
-        let fixed = match (opts.fixed_sizes, sized) {
-            (true, Some((grid, nlev))) => Some(Fixed { grid, nlev }),
-            (true, None) => return Err(fail("fixed sizes need the grid and levels".into())),
-            (false, _) => None,
-        };
-        let fixed_for = fixed.map(|f| size_identity(f.grid, f.nlev));
+        let (fixed, fixed_for) = opts.fixed(sized).map_err(fail)?.unzip();
         // A program already loaded in this process is found by its IR's content hash,
         // schedule and sizes, without generating its source again.
         let alias = format!("ir:{}:{:?}:{fixed_for:?}", program.content_hash(), schedule);

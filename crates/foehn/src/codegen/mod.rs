@@ -108,6 +108,22 @@ impl KernelOptions {
         self
     }
 
+    /// The compile-time sizes these options ask for, on `sized` = (grid, levels), with
+    /// the identity the compiled program checks at run time; an error message when
+    /// fixed sizes are asked for without a grid.
+    pub(crate) fn fixed<'g>(
+        &self,
+        sized: Option<(&'g foehn_grid::Grid, usize)>,
+    ) -> Result<Option<(c::Fixed<'g>, String)>, String> {
+        match (self.fixed_sizes, sized) {
+            (true, Some((grid, nlev))) => {
+                Ok(Some((c::Fixed { grid, nlev }, size_identity(grid, nlev))))
+            }
+            (true, None) => Err("fixed sizes need the grid and levels".into()),
+            (false, _) => Ok(None),
+        }
+    }
+
     /// The schedule for `p` (the given one or a kernel per stencil), with the
     /// options' block order where the schedule leaves it open.
     pub fn schedule_for(&self, p: &crate::ir::Program) -> crate::ir::Schedule {

@@ -3,8 +3,8 @@
 //! tables, a per-program workspace, and launches whose argument blocks are built once
 //! per binding so a call only enqueues kernels.
 
-use super::c::{generate_kernels, CProgram, Fixed, Target};
-use super::{size_identity, KernelOptions, CODEGEN_VERSION};
+use super::c::{generate_kernels, CProgram, Target};
+use super::{KernelOptions, CODEGEN_VERSION};
 use crate::error::{Error, Result};
 use crate::field::{Args, Field, FieldData};
 use crate::interp::Backend;
@@ -197,12 +197,7 @@ impl CudaBackend {
             .any(|n| matches!(n, ir::Node::Scan { .. }));
         let max_levels = if has_scans { nlev + 1 } else { 1 };
         let schedule = opts.schedule_for(program);
-        let fixed = match (opts.fixed_sizes, grid) {
-            (true, Some(grid)) => Some(Fixed { grid, nlev }),
-            (true, None) => return Err(fail("fixed sizes need the grid".into())),
-            (false, _) => None,
-        };
-        let fixed_for = fixed.map(|f| size_identity(f.grid, f.nlev));
+        let (fixed, fixed_for) = opts.fixed(grid.map(|g| (g, nlev))).map_err(fail)?.unzip();
         let alias = format!(
             "ir:{}:{max_levels}:{}:{}:{schedule:?}:{fixed_for:?}",
             program.content_hash(),

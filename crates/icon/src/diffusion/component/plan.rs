@@ -64,7 +64,7 @@ pub struct Call {
     pub renamed: ir::Program,
     /// `renamed` after the optimiser (same arguments), under `Schedule::Optimised`.
     pub optimised: Option<ir::Program>,
-    /// How the backends turn `run` into kernels (its schedule when optimised).
+    /// How the backends turn [`Call::program`] into kernels (its schedule when optimised).
     pub kernels: KernelOptions,
     /// Its plain-Rust reference (called with `ir` and the program's argument names).
     pub reference: ReferenceFn,
