@@ -17,7 +17,7 @@ impl<'a> Gen<'a> {
             .collect();
         let cuda = matches!(self.target, Target::Cuda { .. });
         if cuda {
-            if self.k_major && has_k && scans.is_empty() {
+            if self.k_major {
                 // k-major block order: consecutive blocks walk the level blocks of one
                 // horizontal block, so 2-D fields and neighbours stay in L2 meanwhile.
                 let kb = self.k_block;

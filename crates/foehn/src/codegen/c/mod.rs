@@ -230,7 +230,12 @@ pub fn generate_kernels(
         // Not unrolled by default: the tuner chose unroll 1 for nearly every k-blocked
         // kernel on an H100 (bench/results/2026-11-22-h100-r2b6-tuning-unroll.txt).
         g.unroll = plan.unroll.unwrap_or(1).max(1);
-        g.k_major = plan.k_major.unwrap_or(false) && matches!(target, Target::Cuda { .. });
+        let per_column = members.iter().any(|st| prog.has_scan(st.root));
+        // k-major order needs a grid of (horizontal, level) blocks: CUDA, levels, no scans.
+        g.k_major = plan.k_major.unwrap_or(false)
+            && matches!(target, Target::Cuda { .. })
+            && !per_column
+            && members[0].vertical.is_some();
         g.fixed = fixed;
         if let (Some(fx), true) = (fixed, members.len() > 1) {
             let mut d = Vec::new();
@@ -259,9 +264,8 @@ pub fn generate_kernels(
             })
             .collect();
         let header = g.prologue(&snapshot)?;
-        let per_column = members.iter().any(|st| prog.has_scan(st.root));
         let k_block = if per_column { 1 } else { g.k_block };
-        let k_major = g.k_major && !per_column && members[0].vertical.is_some();
+        let k_major = g.k_major;
         writeln!(
             functions,
             "\n/* kernel {i}: {} */",
@@ -438,7 +442,7 @@ struct Gen<'a> {
     k_block: usize,
     /// Unroll factor of the k-block loop.
     unroll: u32,
-    /// k-major block order (CUDA, stencils with levels and without scans).
+    /// k-major block order (only set for CUDA kernels with levels and without scans).
     k_major: bool,
     /// Compile-time sizes, if fixed.
     fixed: Option<Fixed<'a>>,
