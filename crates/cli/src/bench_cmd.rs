@@ -291,7 +291,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                 verify: !a.no_verify,
                 opt,
                 tune,
-                without: label.join("+"),
+                ablation: label.join("+"),
                 ..BenchConfig::default()
             })
         })

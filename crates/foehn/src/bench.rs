@@ -54,7 +54,7 @@ pub struct BenchConfig {
     pub tune: bool,
     /// What differs from the default optimiser (passes left off, `+`-joined, or an
     /// inliner setting), appended to the schedule label of ablations.
-    pub without: String,
+    pub ablation: String,
 }
 
 impl BenchConfig {
@@ -65,10 +65,10 @@ impl BenchConfig {
             (Some(_), false) => "optimised",
             (Some(_), true) => "tuned",
         };
-        if self.without.is_empty() {
+        if self.ablation.is_empty() {
             base.into()
         } else {
-            format!("{base}-{}", self.without)
+            format!("{base}-{}", self.ablation)
         }
     }
 
@@ -94,7 +94,7 @@ impl Default for BenchConfig {
             seed: 42,
             opt: None,
             tune: false,
-            without: String::new(),
+            ablation: String::new(),
         }
     }
 }
