@@ -35,8 +35,8 @@ pub struct RunArgs {
     #[arg(long, default_value = "auto")]
     backend: String,
     /// unfused (one program per diffusion program), fused (the step as one program) or
-    /// optimised (the fused step after the optimiser, compiled for this grid).
-    #[arg(long, default_value = "fused")]
+    /// optimised (the fused step after the optimiser, compiled for this grid; the default).
+    #[arg(long, default_value = "optimised")]
     schedule: String,
 }
 
