@@ -244,8 +244,9 @@ fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
             "idx32" => o.idx32 = false,
             "fixed" => o.fixed_sizes = false,
             "kmajor" => o.k_major = false,
+            "hoist" => o.hoist = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor, hoist)"
             ),
         }
     }

@@ -19,6 +19,10 @@ pub struct ExplainArgs {
     /// `--grid`/`--levels`, with --optimised).
     #[arg(long)]
     code: bool,
+    /// With --code: print the CUDA source the GPU backend compiles (optimised schedule
+    /// with --optimised) instead of the C source.
+    #[arg(long)]
+    cuda: bool,
     /// Print the optimised IR too (and generate code from it with --code).
     #[arg(long)]
     optimised: bool,
@@ -183,7 +187,20 @@ pub fn run(a: ExplainArgs) -> Result<()> {
         if a.optimised {
             println!("--- optimised IR ---\n{opt}");
         }
-        if a.code {
+        if a.code && a.cuda {
+            let kernel_opts = if a.optimised {
+                foehn::codegen::KernelOptions::optimised(&opts, schedule.clone())
+            } else {
+                foehn::codegen::KernelOptions::default()
+            };
+            let c = foehn::codegen::cuda::source_for(
+                if a.optimised { &opt } else { &ir },
+                a.levels,
+                &kernel_opts,
+                Some(&grid),
+            )?;
+            println!("--- generated CUDA ---\n{}", c.source);
+        } else if a.code {
             let c = if a.optimised {
                 let fixed = foehn::codegen::c::Fixed {
                     grid: &grid,

@@ -19,7 +19,7 @@ use foehn_cache::{KeyBuilder, Origin};
 use foehn_grid::Grid;
 
 /// k-blocks tried (kernels that cannot be k-blocked ignore them).
-pub const K_BLOCKS: [usize; 4] = [1, 2, 4, 8];
+pub const K_BLOCKS: [usize; 6] = [1, 2, 4, 8, 16, 32];
 /// Unroll factors of the k-block loop tried (with k-blocks above 1).
 pub const UNROLLS: [u32; 2] = [1, 4];
 /// Block sizes tried.
@@ -27,7 +27,7 @@ pub const BLOCKS: [u32; 4] = [64, 128, 256, 512];
 /// Timed launches per candidate and kernel (median taken).
 const RUNS: usize = 7;
 /// Version of the tuning procedure and file format (part of the cache key).
-const TUNE_VERSION: &str = "foehn-tune-3";
+const TUNE_VERSION: &str = "foehn-tune-4";
 
 /// The choice for one kernel.
 #[derive(Debug, Clone, PartialEq)]

@@ -117,6 +117,46 @@ fn generated_cuda_is_valid_cplusplus() {
     }
 }
 
+#[test]
+fn level_invariant_loads_are_hoisted_out_of_the_k_block_loop() {
+    let ir = foehn::examples::divergence()
+        .specialize(&Variant::new())
+        .unwrap();
+    let target = Target::Cuda {
+        max_levels: 9,
+        k_block: 4,
+        idx32: true,
+    };
+    let source = |hoist: bool| {
+        let mut schedule = foehn::ir::Schedule::unfused(&ir);
+        schedule.kernels[0].hoist = Some(hoist);
+        generate_kernels(&ir, target, &schedule, None)
+            .unwrap()
+            .source
+    };
+    // The level loop and what comes before it in the kernel.
+    let split = |src: &str| {
+        let kernel = &src[src.find("__global__").expect("a kernel")..];
+        let at = kernel
+            .find("for (foehn_idx k = kb0")
+            .expect("a k-block loop");
+        (kernel[..at].to_string(), kernel[at..].to_string())
+    };
+    let (before, inside) = split(&source(false));
+    assert!(inside.contains("T_C2E["), "{inside}");
+    assert!(!before.contains("T_C2E["));
+    let hoisted = source(true);
+    let (before, inside) = split(&hoisted);
+    // The neighbour row and the weights without levels are loaded before the loop;
+    // inside it only the fields with levels are read.
+    assert!(before.contains("T_C2E[h*3 + q]"), "{before}");
+    assert!(!inside.contains("T_C2E["), "{inside}");
+    assert!(inside.contains("#pragma unroll\n"), "{inside}");
+    if Command::new("c++").arg("--version").output().is_ok() {
+        cxx_syntax_check(&hoisted).unwrap_or_else(|e| panic!("{e}\n{hoisted}"));
+    }
+}
+
 fn cuda() -> Option<&'static CudaBackend> {
     static B: OnceLock<Option<(tempfile::TempDir, CudaBackend)>> = OnceLock::new();
     B.get_or_init(|| {
@@ -268,7 +308,8 @@ fn optimised_random_programs_agree_on_the_gpu() {
         .def
         .specialize(&Variant::new())
         .unwrap();
-        // Seeds rotate through: every pass; fusion only (keeps every stencil to fuse);
+        // Seeds rotate through: every pass (hoisting included); fusion only (keeps every
+        // stencil to fuse, no hoisting);
         // every pass but k-major order; every pass but 32-bit indices and fixed sizes.
         let all = OptOptions {
             k_block: 3,

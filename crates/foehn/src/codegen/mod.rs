@@ -11,7 +11,7 @@ pub mod cpu;
 pub mod cuda;
 
 /// Version of the code generators; part of every compiled-program cache key.
-pub const CODEGEN_VERSION: &str = "foehn-codegen-1";
+pub const CODEGEN_VERSION: &str = "foehn-codegen-2";
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -61,6 +61,9 @@ pub struct KernelOptions {
     pub fixed_sizes: bool,
     /// GPU blocks in k-major order unless the schedule says otherwise.
     pub k_major: bool,
+    /// Level-invariant loads hoisted out of k-block loops unless the schedule says
+    /// otherwise.
+    pub hoist: bool,
 }
 
 impl Default for KernelOptions {
@@ -73,6 +76,7 @@ impl Default for KernelOptions {
             idx32: false,
             fixed_sizes: false,
             k_major: false,
+            hoist: false,
         }
     }
 }
@@ -87,6 +91,7 @@ impl KernelOptions {
             idx32: opts.idx32,
             fixed_sizes: opts.fixed_sizes,
             k_major: opts.k_major,
+            hoist: opts.hoist,
         }
     }
 
@@ -125,7 +130,7 @@ impl KernelOptions {
     }
 
     /// The schedule for `p` (the given one or a kernel per stencil), with the
-    /// options' block order where the schedule leaves it open.
+    /// options' block order and hoisting where the schedule leaves them open.
     pub fn schedule_for(&self, p: &crate::ir::Program) -> crate::ir::Schedule {
         let mut s = self
             .schedule
@@ -133,6 +138,7 @@ impl KernelOptions {
             .unwrap_or_else(|| crate::ir::Schedule::unfused(p));
         for k in &mut s.kernels {
             k.k_major.get_or_insert(self.k_major);
+            k.hoist.get_or_insert(self.hoist);
         }
         s
     }

@@ -20,6 +20,9 @@ pub struct KernelPlan {
     /// GPU blocks in k-major order (the level blocks of a horizontal block run one
     /// after another, keeping its 2-D fields in L2); `None`: the options' default.
     pub k_major: Option<bool>,
+    /// Level-invariant loads (neighbour indices, fields without levels) emitted once
+    /// before the k-block loop of a CUDA kernel; `None`: the options' default.
+    pub hoist: Option<bool>,
 }
 
 impl KernelPlan {
@@ -31,6 +34,7 @@ impl KernelPlan {
             block: None,
             unroll: None,
             k_major: None,
+            hoist: None,
         }
     }
 

@@ -198,6 +198,7 @@ pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
                 block: None,
                 unroll: None,
                 k_major: None,
+                hoist: None,
             })
             .collect(),
     }

@@ -27,7 +27,8 @@ fn reads_per_point(p: &Program, root: ExprId, t: FieldId) -> usize {
 }
 
 /// Work of one evaluation of the expression at `root`: one per node, a reduction's
-/// operand counted once per neighbour slot (shared subexpressions counted once).
+/// operand counted once per neighbour slot (subexpressions shared at one point counted
+/// once; a shifted operand is evaluated afresh at its point).
 fn eval_cost(p: &Program, root: ExprId) -> usize {
     fn walk(p: &Program, id: ExprId, memo: &mut BTreeMap<ExprId, usize>) -> usize {
         if memo.contains_key(&id) {
@@ -35,6 +36,9 @@ fn eval_cost(p: &Program, root: ExprId) -> usize {
         }
         let n = match p.node(id) {
             Node::Reduce(_, c, a) => 1 + c.width() * walk(p, *a, memo),
+            // A shifted operand is evaluated at another point: nothing computed at this
+            // point is shared with it.
+            Node::Shift(_, a) | Node::KShift(_, a) => 1 + walk(p, *a, &mut BTreeMap::new()),
             node => {
                 1 + node
                     .children()
@@ -59,6 +63,9 @@ fn load_count(p: &Program, root: ExprId) -> usize {
         let n = match p.node(id) {
             Node::Field(_) => 1,
             Node::Reduce(_, c, a) => c.width() * walk(p, *a, memo),
+            // Loads under a shift are at another point: a field also read at this point
+            // is a second load there.
+            Node::Shift(_, a) | Node::KShift(_, a) => walk(p, *a, &mut BTreeMap::new()),
             node => node
                 .children()
                 .iter()

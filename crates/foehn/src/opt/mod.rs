@@ -46,6 +46,9 @@ pub struct OptOptions {
     /// GPU blocks in k-major order: the level blocks of a horizontal block run one
     /// after another, so its 2-D fields (hoisted by k-blocking) stay in L2.
     pub k_major: bool,
+    /// Emit the level-invariant loads of a k-blocked GPU kernel (neighbour indices,
+    /// fields without levels) once before its level loop.
+    pub hoist: bool,
 }
 
 impl Default for OptOptions {
@@ -56,11 +59,14 @@ impl Default for OptOptions {
             max_inline_cost: 256,
             inline_load_factor: 2,
             remove_dead: true,
-            k_block: 8,
+            // The tuner chose 16 for nearly every k-blocked diffusion kernel on an H100
+            // with hoisted loads (bench/results/2026-11-22-h100-r2b6-hoist-tuning.txt).
+            k_block: 16,
             idx32: true,
             fuse: true,
             fixed_sizes: true,
             k_major: true,
+            hoist: true,
         }
     }
 }
@@ -79,6 +85,7 @@ impl OptOptions {
             fuse: false,
             fixed_sizes: false,
             k_major: false,
+            hoist: false,
         }
     }
 }

@@ -45,6 +45,8 @@ impl<'a> Gen<'a> {
         // CUDA: a thread per (h, k), horizontal on x for coalescing; with k-blocking a
         // thread walks `k_block` levels.
         let mut open = 0;
+        // Where the preamble of hoisted loads goes, and its indentation.
+        let mut preamble_at = None;
         match (cuda, has_k) {
             (false, true) => {
                 self.open("for (foehn_idx k = k0; k < k1; ++k)");
@@ -57,6 +59,10 @@ impl<'a> Gen<'a> {
                         "const foehn_idx k = (foehn_idx)k0 + (foehn_idx)KB; if (k >= k1) return;",
                     )
                 } else {
+                    if self.hoist_loads {
+                        preamble_at = Some((self.out.len(), self.indent));
+                        self.hoist = Some(hoist::Hoist::new());
+                    }
                     self.line(format!(
                         "const foehn_idx kb0 = (foehn_idx)k0 + (foehn_idx)KB * {kb};"
                     ));
@@ -93,6 +99,11 @@ impl<'a> Gen<'a> {
         }
         for _ in 0..open {
             self.close();
+        }
+        if let (Some((at, indent)), Some(h)) = (preamble_at, self.hoist.take()) {
+            let pad = "    ".repeat(indent);
+            let text: String = h.lines().iter().map(|l| format!("{pad}{l}\n")).collect();
+            self.out.insert_str(at, &text);
         }
         Ok(std::mem::take(&mut self.out))
     }

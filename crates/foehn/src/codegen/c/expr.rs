@@ -206,6 +206,28 @@ impl Gen<'_> {
         } else {
             idx.join(" + ")
         };
+        if self.hoist.is_some() && d.ty.dims.vertical.is_none() {
+            let horizontal = d.ty.dims.horizontal.is_some();
+            let local = d.ty.dims.local.is_some();
+            let load = |h: &str, j: Option<&str>| {
+                let mut idx = Vec::new();
+                if horizontal {
+                    idx.push(format!("{h}*SH{i}"));
+                }
+                if let (true, Some(j)) = (local, j) {
+                    idx.push(format!("{j}*SJ{i}"));
+                }
+                let index = if idx.is_empty() {
+                    "0".into()
+                } else {
+                    idx.join(" + ")
+                };
+                format!("RD{i}[{index}]")
+            };
+            if let Some(v) = self.hoisted_read(f, pt, load) {
+                return Ok(v);
+            }
+        }
         Ok(if d.ty.dtype == DType::Bool {
             format!("(RD{i}[{index}] != 0)")
         } else {
@@ -237,10 +259,13 @@ impl Gen<'_> {
             }
         }
         self.tables.insert(conn);
-        let nb = self.fresh("n");
         let site = self.site(&format!(
             "{conn} neighbour {j} read through a missing neighbour (skip value -1)"
         ));
+        if let Some(clamped) = self.hoisted_neighbor(conn, &pt.h, j, site) {
+            return Ok(clamped);
+        }
+        let nb = self.fresh("n");
         self.line(format!(
             "foehn_idx {nb} = T_{}[{}*{} + {j}];",
             conn.name(),
@@ -273,16 +298,24 @@ impl Gen<'_> {
             (ReduceOp::Min, _) => "INT32_MAX",
         };
         self.line(format!("{} {acc} = {init};", ctype(t)));
+        let row = self.hoisted_row(conn, &pt.h, &j, &nb);
+        if row.is_some() {
+            // Fully unrolled, so the hoisted arrays it indexes stay in registers.
+            self.line("#pragma unroll");
+        }
         self.open(format!(
             "for (foehn_idx {j} = 0; {j} < {}; ++{j})",
             conn.width()
         ));
-        self.line(format!(
-            "const foehn_idx {nb} = T_{}[{}*{} + {j}];",
-            conn.name(),
-            pt.h,
-            conn.width()
-        ));
+        match row {
+            Some(row) => self.line(format!("const foehn_idx {nb} = {row}[{j}];")),
+            None => self.line(format!(
+                "const foehn_idx {nb} = T_{}[{}*{} + {j}];",
+                conn.name(),
+                pt.h,
+                conn.width()
+            )),
+        }
         self.line(format!("if ({nb} < 0) continue;"));
         let sub = Pt {
             j: Some(j.clone()),

@@ -19,6 +19,7 @@ use std::fmt::Write;
 
 mod body;
 mod expr;
+mod hoist;
 mod ops;
 
 use ops::{cast, conn_index, ctype, literal, storage_type};
@@ -236,6 +237,7 @@ pub fn generate_kernels(
             && matches!(target, Target::Cuda { .. })
             && !per_column
             && members[0].vertical.is_some();
+        g.hoist_loads = plan.hoist.unwrap_or(false) && matches!(target, Target::Cuda { .. });
         g.fixed = fixed;
         if let (Some(fx), true) = (fixed, members.len() > 1) {
             let mut d = Vec::new();
@@ -444,6 +446,10 @@ struct Gen<'a> {
     unroll: u32,
     /// k-major block order (only set for CUDA kernels with levels and without scans).
     k_major: bool,
+    /// Hoist level-invariant loads out of the k-block loop (CUDA, k-blocked kernels).
+    hoist_loads: bool,
+    /// The preamble being collected while a k-block loop's body is emitted.
+    hoist: Option<hoist::Hoist>,
     /// Compile-time sizes, if fixed.
     fixed: Option<Fixed<'a>>,
     /// A fused kernel's member domains as constants (with fixed sizes).
@@ -470,6 +476,8 @@ impl<'a> Gen<'a> {
             k_block: 1,
             unroll: 1,
             k_major: false,
+            hoist_loads: false,
+            hoist: None,
             fixed: None,
             fixed_domains: None,
         }

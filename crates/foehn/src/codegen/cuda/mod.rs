@@ -191,13 +191,12 @@ impl CudaBackend {
             program: program.name.clone(),
             message,
         };
-        let has_scans = program
-            .nodes
-            .iter()
-            .any(|n| matches!(n, ir::Node::Scan { .. }));
-        let max_levels = if has_scans { nlev + 1 } else { 1 };
         let schedule = opts.schedule_for(program);
-        let (fixed, fixed_for) = opts.fixed(grid.map(|g| (g, nlev))).map_err(fail)?.unzip();
+        let fixed_for = opts
+            .fixed(grid.map(|g| (g, nlev)))
+            .map_err(fail)?
+            .map(|(_, f)| f);
+        let max_levels = scan_levels(program, nlev);
         let alias = format!(
             "ir:{}:{max_levels}:{}:{}:{schedule:?}:{fixed_for:?}",
             program.content_hash(),
@@ -207,18 +206,8 @@ impl CudaBackend {
         if let Some(c) = self.compiled.get(&alias) {
             return Ok(c);
         }
-        let (k_block, idx32) = (opts.k_block, opts.idx32);
-        let code = generate_kernels(
-            program,
-            Target::Cuda {
-                max_levels,
-                k_block,
-                idx32,
-            },
-            &schedule,
-            fixed,
-        )
-        .map_err(|e| fail(e.to_string()))?;
+        let idx32 = opts.idx32;
+        let code = source_for(program, nlev, opts, grid)?;
         let arch = self.gpu.arch();
         let (maj, min) = self.gpu.nvrtc_version();
         let key = KeyBuilder::new()
@@ -413,6 +402,47 @@ impl CudaBackend {
         bound.finish()?;
         self.download(program, &dev, args)
     }
+}
+
+/// Longest vertical range a scan column may have: `nlev + 1` when `program` has scans,
+/// else 1 (no column buffers).
+fn scan_levels(program: &ir::Program, nlev: usize) -> usize {
+    if program
+        .nodes
+        .iter()
+        .any(|n| matches!(n, ir::Node::Scan { .. }))
+    {
+        nlev + 1
+    } else {
+        1
+    }
+}
+
+/// The CUDA source [`CudaBackend::compile_for`] compiles for `program` (no device
+/// needed): its schedule and switches from `opts`, sizes fixed for `grid`/`nlev` when
+/// `opts.fixed_sizes` is set.
+pub fn source_for(
+    program: &ir::Program,
+    nlev: usize,
+    opts: &KernelOptions,
+    grid: Option<&Grid>,
+) -> Result<CProgram> {
+    let fail = |message: String| Error::Compile {
+        program: program.name.clone(),
+        message,
+    };
+    let (fixed, _) = opts.fixed(grid.map(|g| (g, nlev))).map_err(fail)?.unzip();
+    generate_kernels(
+        program,
+        Target::Cuda {
+            max_levels: scan_levels(program, nlev),
+            k_block: opts.k_block,
+            idx32: opts.idx32,
+        },
+        &opts.schedule_for(program),
+        fixed,
+    )
+    .map_err(|e| fail(e.to_string()))
 }
 
 /// The metrics key of a program variant: name, backend and static arguments.
