@@ -44,7 +44,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
-    /// specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor.
+    /// specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor, hoist.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -232,7 +232,7 @@ fn progress(n: usize) -> indicatif::ProgressBar {
 }
 
 /// The default optimiser options with the named passes off.
-fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
+pub(crate) fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
     let mut o = foehn::opt::OptOptions::default();
     for p in passes {
         match p.as_str() {

@@ -23,6 +23,13 @@ pub struct ExplainArgs {
     /// with --optimised) instead of the C source.
     #[arg(long)]
     cuda: bool,
+    /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
+    /// dead, fuse, kblock, idx32, fixed, kmajor, hoist.
+    #[arg(long, value_delimiter = ',')]
+    without: Vec<String>,
+    /// The inliner's load factor (as `foehn bench --inline-load-factor`).
+    #[arg(long)]
+    inline_load_factor: Option<usize>,
     /// Print the optimised IR too (and generate code from it with --code).
     #[arg(long)]
     optimised: bool,
@@ -141,7 +148,10 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             a.levels,
             bytes as f64 / 1e6
         );
-        let opts = foehn::opt::OptOptions::default();
+        let mut opts = crate::bench_cmd::without(&a.without)?;
+        if let Some(f) = a.inline_load_factor {
+            opts.inline_load_factor = f;
+        }
         let (opt, schedule, report) = foehn::opt::optimise_scheduled(&ir, &opts);
         println!(
             "schedule unfused: {} kernel(s), one per stencil, at {gbs:.0} GB/s:",

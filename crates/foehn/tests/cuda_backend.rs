@@ -149,7 +149,7 @@ fn level_invariant_loads_are_hoisted_out_of_the_k_block_loop() {
     let (before, inside) = split(&hoisted);
     // The neighbour row and the weights without levels are loaded before the loop;
     // inside it only the fields with levels are read.
-    assert!(before.contains("T_C2E[h*3 + q]"), "{before}");
+    assert!(before.contains("T_C2E[h*3 + q0]"), "{before}");
     assert!(!inside.contains("T_C2E["), "{inside}");
     assert!(inside.contains("#pragma unroll\n"), "{inside}");
     if Command::new("c++").arg("--version").output().is_ok() {

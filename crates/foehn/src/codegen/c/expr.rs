@@ -308,7 +308,7 @@ impl Gen<'_> {
             conn.width()
         ));
         match row {
-            Some(row) => self.line(format!("const foehn_idx {nb} = {row}[{j}];")),
+            Some(row) => self.line(format!("const foehn_idx {nb} = {row};")),
             None => self.line(format!(
                 "const foehn_idx {nb} = T_{}[{}*{} + {j}];",
                 conn.name(),

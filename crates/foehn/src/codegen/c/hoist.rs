@@ -6,12 +6,11 @@
 //! local variables, so it cannot prove that the loop's stores do not overwrite them. The
 //! generator therefore emits those loads itself into a preamble before the loop:
 //!
-//! - neighbour indices `T[h·W + j]` at a literal slot `j` (a scalar, clamped to 0 when
-//!   missing; the check that reports a missing neighbour stays where the index is used);
-//! - the index row `T[h·W + 0..W]` of a reduction over `conn` at `h` (an array the
-//!   fully unrolled reduction loop indexes);
-//! - fields without levels read at `h` or at a hoisted neighbour (a scalar), at a
-//!   reduction's slot or at its neighbours (an array of `W`).
+//! - neighbour indices at a literal slot (clamped to 0 when missing; the check that
+//!   reports a missing neighbour stays where the index is used);
+//! - the index row of a reduction (an array the fully unrolled reduction loop indexes),
+//!   also inside another hoisted reduction (an array per enclosing slot);
+//! - fields without levels read at any of these points, or at a reduction's slot.
 //!
 //! Every preamble load is in bounds whatever the member domains and branches (indices
 //! are clamped), so loading it unconditionally is safe, and the values used are those
@@ -19,41 +18,67 @@
 
 use super::*;
 
-/// A reduction loop whose neighbour row was hoisted.
-#[derive(Clone)]
-struct Row {
-    /// Connectivity width (the loop's trip count).
-    width: usize,
-    /// The loop's variable holding the current neighbour index.
-    nb: String,
-    /// The hoisted row of raw indices (may hold -1).
-    idx: String,
+/// A level-invariant horizontal index: a preamble variable, an array with one
+/// dimension per enclosing hoisted reduction.
+#[derive(Clone, PartialEq)]
+struct Inv {
+    /// The preamble variable (`h` for the own point).
+    var: String,
+    /// Per enclosing reduction: its loop variable in the body and its width.
+    dims: Vec<(String, usize)>,
+}
+
+impl Inv {
+    /// The element in the preamble's loops (indexed by `q0`, `q1`, …).
+    fn pre(&self) -> String {
+        let mut s = self.var.clone();
+        for d in 0..self.dims.len() {
+            write!(s, "[q{d}]").unwrap();
+        }
+        s
+    }
+
+    /// The element in the body (indexed by the reductions' loop variables).
+    fn body(&self) -> String {
+        let mut s = self.var.clone();
+        for (j, _) in &self.dims {
+            write!(s, "[{j}]").unwrap();
+        }
+        s
+    }
+
+    /// This index's dimensions and one more slot dimension.
+    fn with_slot(&self, j: &str, width: usize) -> Vec<(String, usize)> {
+        let mut dims = self.dims.clone();
+        dims.push((j.to_string(), width));
+        dims
+    }
 }
 
 /// The preamble of one k-blocked kernel and what it holds.
 pub(super) struct Hoist {
     /// Statements before the level loop, in order of first use.
     lines: Vec<String>,
-    /// Load expression → the preamble variable holding it.
-    memo: BTreeMap<String, String>,
-    /// Horizontal index expressions that do not depend on the level: `h` and the
-    /// clamped neighbour indices of the preamble.
-    invariant_h: BTreeSet<String>,
-    /// Raw variable of each clamped neighbour index (for the use-site check).
-    raw: BTreeMap<String, String>,
-    /// Hoisted reduction loops by loop variable.
-    rows: BTreeMap<String, Row>,
+    /// (dimensions, value) → the preamble variable holding it.
+    memo: BTreeMap<(Vec<usize>, String), String>,
+    /// Level-invariant horizontal indices by the text the body uses for them.
+    invariant: BTreeMap<String, Inv>,
+    /// Hoisted reductions by loop variable: the index they reduce at, and their width.
+    loops: BTreeMap<String, (Inv, usize)>,
 }
 
 impl Hoist {
     /// An empty preamble for a kernel whose own horizontal index is `h`.
     pub(super) fn new() -> Hoist {
+        let own = Inv {
+            var: "h".into(),
+            dims: Vec::new(),
+        };
         Hoist {
             lines: Vec::new(),
             memo: BTreeMap::new(),
-            invariant_h: BTreeSet::from(["h".to_string()]),
-            raw: BTreeMap::new(),
-            rows: BTreeMap::new(),
+            invariant: BTreeMap::from([("h".to_string(), own)]),
+            loops: BTreeMap::new(),
         }
     }
 
@@ -64,45 +89,50 @@ impl Hoist {
 }
 
 impl Gen<'_> {
-    /// A fresh variable of the preamble holding `value` (memoised by its text).
-    fn hoisted(&mut self, ctype: &str, value: String) -> String {
-        if let Some(v) = self.hoist.as_ref().and_then(|h| h.memo.get(&value)) {
-            return v.clone();
-        }
-        let var = self.fresh("hv");
-        let hoist = self.hoist.as_mut().expect("hoisting");
-        hoist.lines.push(format!("const {ctype} {var} = {value};"));
-        hoist.memo.insert(value, var.clone());
-        var
-    }
-
-    /// A fresh array of the preamble of `width` elements, element `q` being `value(q)`
-    /// (memoised by its text).
-    fn hoisted_array(&mut self, ctype: &str, width: usize, value: String) -> String {
-        let key = format!("[{width}] {value}");
+    /// A preamble variable (an array over `dims`) holding `value`, written in terms of
+    /// the preamble's loop indices `q0`, `q1`, …; memoised by its text.
+    fn hoisted(&mut self, ctype: &str, dims: Vec<(String, usize)>, value: String) -> Inv {
+        let key = (dims.iter().map(|d| d.1).collect::<Vec<_>>(), value);
         if let Some(v) = self.hoist.as_ref().and_then(|h| h.memo.get(&key)) {
-            return v.clone();
+            return Inv {
+                var: v.clone(),
+                dims,
+            };
         }
-        let var = self.fresh("ha");
+        let var = self.fresh(if dims.is_empty() { "hv" } else { "ha" });
         let hoist = self.hoist.as_mut().expect("hoisting");
-        hoist.lines.push(format!("{ctype} {var}[{width}];"));
-        hoist.lines.push("#pragma unroll".into());
-        hoist.lines.push(format!(
-            "for (int q = 0; q < {width}; ++q) {var}[q] = {value};"
-        ));
+        if dims.is_empty() {
+            hoist
+                .lines
+                .push(format!("const {ctype} {var} = {};", key.1));
+        } else {
+            let extents: String = dims.iter().map(|d| format!("[{}]", d.1)).collect();
+            hoist.lines.push(format!("{ctype} {var}{extents};"));
+            let inv = Inv {
+                var: var.clone(),
+                dims: dims.clone(),
+            };
+            let mut nest = String::new();
+            for (d, (_, w)) in dims.iter().enumerate() {
+                write!(nest, "for (int q{d} = 0; q{d} < {w}; ++q{d}) ").unwrap();
+            }
+            hoist.lines.push("#pragma unroll".into());
+            hoist
+                .lines
+                .push(format!("{nest}{} = {};", inv.pre(), key.1));
+        }
         hoist.memo.insert(key, var.clone());
-        var
+        Inv { var, dims }
     }
 
-    fn level_invariant(&self, h: &str) -> bool {
-        self.hoist
-            .as_ref()
-            .is_some_and(|x| x.invariant_h.contains(h))
+    /// The level-invariant index the body calls `h`, if any.
+    fn invariant(&self, h: &str) -> Option<Inv> {
+        self.hoist.as_ref()?.invariant.get(h).cloned()
     }
 
-    /// The `j`-th `conn` neighbour index of the level-invariant `h`, hoisted: returns
-    /// the clamped index after emitting the missing-neighbour check here; `None` when
-    /// not hoisting or `j` is not a literal slot.
+    /// The `j`-th `conn` neighbour of a level-invariant `h`, hoisted: emits the
+    /// missing-neighbour check here and returns the clamped index; `None` when not
+    /// hoisting, `h` depends on the level or `j` is not a literal slot.
     pub(super) fn hoisted_neighbor(
         &mut self,
         conn: Connectivity,
@@ -110,21 +140,31 @@ impl Gen<'_> {
         j: &str,
         site: usize,
     ) -> Option<String> {
-        if !self.level_invariant(h) || !j.chars().all(|c| c.is_ascii_digit()) {
+        let at = self.invariant(h)?;
+        if !j.chars().all(|c| c.is_ascii_digit()) {
             return None;
         }
         let w = conn.width();
-        let raw = self.hoisted("foehn_idx", format!("T_{}[{h}*{w} + {j}]", conn.name()));
-        let clamped = self.hoisted("foehn_idx", format!("{raw} < 0 ? 0 : {raw}"));
+        let raw = self.hoisted(
+            "foehn_idx",
+            at.dims.clone(),
+            format!("T_{}[{}*{w} + {j}]", conn.name(), at.pre()),
+        );
+        let clamped = self.hoisted(
+            "foehn_idx",
+            at.dims.clone(),
+            format!("{0} < 0 ? 0 : {0}", raw.pre()),
+        );
+        self.line(format!("if ({} < 0) FOEHN_ERR({site});", raw.body()));
+        let body = clamped.body();
         let hoist = self.hoist.as_mut().expect("hoisting");
-        hoist.invariant_h.insert(clamped.clone());
-        hoist.raw.insert(clamped.clone(), raw.clone());
-        self.line(format!("if ({raw} < 0) FOEHN_ERR({site});"));
-        Some(clamped)
+        hoist.invariant.insert(body.clone(), clamped);
+        Some(body)
     }
 
-    /// For a reduction over `conn` at the level-invariant `h` with loop variable `j`:
-    /// the hoisted index row, registered so that loads in the loop can use it.
+    /// For a reduction over `conn` at a level-invariant `h` with loop variable `j` and
+    /// neighbour variable `nb`: the hoisted row of raw indices as the body reads it
+    /// (`nb` is then level-invariant too).
     pub(super) fn hoisted_row(
         &mut self,
         conn: Connectivity,
@@ -132,66 +172,58 @@ impl Gen<'_> {
         j: &str,
         nb: &str,
     ) -> Option<String> {
-        if !self.level_invariant(h) {
-            return None;
-        }
+        let at = self.invariant(h)?;
         let w = conn.width();
-        let idx = self.hoisted_array("foehn_idx", w, format!("T_{}[{h}*{w} + q]", conn.name()));
-        let row = Row {
-            width: w,
-            nb: nb.to_string(),
-            idx: idx.clone(),
-        };
-        self.hoist
-            .as_mut()
-            .expect("hoisting")
-            .rows
-            .insert(j.to_string(), row);
-        Some(idx)
+        let dims = at.with_slot(j, w);
+        let d = at.dims.len();
+        let raw = self.hoisted(
+            "foehn_idx",
+            dims.clone(),
+            format!("T_{}[{}*{w} + q{d}]", conn.name(), at.pre()),
+        );
+        // The loop skips missing neighbours, so in the body `nb` equals the clamped
+        // index; the clamped row is what indices nested in the preamble use.
+        let clamped = self.hoisted("foehn_idx", dims, format!("{0} < 0 ? 0 : {0}", raw.pre()));
+        let hoist = self.hoist.as_mut().expect("hoisting");
+        hoist.invariant.insert(nb.to_string(), clamped);
+        hoist.loops.insert(j.to_string(), (at, w));
+        Some(raw.body())
     }
 
     /// A read of field `f` (without levels) at `pt`, hoisted when its point does not
     /// depend on the level; `load(h, j)` is the load text at horizontal index `h` and
-    /// slot `j`.
+    /// slot `j` (preamble expressions).
     pub(super) fn hoisted_read(
         &mut self,
         f: FieldId,
         pt: &Pt,
         load: impl Fn(&str, Option<&str>) -> String,
     ) -> Option<String> {
-        let hoist = self.hoist.as_ref()?;
         let d = self.prog.field(f);
         if d.ty.dims.vertical.is_some() || d.ty.dtype == DType::Bool {
             return None;
         }
         let t = ctype(d.ty.dtype);
         let sparse = d.ty.dims.local.is_some();
-        let literal_j = !sparse
-            || pt
-                .j
-                .as_deref()
-                .is_none_or(|j| j.chars().all(|c| c.is_ascii_digit()));
-        if hoist.invariant_h.contains(&pt.h) && literal_j {
-            return Some(self.hoisted(t, load(&pt.h, pt.j.as_deref())));
-        }
-        // At a hoisted reduction's slot: the row of the field at `h`.
-        if let Some(row) = pt.j.as_ref().and_then(|j| hoist.rows.get(j)).cloned() {
-            if hoist.invariant_h.contains(&pt.h) {
-                let a = self.hoisted_array(t, row.width, load(&pt.h, Some("q")));
-                return Some(format!("{a}[{}]", pt.j.as_deref().unwrap_or("0")));
+        let at = self.invariant(&pt.h)?;
+        let j = pt.j.as_deref();
+        let hoisted = match j {
+            // Dense, or at a literal slot.
+            _ if !sparse => self.hoisted(t, at.dims.clone(), load(&at.pre(), None)),
+            Some(j) if j.chars().all(|c| c.is_ascii_digit()) => {
+                self.hoisted(t, at.dims.clone(), load(&at.pre(), Some(j)))
             }
-        }
-        // At the neighbour a hoisted reduction's loop visits: the field at the row.
-        let (j, row) = hoist
-            .rows
-            .iter()
-            .find(|(_, r)| r.nb == pt.h)
-            .map(|(j, r)| (j.clone(), r.clone()))?;
-        if sparse {
-            return None;
-        }
-        let at = format!("({}[q] < 0 ? 0 : {}[q])", row.idx, row.idx);
-        let a = self.hoisted_array(t, row.width, load(&at, None));
-        Some(format!("{a}[{j}]"))
+            // At the slot of a hoisted reduction over this very point.
+            Some(j) => {
+                let (over, w) = self.hoist.as_ref()?.loops.get(j).cloned()?;
+                if over != at {
+                    return None;
+                }
+                let q = format!("q{}", at.dims.len());
+                self.hoisted(t, at.with_slot(j, w), load(&at.pre(), Some(&q)))
+            }
+            None => return None,
+        };
+        Some(hoisted.body())
     }
 }
