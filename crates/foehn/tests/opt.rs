@@ -249,6 +249,30 @@ fn loads_at_a_point_and_at_its_neighbours_count_separately() {
     );
 }
 
+#[test]
+fn a_kernel_with_an_empty_domain_moves_no_bytes() {
+    // `Cell < start(INTERIOR)` is empty on a global grid (its boundary zones are empty),
+    // so the part copying `x` there launches nothing; the other part moves x and y.
+    let p = ProgramDef::new("boundary_copy", |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let y = b.output("y", (CELL, K), F64);
+        b.stencil("boundary", &y, &x)
+            .horizontal(0, start(Zone::Interior));
+        b.stencil("interior", &y, &x * 2.0)
+            .horizontal(start(Zone::Interior), end(Zone::Local));
+    });
+    let ir = p.specialize(&Variant::new()).unwrap();
+    let grid = &grids()[0];
+    let nlev = 4;
+    let field = (grid.size(foehn_grid::Location::Cell) * nlev * 8) as u64;
+    assert_eq!(ir.kernel_bytes(&[0], grid, nlev), 0);
+    assert_eq!(ir.kernel_bytes(&[1], grid, nlev), 2 * field);
+    assert_eq!(ir.minimal_bytes(grid, nlev), 2 * field);
+    // On the limited-area grid the boundary zone is not empty.
+    let lam = &grids()[2];
+    assert!(ir.kernel_bytes(&[0], lam, nlev) > 0);
+}
+
 /// The `concat_where` nodes at the stencil's own point whose region tests one of the
 /// stencil's own dimensions (what the specialisation removes in these tests).
 fn own_point_regions(p: &Program, st: &Stencil) -> Vec<ExprId> {

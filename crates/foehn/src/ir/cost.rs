@@ -21,8 +21,8 @@ impl Program {
     /// stencils cover (all horizontal points: neighbour reads reach beyond the domain);
     /// every field it writes is written once over the (bounding) union of its writing
     /// stencils' domains; temporaries cost nothing (an ideal schedule keeps them in
-    /// registers) and neighbour tables are not counted. Domains that cannot be resolved
-    /// on `grid` count as whole fields.
+    /// registers) and neighbour tables are not counted. Stencils whose domain is empty
+    /// on `grid` count nothing; domains that cannot be resolved count as whole fields.
     pub fn minimal_bytes(&self, grid: &Grid, nlev: usize) -> u64 {
         let all: Vec<usize> = (0..self.stencils.len()).collect();
         self.traffic(&all, false, grid, nlev)
@@ -49,6 +49,11 @@ impl Program {
             |i: usize| crate::field::vertical_extent_of(self.fields[i].ty.dims, &shapes[i]);
         for st in stencils.iter().map(|&i| &self.stencils[i]) {
             let dom = st.domain.resolve(st.location, st.vertical, grid, nlev).ok();
+            // A stencil with an empty domain on this grid (a boundary zone of a global
+            // grid, say) launches nothing and moves nothing.
+            if dom.is_some_and(|d| d.h.1 <= d.h.0 || (st.vertical.is_some() && d.k.1 <= d.k.0)) {
+                continue;
+            }
             for id in self.reachable(st.root) {
                 if let Node::Field(f) = self.node(id) {
                     let i = f.0 as usize;
