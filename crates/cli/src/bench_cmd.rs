@@ -44,7 +44,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
-    /// specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor, hoist.
+    /// specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor, hoist, stage.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -245,8 +245,9 @@ pub(crate) fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
             "fixed" => o.fixed_sizes = false,
             "kmajor" => o.k_major = false,
             "hoist" => o.hoist = false,
+            "stage" => o.stage = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor, hoist)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor, hoist, stage)"
             ),
         }
     }

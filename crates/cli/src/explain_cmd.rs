@@ -24,7 +24,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
-    /// dead, fuse, kblock, idx32, fixed, kmajor, hoist.
+    /// dead, fuse, kblock, idx32, fixed, kmajor, hoist, stage.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor (as `foehn bench --inline-load-factor`).

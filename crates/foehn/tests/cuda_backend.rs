@@ -18,7 +18,8 @@ use std::sync::OnceLock;
 /// Declarations that let g++ parse CUDA device code (NVRTC provides these built in).
 fn cuda_shim() -> String {
     let mut s = String::from(
-        "#define __global__\n#define __device__\n#define __restrict__ __restrict\n\
+        "#define __global__\n#define __device__\n#define __shared__\n#define __restrict__ __restrict\n\
+         void __syncthreads();\n\
          struct foehn_dim3 { unsigned x, y, z; };\nextern foehn_dim3 blockIdx, blockDim, threadIdx;\n\
          int atomicExch(int* p, int v);\nfloat __int_as_float(int x);\n",
     );
@@ -154,6 +155,49 @@ fn level_invariant_loads_are_hoisted_out_of_the_k_block_loop() {
     assert!(inside.contains("#pragma unroll\n"), "{inside}");
     if Command::new("c++").arg("--version").output().is_ok() {
         cxx_syntax_check(&hoisted).unwrap_or_else(|e| panic!("{e}\n{hoisted}"));
+    }
+}
+
+#[test]
+fn staged_values_are_computed_in_shared_memory_before_the_consumer() {
+    use foehn::dsl::prelude::*;
+    let def = ProgramDef::new("deviation_then_edge_max", |b| {
+        let theta = b.input("theta", (CELL, K), F64);
+        let dev = b.temporary("dev", (CELL, K), F64);
+        let out = b.output("edge_max", (EDGE, K), F64);
+        b.stencil(
+            "deviation",
+            &dev,
+            &theta - theta.shift(C2E2C).sum_over(C2E2C) / 3.0,
+        );
+        b.stencil("edge_max", &out, dev.shift(E2C).max_over(E2C));
+    });
+    let ir = def.specialize(&Variant::new()).unwrap();
+    let opts = OptOptions::default();
+    let (opt, schedule, report) = optimise_scheduled(&ir, &opts);
+    assert!(report.actions.iter().any(|a| a.contains("staged")));
+    let schedule = KernelOptions::optimised(&opts, schedule).schedule_for(&opt);
+    let target = Target::Cuda {
+        max_levels: 9,
+        k_block: 4,
+        idx32: true,
+    };
+    let code = generate_kernels(&opt, target, &schedule, None).unwrap();
+    assert_eq!(
+        code.kernels[0].stage,
+        Some((foehn_grid::Connectivity::E2C, 1))
+    );
+    let src = &code.source;
+    let sync = src.find("__syncthreads();").expect("a barrier");
+    let fill = src
+        .find("foehn_tile[(0*4 + (k - kb0))*TM + ti] =")
+        .expect("a tile fill");
+    let exit = src.find("if (h >= h1) return;").expect("an exit");
+    let read = src.rfind("foehn_tile[").unwrap();
+    // Every thread fills before the barrier; threads beyond the domain leave after it.
+    assert!(fill < sync && sync < exit && exit < read, "{src}");
+    if Command::new("c++").arg("--version").output().is_ok() {
+        cxx_syntax_check(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
     }
 }
 

@@ -237,7 +237,11 @@ fn loads_at_a_point_and_at_its_neighbours_count_separately() {
         b.stencil("edge_max", &out, dev.shift(E2C).max_over(E2C));
     });
     let ir = p.specialize(&Variant::new()).unwrap();
-    let (opt, report) = optimise(&ir, &OptOptions::default());
+    let unstaged = OptOptions {
+        stage: false,
+        ..OptOptions::default()
+    };
+    let (opt, report) = optimise(&ir, &unstaged);
     assert_eq!(opt.stencils.len(), 2, "{}", report.actions.join("\n"));
     assert!(
         report
@@ -247,6 +251,22 @@ fn loads_at_a_point_and_at_its_neighbours_count_separately() {
         "{:?}",
         report.actions
     );
+    // Staged, its 4 loads are made once per point of a block and its neighbours: the
+    // temporary is inlined (marked for shared memory), with the same results.
+    let (staged, report) = optimise(&ir, &OptOptions::default());
+    assert_eq!(staged.stencils.len(), 1, "{}", report.actions.join("\n"));
+    assert!(
+        report.actions.iter().any(|a| a.contains("staged")),
+        "{:?}",
+        report.actions
+    );
+    for grid in grids() {
+        let args = random_args(&ir, grid, 3, 7);
+        let (mut a, mut b) = (args.clone(), args);
+        Interpreter.run_ir(&ir, grid, &mut a).unwrap();
+        Interpreter.run_ir(&staged, grid, &mut b).unwrap();
+        assert_same("staged deviation", &ir, &a, &b);
+    }
 }
 
 #[test]

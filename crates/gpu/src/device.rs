@@ -179,9 +179,31 @@ impl Gpu {
         block: (u32, u32, u32),
         params: &mut [*mut c_void],
     ) -> Result<(), GpuError> {
+        self.launch_shared(kernel, grid, block, 0, params)
+    }
+
+    /// [`Gpu::launch`] with `shared_bytes` of dynamic shared memory per block.
+    ///
+    /// # Safety
+    /// As [`Gpu::launch`]; `shared_bytes` must not exceed the device's per-block limit.
+    pub unsafe fn launch_shared(
+        &self,
+        kernel: &Kernel,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared_bytes: u32,
+        params: &mut [*mut c_void],
+    ) -> Result<(), GpuError> {
         drv(
             "cuLaunchKernel",
-            result::launch_kernel(kernel.raw, grid, block, 0, self.raw_stream(), params),
+            result::launch_kernel(
+                kernel.raw,
+                grid,
+                block,
+                shared_bytes,
+                self.raw_stream(),
+                params,
+            ),
         )
     }
 }

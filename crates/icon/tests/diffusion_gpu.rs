@@ -1,9 +1,12 @@
 //! Every diffusion program and variant on the GPU agrees with its plain-Rust reference
-//! (global and limited-area grids). Skips, saying so, where no CUDA device is present.
+//! (global and limited-area grids), as written and optimised (fused, staged, hoisted,
+//! k-blocked, sizes fixed). Skips, saying so, where no CUDA device is present.
 
 mod common;
 
 use foehn::codegen::cuda::CudaBackend;
+use foehn::codegen::KernelOptions;
+use foehn::opt::{optimise_scheduled, OptOptions};
 
 #[test]
 fn diffusion_programs_agree_with_their_references_on_the_gpu() {
@@ -24,11 +27,18 @@ fn diffusion_programs_agree_with_their_references_on_the_gpu() {
                 let args = (entry.inputs)(&ir, grid, nlev, 5);
                 let mut want = args.clone();
                 (entry.reference.unwrap())(&ir, grid, &mut want).unwrap();
-                let mut got = args;
+                let mut got = args.clone();
                 cuda.run_ir(&ir, grid, &mut got)
                     .unwrap_or_else(|e| panic!("{} [{variant}]: {e}", entry.name));
                 let what = format!("{} [{variant}] on {} (cuda)", entry.name, grid.name);
                 common::assert_outputs_agree(&what, &ir, &want, &got, 1e-12);
+                let opts = OptOptions::default();
+                let (opt, schedule, _) = optimise_scheduled(&ir, &opts);
+                let kopts = KernelOptions::optimised(&opts, schedule).fitted(&opt, grid, nlev);
+                let mut got = args;
+                cuda.run_ir_opts(&opt, grid, &mut got, &kopts)
+                    .unwrap_or_else(|e| panic!("{} [{variant}] optimised: {e}", entry.name));
+                common::assert_outputs_agree(&format!("{what} optimised"), &ir, &want, &got, 1e-12);
                 checked += 1;
             }
         }

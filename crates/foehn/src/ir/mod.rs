@@ -84,6 +84,10 @@ pub enum UnaryOp {
     IsFinite,
     IsNan,
     IsInf,
+    /// Identity, placed by the inliner around a recomputed producer that a consumer
+    /// reads through neighbours: the CUDA generator computes it once per block for the
+    /// block's points and their neighbours in shared memory (see `opt::inline`).
+    Stage,
 }
 
 impl UnaryOp {
@@ -116,12 +120,16 @@ impl UnaryOp {
             IsFinite => "isfinite",
             IsNan => "isnan",
             IsInf => "isinf",
+            Stage => "stage",
         }
     }
 
     /// True for functions defined on floats only.
     pub fn float_only(self) -> bool {
-        !matches!(self, UnaryOp::Neg | UnaryOp::Not | UnaryOp::Abs)
+        !matches!(
+            self,
+            UnaryOp::Neg | UnaryOp::Not | UnaryOp::Abs | UnaryOp::Stage
+        )
     }
 
     /// True for predicates returning `bool`.

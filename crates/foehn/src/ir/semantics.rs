@@ -32,7 +32,7 @@ macro_rules! float_unary {
             UnaryOp::IsFinite => Scalar::Bool(x.is_finite()),
             UnaryOp::IsNan => Scalar::Bool(x.is_nan()),
             UnaryOp::IsInf => Scalar::Bool(x.is_infinite()),
-            UnaryOp::Not => $wrap(x),
+            UnaryOp::Not | UnaryOp::Stage => $wrap(x),
         }
     }};
 }

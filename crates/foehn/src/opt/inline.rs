@@ -4,8 +4,9 @@
 //! substitution in the expression graph.
 
 use super::OptReport;
-use crate::ir::{ExprId, FieldId, Node, Program, Role};
-use std::collections::BTreeMap;
+use crate::ir::{DType, ExprId, FieldId, Node, Program, Role, UnaryOp, VKind};
+use foehn_grid::Connectivity;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How many points one evaluation of `root` reads `Field(t)` at: each path through a
 /// neighbour shift multiplies by the connectivity's width.
@@ -78,6 +79,41 @@ fn load_count(p: &Program, root: ExprId) -> usize {
     walk(p, root, &mut BTreeMap::new())
 }
 
+/// The one connectivity through which the expression at `root` reads `Field(t)` at
+/// neighbours (other reads, e.g. at the own point, are recomputed where they are).
+fn read_through(p: &Program, root: ExprId, t: FieldId) -> Option<Connectivity> {
+    let mut conns = BTreeSet::new();
+    let field_t = Node::Field(t);
+    for id in p.reachable(root) {
+        if let Node::Shift(c, a) | Node::Neighbor(c, _, a) = p.node(id) {
+            if *p.node(*a) == field_t {
+                conns.insert(*c);
+            }
+        }
+    }
+    match conns.len() {
+        1 => conns.into_iter().next(),
+        _ => None,
+    }
+}
+
+/// Whether the expression at `root` can be evaluated at any point of its location
+/// without a run-time check failing: neighbour shifts only inside reductions over the
+/// same connectivity (missing neighbours are skipped), no slots or vertical offsets,
+/// fields with levels only of the reader's vertical kind (read at its own level).
+fn error_free(p: &Program, root: ExprId, vertical: Option<VKind>) -> bool {
+    fn walk(p: &Program, id: ExprId, reduce: Option<Connectivity>, v: Option<VKind>) -> bool {
+        match p.node(id) {
+            Node::Field(f) => p.field(*f).ty.dims.vertical.is_none_or(|k| Some(k) == v),
+            Node::Shift(c, a) => reduce == Some(*c) && walk(p, *a, None, v),
+            Node::Reduce(_, c, a) => walk(p, *a, Some(*c), v),
+            Node::Neighbor(..) | Node::KShift(..) | Node::KOffset(..) | Node::Scan { .. } => false,
+            node => node.children().iter().all(|&c| walk(p, c, reduce, v)),
+        }
+    }
+    walk(p, root, None, vertical)
+}
+
 /// Rewrites the expression rooted at `root`, replacing `Field(t)` by `replacement`;
 /// new nodes are appended to the arena (children before parents, as the arena requires).
 fn substitute(p: &mut Program, root: ExprId, t: FieldId, replacement: ExprId) -> ExprId {
@@ -110,6 +146,7 @@ pub(super) fn inline_temporaries(
     p: &mut Program,
     max_cost: usize,
     load_factor: usize,
+    stage: bool,
     report: &mut OptReport,
 ) {
     let temps: Vec<FieldId> = (0..p.fields.len() as u32)
@@ -185,15 +222,34 @@ pub(super) fn inline_temporaries(
             // Memory model: stored, the temporary costs one write and `reads` reads per
             // consumer point; inlined, its `loads` inputs are loaded at `reads` points.
             let loads = load_count(p, value) * reads;
-            if loads > load_factor.saturating_mul(reads + 1) {
-                reason = Some(format!(
-                    "inlining into `{}` loads {loads} values per point instead of {} (limit factor {load_factor})",
-                    p.stencils[r].name,
-                    reads + 1
-                ));
-                break;
+            let limit = load_factor.saturating_mul(reads + 1);
+            if loads <= limit {
+                plan.push((r, cost, None));
+                continue;
             }
-            plan.push((r, cost));
+            // Staged in shared memory, the producer is computed once per point of a
+            // block and its neighbours instead of at every neighbour of every point.
+            let rs = &p.stencils[r];
+            let staged = read_through(p, rs.root, t).filter(|c| {
+                stage
+                    && load_count(p, value) <= limit
+                    && rs.location == Some(c.from())
+                    && p.field(t).ty.dims.horizontal == Some(c.to())
+                    && p.field(t).ty.dtype == DType::F64
+                    && !p.has_scan(rs.root)
+                    && error_free(p, value, rs.vertical)
+            });
+            match staged {
+                Some(c) => plan.push((r, cost, Some(c))),
+                None => {
+                    reason = Some(format!(
+                        "inlining into `{}` loads {loads} values per point instead of {} (limit factor {load_factor})",
+                        rs.name,
+                        reads + 1
+                    ));
+                    break;
+                }
+            }
         }
         if let Some(why) = reason {
             report
@@ -201,14 +257,32 @@ pub(super) fn inline_temporaries(
                 .push(format!("keep temporary `{name}`: {why}"));
             continue;
         }
-        for (r, cost) in plan {
+        for (r, cost, staged) in plan {
             let root = p.stencils[r].root;
-            let new_root = substitute(p, root, t, value);
+            let replacement = match staged {
+                Some(_) => {
+                    p.nodes.push(Node::Unary(UnaryOp::Stage, value));
+                    p.types.push(p.types[value.index()].clone());
+                    p.spans.push(p.spans[value.index()].clone());
+                    ExprId((p.nodes.len() - 1) as u32)
+                }
+                None => value,
+            };
+            let new_root = substitute(p, root, t, replacement);
             p.stencils[r].root = new_root;
-            report.actions.push(format!(
-                "inline `{name}` (stencil `{}`, cost {size} per point) into `{}` (recompute cost {cost})",
-                ps.name, p.stencils[r].name
-            ));
+            report.actions.push(match staged {
+                Some(c) => format!(
+                    "inline `{name}` (stencil `{}`, cost {size} per point) into `{}`, staged: on the GPU computed once per block for its points' {c} neighbours in shared memory ({} loads per point instead of {} recomputed at each neighbour)",
+                    ps.name,
+                    p.stencils[r].name,
+                    load_count(p, value),
+                    load_count(p, value) * reads_per_point(p, root, t),
+                ),
+                None => format!(
+                    "inline `{name}` (stencil `{}`, cost {size} per point) into `{}` (recompute cost {cost})",
+                    ps.name, p.stencils[r].name
+                ),
+            });
         }
     }
 }

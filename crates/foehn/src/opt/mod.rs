@@ -49,6 +49,10 @@ pub struct OptOptions {
     /// Emit the level-invariant loads of a k-blocked GPU kernel (neighbour indices,
     /// fields without levels) once before its level loop.
     pub hoist: bool,
+    /// Inline a temporary read through neighbours even where recomputing it at every
+    /// neighbour would load too much, marked for the CUDA generator to compute it once
+    /// per block (for the block's points and their neighbours) in shared memory.
+    pub stage: bool,
 }
 
 impl Default for OptOptions {
@@ -67,6 +71,7 @@ impl Default for OptOptions {
             fixed_sizes: true,
             k_major: true,
             hoist: true,
+            stage: true,
         }
     }
 }
@@ -86,6 +91,7 @@ impl OptOptions {
             fixed_sizes: false,
             k_major: false,
             hoist: false,
+            stage: false,
         }
     }
 }
@@ -106,6 +112,7 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
             &mut p,
             opts.max_inline_cost,
             opts.inline_load_factor,
+            opts.stage,
             &mut report,
         );
     }

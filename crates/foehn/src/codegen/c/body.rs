@@ -32,7 +32,10 @@ impl<'a> Gen<'a> {
             self.line(
                 "const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(HB * blockDim.x + threadIdx.x);",
             );
-            self.line("if (h >= h1) return;");
+            // A staging kernel returns after its block has filled the tiles.
+            if self.stage.is_none() {
+                self.line("if (h >= h1) return;");
+            }
         }
         if !scans.is_empty() {
             if members.len() > 1 {
@@ -54,21 +57,25 @@ impl<'a> Gen<'a> {
             }
             (true, true) => {
                 let kb = self.k_block;
-                if kb == 1 {
+                if kb == 1 && self.stage.is_none() {
                     self.line(
                         "const foehn_idx k = (foehn_idx)k0 + (foehn_idx)KB; if (k >= k1) return;",
                     )
                 } else {
-                    if self.hoist_loads {
-                        preamble_at = Some((self.out.len(), self.indent));
-                        self.hoist = Some(hoist::Hoist::new());
-                    }
                     self.line(format!(
                         "const foehn_idx kb0 = (foehn_idx)k0 + (foehn_idx)KB * {kb};"
                     ));
                     self.line(format!(
                         "const foehn_idx kb1 = kb0 + {kb} < k1 ? kb0 + {kb} : (foehn_idx)k1;"
                     ));
+                    if self.stage.is_some() {
+                        self.fill_tiles()?;
+                        self.line("if (h >= h1) return;");
+                    }
+                    if self.hoist_loads {
+                        preamble_at = Some((self.out.len(), self.indent));
+                        self.hoist = Some(hoist::Hoist::new());
+                    }
                     self.line(format!("#pragma unroll {}", self.unroll));
                     self.open("for (foehn_idx k = kb0; k < kb1; ++k)");
                     open += 1;

@@ -87,6 +87,9 @@ impl Gen<'_> {
                 Val::S(cast(a.s(), from, to))
             }
             Node::Shift(conn, a) => {
+                if let Some(tile) = self.tile_read(conn, a, pt) {
+                    return Ok(Val::S(tile));
+                }
                 let j = pt.j.clone().ok_or_else(|| {
                     self.err(format!("{conn} shift evaluated without a neighbour slot"))
                 })?;

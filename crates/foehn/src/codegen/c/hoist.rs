@@ -190,6 +190,25 @@ impl Gen<'_> {
         Some(raw.body())
     }
 
+    /// The tile position of slot `j` of the own point (see `stage.rs`), hoisted when `j`
+    /// is a literal or a hoisted reduction over the own point.
+    pub(super) fn hoisted_tile_pos(&mut self, width: usize, j: &str) -> Option<String> {
+        let hoist = self.hoist.as_ref()?;
+        let own = hoist.invariant.get("h")?.clone();
+        let load = |q: &str| format!("ctx->tile_pos[(h - h0)*{width} + {q}]");
+        if j.chars().all(|c| c.is_ascii_digit()) {
+            return Some(self.hoisted("foehn_idx", Vec::new(), load(j)).body());
+        }
+        let (over, w) = hoist.loops.get(j).cloned()?;
+        if over != own || w != width {
+            return None;
+        }
+        Some(
+            self.hoisted("foehn_idx", own.with_slot(j, w), load("q0"))
+                .body(),
+        )
+    }
+
     /// A read of field `f` (without levels) at `pt`, hoisted when its point does not
     /// depend on the level; `load(h, j)` is the load text at horizontal index `h` and
     /// slot `j` (preamble expressions).

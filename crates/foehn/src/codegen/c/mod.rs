@@ -21,6 +21,7 @@ mod body;
 mod expr;
 mod hoist;
 mod ops;
+mod stage;
 
 use ops::{cast, conn_index, ctype, literal, storage_type};
 
@@ -83,6 +84,9 @@ pub struct CKernel {
     /// Blocks in k-major order: a one-dimensional grid of (level block, horizontal
     /// block) pairs, the level block varying fastest.
     pub k_major: bool,
+    /// Values staged in shared memory: the connectivity they are read through and how
+    /// many tiles (the runtime builds the block lists and sizes shared memory).
+    pub stage: Option<(Connectivity, usize)>,
 }
 
 /// Sizes fixed at compile time: strides, level counts, region bounds and fused
@@ -192,7 +196,9 @@ fn cuda_ctx(prog: &Program, n_bounds: usize, max_members: usize) -> String {
     format!(
         "typedef struct {{\n    const void* rd[{nf}];\n    void* wr[{nf}];\n    int64_t sh[{nf}];\n    \
          int64_t sj[{nf}];\n    int64_t sk[{nf}];\n    int64_t nk[{nf}];\n    const int32_t* tab[14];\n    \
-         foehn_scalar sc[{ns}];\n    int64_t bounds[{nb}];\n    int32_t* err;\n    int64_t dom[{nd}];\n}} foehn_ctx;\n"
+         foehn_scalar sc[{ns}];\n    int64_t bounds[{nb}];\n    int32_t* err;\n    int64_t dom[{nd}];\n    \
+         const int32_t* tile_list;\n    const int32_t* tile_count;\n    const int32_t* tile_pos;\n    \
+         int64_t tile_m;\n}} foehn_ctx;\n"
     )
 }
 
@@ -238,6 +244,14 @@ pub fn generate_kernels(
             && !per_column
             && members[0].vertical.is_some();
         g.hoist_loads = plan.hoist.unwrap_or(false) && matches!(target, Target::Cuda { .. });
+        if matches!(target, Target::Cuda { .. })
+            && members.len() == 1
+            && !prog.has_scan(members[0].root)
+            && members[0].vertical.is_some()
+        {
+            g.stage = stage::staging(prog, members[0]);
+        }
+        let stage = g.stage.as_ref().map(|s| (s.conn, s.tiles.len()));
         g.fixed = fixed;
         if let (Some(fx), true) = (fixed, members.len() > 1) {
             let mut d = Vec::new();
@@ -296,6 +310,7 @@ pub fn generate_kernels(
             per_column,
             k_block,
             k_major,
+            stage,
         });
     }
     let mut source = match target {
@@ -450,6 +465,8 @@ struct Gen<'a> {
     hoist_loads: bool,
     /// The preamble being collected while a k-block loop's body is emitted.
     hoist: Option<hoist::Hoist>,
+    /// Values staged in shared memory (CUDA kernels of one stencil).
+    stage: Option<stage::Staging>,
     /// Compile-time sizes, if fixed.
     fixed: Option<Fixed<'a>>,
     /// A fused kernel's member domains as constants (with fixed sizes).
@@ -478,6 +495,7 @@ impl<'a> Gen<'a> {
             k_major: false,
             hoist_loads: false,
             hoist: None,
+            stage: None,
             fixed: None,
             fixed_domains: None,
         }

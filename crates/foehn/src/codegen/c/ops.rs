@@ -56,6 +56,7 @@ impl Gen<'_> {
             }
         };
         match op {
+            UnaryOp::Stage => a.to_string(),
             UnaryOp::Neg if t == DType::I32 => format!("foehn_wrap(-(int64_t){a})"),
             UnaryOp::Neg => format!("(-{a})"),
             UnaryOp::Not => format!("(!{a})"),

@@ -64,6 +64,7 @@ impl CudaBackend {
         let max_members = code.max_members();
         let sms = self.gpu.multiprocessors().map_err(&fail)?.max(1) as usize;
         let mut snapshots = Vec::new();
+        let mut stage_tables = Vec::new();
         let mut stencils = Vec::new();
         for (i, ck) in code.kernels.iter().enumerate() {
             let first = &program.stencils[ck.members[0]];
@@ -123,7 +124,6 @@ impl CudaBackend {
             let mut member_domains = launch.members.clone();
             member_domains.resize(4 * max_members, 0);
             w.extend(member_domains.iter().map(|&b| b as u64));
-            let block: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).collect();
             let k_range = if first.vertical.is_some() {
                 (dom.k.0 as i64, dom.k.1 as i64)
             } else {
@@ -137,10 +137,42 @@ impl CudaBackend {
                     .div_ceil(ck.k_block)
                     .max(1)
             };
-            let threads = match compiled.blocks[i] {
+            let mut threads = match compiled.blocks[i] {
                 Some(b) => b,
                 None => model_block(&compiled.functions()[i], nh, gy, sms),
             };
+            // Staged values: the block lists for this block size (halved while the
+            // tiles would exceed the shared memory a block gets without opting in).
+            let mut shared = 0;
+            match ck.stage {
+                Some((conn, tiles)) => {
+                    let table = grid.topology.table(conn).as_slice();
+                    let per_entry = tiles * ck.k_block * std::mem::size_of::<f64>();
+                    let mut t = StageTables::new(table, conn.width(), dom.h, threads as usize);
+                    while t.m * per_entry > MAX_STATIC_SHARED && threads > 32 {
+                        threads /= 2;
+                        t = StageTables::new(table, conn.width(), dom.h, threads as usize);
+                    }
+                    if t.m * per_entry > MAX_STATIC_SHARED {
+                        return Err(program.runtime_error(
+                            first,
+                            format!(
+                                "staged values need {} bytes of shared memory per block",
+                                t.m * per_entry
+                            ),
+                        ));
+                    }
+                    shared = (t.m * per_entry) as u32;
+                    for v in [&t.list, &t.count, &t.pos] {
+                        let buf = DeviceBuffer::from_slice(&self.gpu, v).map_err(&fail)?;
+                        w.push(buf.ptr());
+                        stage_tables.push(buf);
+                    }
+                    w.push(t.m as u64);
+                }
+                None => w.extend([0; 4]),
+            }
+            let block: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).collect();
             stencils.push(BoundStencil {
                 kernel: i,
                 block,
@@ -155,6 +187,7 @@ impl CudaBackend {
                 )?,
                 threads,
                 copies,
+                shared,
             });
         }
         let key = program_key(program, "cuda");
@@ -182,8 +215,60 @@ impl CudaBackend {
             stencils,
             snapshots,
             _temps: temps,
+            _stage_tables: stage_tables,
             err,
         })
+    }
+}
+
+/// Shared memory a block may use without opting in to more (48 KiB on every CUDA GPU).
+const MAX_STATIC_SHARED: usize = 48 * 1024;
+
+/// What a staging kernel's blocks read (see `codegen/c/stage.rs`): per block of
+/// `block` consecutive points of `[h.0, h.1)`, the distinct neighbours its points reach
+/// through a table of `width` columns (padded to `m` per block), their count, and per
+/// point and slot the neighbour's position in its block's list (0 where missing).
+struct StageTables {
+    list: Vec<i32>,
+    count: Vec<i32>,
+    pos: Vec<i32>,
+    m: usize,
+}
+
+impl StageTables {
+    fn new(table: &[i32], width: usize, h: (usize, usize), block: usize) -> StageTables {
+        let (h0, h1) = h;
+        let blocks: Vec<Vec<i32>> = (h0..h1)
+            .step_by(block.max(1))
+            .map(|b0| {
+                let rows = &table[b0 * width..(b0 + block).min(h1) * width];
+                let mut needed: Vec<i32> = rows.iter().copied().filter(|&n| n >= 0).collect();
+                needed.sort_unstable();
+                needed.dedup();
+                needed
+            })
+            .collect();
+        let m = blocks.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        let mut list = vec![0; blocks.len() * m];
+        let mut pos = vec![0; (h1 - h0) * width];
+        for (b, needed) in blocks.iter().enumerate() {
+            list[b * m..b * m + needed.len()].copy_from_slice(needed);
+            for point in (h0 + b * block)..(h0 + (b + 1) * block).min(h1) {
+                for j in 0..width {
+                    let n = table[point * width + j];
+                    if n >= 0 {
+                        let at = needed.binary_search(&n).expect("listed");
+                        pos[(point - h0) * width + j] = at as i32;
+                    }
+                }
+            }
+        }
+        StageTables {
+            count: blocks.iter().map(|b| b.len() as i32).collect(),
+            list,
+            pos,
+            m,
+        }
     }
 }
 
@@ -233,5 +318,38 @@ pub(super) fn scalar_bits(s: Scalar) -> u64 {
         Scalar::F32(x) => x.to_bits() as u64,
         Scalar::I32(x) => x as u32 as u64,
         Scalar::Bool(b) => b as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StageTables;
+    use foehn_grid::{Connectivity, Grid, EARTH_RADIUS};
+
+    #[test]
+    fn stage_tables_list_every_neighbour_a_block_reaches_once() {
+        let grid = Grid::icosahedral(2, 2, EARTH_RADIUS).unwrap();
+        let conn = Connectivity::C2E2CO;
+        let table = grid.topology.table(conn).as_slice();
+        let w = conn.width();
+        let n = table.len() / w;
+        let (h0, h1, block) = (7, n - 5, 64);
+        let t = StageTables::new(table, w, (h0, h1), block);
+        assert_eq!(t.count.len(), (h1 - h0).div_ceil(block));
+        for (b, &count) in t.count.iter().enumerate() {
+            let listed = &t.list[b * t.m..b * t.m + count as usize];
+            assert!(listed.windows(2).all(|p| p[0] < p[1]), "sorted, distinct");
+            for point in h0 + b * block..(h0 + (b + 1) * block).min(h1) {
+                for j in 0..w {
+                    let nb = table[point * w + j];
+                    if nb >= 0 {
+                        assert_eq!(listed[t.pos[(point - h0) * w + j] as usize], nb);
+                    }
+                }
+            }
+        }
+        // Consecutive cells are neighbours of each other: far fewer than 4 per point.
+        let listed: i32 = t.count.iter().sum();
+        assert!((listed as usize) < 2 * (h1 - h0), "{listed}");
     }
 }

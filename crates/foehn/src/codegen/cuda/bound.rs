@@ -25,6 +25,8 @@ pub(super) struct BoundStencil {
     pub(super) threads: u32,
     /// (field, snapshot) pairs copied before the launch.
     pub(super) copies: Vec<(usize, usize)>,
+    /// Dynamic shared memory per block (staged values).
+    pub(super) shared: u32,
 }
 
 /// One kernel launch of a bound program.
@@ -54,6 +56,8 @@ pub struct Bound<'a> {
     pub(super) stencils: Vec<BoundStencil>,
     pub(super) snapshots: Vec<DeviceBuffer>,
     pub(super) _temps: BTreeMap<String, DeviceField>,
+    /// Block lists and positions of staged kernels.
+    pub(super) _stage_tables: Vec<DeviceBuffer>,
     pub(super) err: DeviceBuffer,
 }
 
@@ -133,10 +137,11 @@ impl Bound<'_> {
         // members 8 bytes, arrays sized for this program) and the buffers it points to
         // live as long as this binding.
         unsafe {
-            gpu.launch(
+            gpu.launch_shared(
                 &self.compiled.functions()[st.kernel],
                 st.grid,
                 (st.threads, 1, 1),
+                st.shared,
                 &mut params,
             )
         }
