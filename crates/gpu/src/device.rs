@@ -253,6 +253,16 @@ impl Kernel {
     pub fn registers(&self) -> Result<i32, GpuError> {
         drv("cuFuncGetAttribute(NUM_REGS)", self._f.num_regs())
     }
+
+    /// The most threads a block of this kernel may have (its registers and the
+    /// device's limits).
+    pub fn max_threads_per_block(&self) -> Result<u32, GpuError> {
+        drv(
+            "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)",
+            self._f.max_threads_per_block(),
+        )
+        .map(|n| n.max(1) as u32)
+    }
 }
 
 // SAFETY: a CUfunction handle may be used from any thread with its context bound.

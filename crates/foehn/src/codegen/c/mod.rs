@@ -233,7 +233,20 @@ pub fn generate_kernels(
         let symbol = format!("foehn_kernel_{i}");
         let members: Vec<&Stencil> = plan.stencils.iter().map(|&m| &prog.stencils[m]).collect();
         let mut g = Gen::new(prog, members[0], &mut shared, target);
+        if matches!(target, Target::Cuda { .. })
+            && members.len() == 1
+            && !prog.has_scan(members[0].root)
+            && members[0].vertical.is_some()
+        {
+            g.stage = stage::staging(prog, members[0]);
+        }
         g.k_block = kernel_k_block(prog, &members, target, plan.k_block);
+        if g.stage.is_some() && plan.k_block.is_none() {
+            // Shared memory grows with the k-block and the fill waits at a barrier:
+            // the tuner chose 8 for every staged diffusion kernel on an H100
+            // (bench/results/2026-11-22-h100-r2b6-stage-tuning.txt).
+            g.k_block = g.k_block.min(STAGED_K_BLOCK);
+        }
         // Not unrolled by default: the tuner chose unroll 1 for nearly every k-blocked
         // kernel on an H100 (bench/results/2026-11-22-h100-r2b6-tuning-unroll.txt).
         g.unroll = plan.unroll.unwrap_or(1).max(1);
@@ -244,13 +257,6 @@ pub fn generate_kernels(
             && !per_column
             && members[0].vertical.is_some();
         g.hoist_loads = plan.hoist.unwrap_or(false) && matches!(target, Target::Cuda { .. });
-        if matches!(target, Target::Cuda { .. })
-            && members.len() == 1
-            && !prog.has_scan(members[0].root)
-            && members[0].vertical.is_some()
-        {
-            g.stage = stage::staging(prog, members[0]);
-        }
         let stage = g.stage.as_ref().map(|s| (s.conn, s.tiles.len()));
         g.fixed = fixed;
         if let (Some(fx), true) = (fixed, members.len() > 1) {
@@ -342,6 +348,9 @@ fn max_members(kernels: &[CKernel]) -> usize {
 
 /// The k-block of a kernel: the plan's or the target's, except 1 for the C target, for
 /// kernels without levels and for stencils with data-dependent vertical offsets.
+/// Default k-block of a kernel with staged values (see `stage.rs`).
+const STAGED_K_BLOCK: usize = 8;
+
 fn kernel_k_block(
     prog: &Program,
     members: &[&Stencil],

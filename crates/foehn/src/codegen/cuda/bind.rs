@@ -141,6 +141,14 @@ impl CudaBackend {
                 Some(b) => b,
                 None => model_block(&compiled.functions()[i], nh, gy, sms),
             };
+            // A requested block larger than the kernel's registers allow would fail to
+            // launch: the largest whole number of warps that fits.
+            let most = compiled.functions()[i]
+                .max_threads_per_block()
+                .map_err(&fail)?;
+            if threads > most {
+                threads = (most - most % 32).max(32);
+            }
             // Staged values: the block lists for this block size (halved while the
             // tiles would exceed the shared memory a block gets without opting in).
             let mut shared = 0;
