@@ -143,9 +143,19 @@ pub fn run(a: BenchArgs) -> Result<()> {
         report
             .results
             .push(r.with_context(|| format!("{} [{variant}] on {}", entry.name, e.name()))?);
+        save_partial(&a, &report)?;
     }
     bar.finish_and_clear();
     finish_report(&a, &report)
+}
+
+/// Writes the results so far to `--output` (atomically), so that a run stopped
+/// early keeps every measurement already made.
+fn save_partial(a: &BenchArgs, report: &BenchReport) -> Result<()> {
+    match &a.output {
+        Some(path) => Ok(report.write(path)?),
+        None => Ok(()),
+    }
 }
 
 fn finish_report(a: &BenchArgs, report: &BenchReport) -> Result<()> {
@@ -216,6 +226,7 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
         report
             .results
             .push(r.with_context(|| format!("{} [{variant}] on cuda", entry.name))?);
+        save_partial(&a, &report)?;
     }
     bar.finish_and_clear();
     finish_report(a, &report)

@@ -35,6 +35,15 @@ impl Program {
             .any(|&id| matches!(self.node(id), Node::Scan { .. }))
     }
 
+    /// Whether the expression at `root` reads a staged value (see `opt::inline`) through
+    /// a neighbour shift: its kernel stages it in shared memory.
+    pub fn has_staged_reads(&self, root: ExprId) -> bool {
+        self.reachable(root).iter().any(|&id| {
+            matches!(self.node(id), Node::Shift(_, a)
+                if matches!(self.node(*a), Node::Unary(super::UnaryOp::Stage, _)))
+        })
+    }
+
     /// Whether the expression at `root` has data-dependent vertical offsets.
     pub fn has_data_dependent_offsets(&self, root: ExprId) -> bool {
         self.reachable(root)

@@ -93,6 +93,16 @@ struct Group {
 fn conflict(p: &Program, g: &Group, t: usize, reads: &BTreeMap<FieldId, bool>) -> Option<String> {
     let ts = &p.stencils[t];
     let first = &p.stencils[g.members[0]];
+    // A kernel staging values in shared memory computes one stencil.
+    if let Some(s) = std::iter::once(t)
+        .chain(g.members.iter().copied())
+        .find(|&s| p.has_staged_reads(p.stencils[s].root))
+    {
+        return Some(format!(
+            "`{}` stages values in shared memory (a kernel of its own)",
+            p.stencils[s].name
+        ));
+    }
     if ts.location != first.location || ts.vertical.is_some() != first.vertical.is_some() {
         return Some(format!(
             "different iteration space than `{}` ({:?} vs {:?})",

@@ -248,8 +248,10 @@ pub fn generate_kernels(
             g.k_block = g.k_block.min(STAGED_K_BLOCK);
         }
         // Not unrolled by default: the tuner chose unroll 1 for nearly every k-blocked
-        // kernel on an H100 (bench/results/2026-11-22-h100-r2b6-tuning-unroll.txt).
-        g.unroll = plan.unroll.unwrap_or(1).max(1);
+        // kernel on an H100 (bench/results/2026-11-22-h100-r2b6-tuning-unroll.txt), but
+        // 4 for every staged one (…-final-tuning.txt).
+        let unroll = if g.stage.is_some() { STAGED_UNROLL } else { 1 };
+        g.unroll = plan.unroll.unwrap_or(unroll).max(1);
         let per_column = members.iter().any(|st| prog.has_scan(st.root));
         // k-major order needs a grid of (horizontal, level) blocks: CUDA, levels, no scans.
         g.k_major = plan.k_major.unwrap_or(false)
@@ -350,6 +352,8 @@ fn max_members(kernels: &[CKernel]) -> usize {
 /// kernels without levels and for stencils with data-dependent vertical offsets.
 /// Default k-block of a kernel with staged values (see `stage.rs`).
 const STAGED_K_BLOCK: usize = 8;
+/// Default unroll factor of the level loop of a kernel with staged values.
+const STAGED_UNROLL: u32 = 4;
 
 fn kernel_k_block(
     prog: &Program,
