@@ -226,7 +226,7 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
         report
             .results
             .push(r.with_context(|| format!("{} [{variant}] on cuda", entry.name))?);
-        save_partial(&a, &report)?;
+        save_partial(a, &report)?;
     }
     bar.finish_and_clear();
     finish_report(a, &report)
