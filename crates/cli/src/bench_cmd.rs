@@ -57,6 +57,10 @@ pub struct BenchArgs {
     /// Write a bar chart (% of peak per program) here.
     #[arg(long)]
     png: Option<PathBuf>,
+    /// Measure nothing: print the summary (and write --png/--output) of this existing
+    /// report, e.g. one an interrupted run left behind.
+    #[arg(long)]
+    from: Option<PathBuf>,
 }
 
 /// Every program foehn knows.
@@ -93,6 +97,11 @@ fn engine(name: &str) -> Result<Engine> {
 
 /// Runs `foehn bench`.
 pub fn run(a: BenchArgs) -> Result<()> {
+    if let Some(path) = &a.from {
+        let report = foehn_metrics::BenchReport::read(path)
+            .with_context(|| format!("reading the bench report {}", path.display()))?;
+        return finish_report(&a, &report);
+    }
     let entries = catalog();
     let chosen = select(&entries, &a.programs)?;
     if a.backend.iter().any(|b| b == "cuda") {
