@@ -160,19 +160,9 @@ fn level_invariant_loads_are_hoisted_out_of_the_k_block_loop() {
 
 #[test]
 fn staged_values_are_computed_in_shared_memory_before_the_consumer() {
-    use foehn::dsl::prelude::*;
-    let def = ProgramDef::new("deviation_then_edge_max", |b| {
-        let theta = b.input("theta", (CELL, K), F64);
-        let dev = b.temporary("dev", (CELL, K), F64);
-        let out = b.output("edge_max", (EDGE, K), F64);
-        b.stencil(
-            "deviation",
-            &dev,
-            &theta - theta.shift(C2E2C).sum_over(C2E2C) / 3.0,
-        );
-        b.stencil("edge_max", &out, dev.shift(E2C).max_over(E2C));
-    });
-    let ir = def.specialize(&Variant::new()).unwrap();
+    let ir = foehn::testing::deviation_then_edge_max()
+        .specialize(&Variant::new())
+        .unwrap();
     let opts = OptOptions::default();
     let (opt, schedule, report) = optimise_scheduled(&ir, &opts);
     assert!(report.actions.iter().any(|a| a.contains("staged")));

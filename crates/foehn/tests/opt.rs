@@ -225,18 +225,9 @@ fn a_cell_temporary_read_through_e2c_is_inlined_and_removed() {
 fn loads_at_a_point_and_at_its_neighbours_count_separately() {
     // The cold-pool pattern: a cell value minus the mean of its neighbours, read by
     // edges through E2C. Recomputing it loads θ at 4 cells for each of 2 cells.
-    let p = ProgramDef::new("deviation_then_edge_max", |b| {
-        let theta = b.input("theta", (CELL, K), F64);
-        let dev = b.temporary("dev", (CELL, K), F64);
-        let out = b.output("edge_max", (EDGE, K), F64);
-        b.stencil(
-            "deviation",
-            &dev,
-            &theta - theta.shift(C2E2C).sum_over(C2E2C) / 3.0,
-        );
-        b.stencil("edge_max", &out, dev.shift(E2C).max_over(E2C));
-    });
-    let ir = p.specialize(&Variant::new()).unwrap();
+    let ir = foehn::testing::deviation_then_edge_max()
+        .specialize(&Variant::new())
+        .unwrap();
     let unstaged = OptOptions {
         stage: false,
         ..OptOptions::default()

@@ -7,6 +7,7 @@ use super::OptReport;
 use crate::ir::{DType, ExprId, FieldId, Node, Program, Role, UnaryOp, VKind};
 use foehn_grid::Connectivity;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
 
 /// How many points one evaluation of `root` reads `Field(t)` at: each path through a
 /// neighbour shift multiplies by the connectivity's width.
@@ -239,14 +240,30 @@ pub(super) fn inline_temporaries(
                     && !p.has_scan(rs.root)
                     && error_free(p, value, rs.vertical)
             });
-            match staged {
-                Some(c) => plan.push((r, cost, Some(c))),
-                None => {
-                    reason = Some(format!(
+            // Reading its own output at neighbours, the consumer would need a snapshot
+            // of it (a copy per call) against other blocks' writes.
+            let own = p
+                .fields_read(value)
+                .into_iter()
+                .find(|f| rs.outputs.contains(f));
+            match (staged, own) {
+                (Some(c), None) => plan.push((r, cost, Some(c))),
+                (staged, own) => {
+                    let mut why = format!(
                         "inlining into `{}` loads {loads} values per point instead of {} (limit factor {load_factor})",
                         rs.name,
                         reads + 1
-                    ));
+                    );
+                    if let (Some(_), Some(f)) = (staged, own) {
+                        write!(
+                            why,
+                            "; staged it would read `{}`, which `{}` writes, at neighbours",
+                            p.field(f).name,
+                            rs.name
+                        )
+                        .unwrap();
+                    }
+                    reason = Some(why);
                     break;
                 }
             }

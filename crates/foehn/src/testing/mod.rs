@@ -60,3 +60,22 @@ pub fn assert_same_where_defined(
         }
     }
 }
+
+/// A cell temporary read by edges through neighbours (the cold-pool pattern): a cell
+/// value minus the mean of its three neighbours, then per edge the maximum over its two
+/// cells. Recomputing the temporary at both cells loads θ at 4 cells each; the
+/// optimiser stages it (tests of inlining, staging and the CUDA tile code).
+pub fn deviation_then_edge_max() -> crate::dsl::ProgramDef {
+    use crate::dsl::prelude::*;
+    ProgramDef::new("deviation_then_edge_max", |b| {
+        let theta = b.input("theta", (CELL, K), F64);
+        let dev = b.temporary("dev", (CELL, K), F64);
+        let out = b.output("edge_max", (EDGE, K), F64);
+        b.stencil(
+            "deviation",
+            &dev,
+            &theta - theta.shift(C2E2C).sum_over(C2E2C) / 3.0,
+        );
+        b.stencil("edge_max", &out, dev.shift(E2C).max_over(E2C));
+    })
+}
