@@ -261,6 +261,35 @@ fn loads_at_a_point_and_at_its_neighbours_count_separately() {
 }
 
 #[test]
+fn a_producer_reading_what_its_consumer_writes_is_not_staged() {
+    // The diffusion step's w update: the nabla² of w, read at neighbours by the stencil
+    // that overwrites w. Staged, the kernel would read w at other blocks' points while
+    // they write it (a snapshot copy per call); the temporary stays stored.
+    let p = ProgramDef::new("nabla2_of_nabla2_in_place", |b| {
+        let w = b.output("w", (CELL, K), F64);
+        let geofac = b.input("geofac_n2s", (CELL, C2E2CO), F64);
+        let z = b.temporary("z", (CELL, K), F64);
+        b.stencil("nabla2", &z, (w.shift(C2E2CO) * &geofac).sum_over(C2E2CO));
+        b.stencil(
+            "update",
+            &w,
+            &w - (z.shift(C2E2CO) * &geofac).sum_over(C2E2CO) * 0.1,
+        );
+    });
+    let ir = p.specialize(&Variant::new()).unwrap();
+    let (opt, report) = optimise(&ir, &OptOptions::default());
+    assert_eq!(opt.stencils.len(), 2, "{}", report.actions.join("\n"));
+    assert!(
+        report
+            .actions
+            .iter()
+            .any(|a| a.contains("staged it would read `w`, which `update` writes")),
+        "{:?}",
+        report.actions
+    );
+}
+
+#[test]
 fn a_kernel_with_an_empty_domain_moves_no_bytes() {
     // `Cell < start(INTERIOR)` is empty on a global grid (its boundary zones are empty),
     // so the part copying `x` there launches nothing; the other part moves x and y.
