@@ -80,13 +80,18 @@ fn print_kernels(
         let bytes = ir.kernel_bytes(&k.members, grid, levels) as f64;
         let ms = bytes / (gbs * 1e9) * 1e3;
         total += ms;
-        let how = if k.per_column {
+        let mut how = if k.per_column {
             "a thread per column (scans)".to_string()
         } else if k.k_block > 1 {
             format!("k-blocked, {} levels per thread", k.k_block)
         } else {
             "a thread per point".to_string()
         };
+        if let Some((conn, tiles)) = k.stage {
+            how += &format!(
+                ", {tiles} value(s) staged in shared memory for the block's {conn} neighbours"
+            );
+        }
         println!(
             "  kernel {i}: {name}\n      {how}, {:.1} MB, predicted {ms:.4} ms",
             bytes / 1e6
