@@ -180,61 +180,39 @@ impl Gen<'_> {
         self.reads.insert(f);
         let d = self.prog.field(f).clone();
         let i = f.0;
-        let mut idx = Vec::new();
-        if d.ty.dims.horizontal.is_some() {
-            idx.push(format!("{}*SH{i}", pt.h));
-        }
-        if d.ty.dims.local.is_some() {
-            let j = pt.j.clone().ok_or_else(|| {
+        let j = match d.ty.dims.local {
+            Some(_) => Some(pt.j.clone().ok_or_else(|| {
                 self.err(format!("field `{}` read without a neighbour slot", d.name))
-            })?;
-            idx.push(format!("{j}*SJ{i}"));
-        }
-        if let Some(v) = d.ty.dims.vertical {
-            // Reads at the stencil's own level of a field of the stencil's vertical kind
-            // are in range (the domain lies within the output's levels); others are checked.
-            let plain = pt.k.off == 0
-                && (pt.k.base == "k" || pt.k.base == "kc")
-                && Some(v) == self.st.vertical;
-            let kk = self.k_index(
-                pt,
-                &format!("NK{i}"),
-                &format!("field `{}`", d.name),
-                !plain,
-            );
-            idx.push(format!("{kk}*SK{i}"));
-        }
-        let index = if idx.is_empty() {
-            "0".to_string()
-        } else {
-            idx.join(" + ")
+            })?),
+            None => None,
         };
-        if self.hoist.is_some() && d.ty.dims.vertical.is_none() {
-            let horizontal = d.ty.dims.horizontal.is_some();
-            let local = d.ty.dims.local.is_some();
-            let load = |h: &str, j: Option<&str>| {
-                let mut idx = Vec::new();
-                if horizontal {
-                    idx.push(format!("{h}*SH{i}"));
-                }
-                if let (true, Some(j)) = (local, j) {
-                    idx.push(format!("{j}*SJ{i}"));
-                }
-                let index = if idx.is_empty() {
-                    "0".into()
-                } else {
-                    idx.join(" + ")
-                };
-                format!("RD{i}[{index}]")
-            };
-            if let Some(v) = self.hoisted_read(f, pt, load) {
+        let dims = d.ty.dims;
+        if self.hoist.is_some() && dims.vertical.is_none() {
+            if let Some(v) = self.hoisted_read(f, pt, |h, j| load(i, dims, h, j, None)) {
                 return Ok(v);
             }
         }
+        let kk = match dims.vertical {
+            // Reads at the stencil's own level of a field of the stencil's vertical kind
+            // are in range (the domain lies within the output's levels); others are checked.
+            Some(v) => {
+                let plain = pt.k.off == 0
+                    && (pt.k.base == "k" || pt.k.base == "kc")
+                    && Some(v) == self.st.vertical;
+                Some(self.k_index(
+                    pt,
+                    &format!("NK{i}"),
+                    &format!("field `{}`", d.name),
+                    !plain,
+                ))
+            }
+            None => None,
+        };
+        let value = load(i, dims, &pt.h, j.as_deref(), kk.as_deref());
         Ok(if d.ty.dtype == DType::Bool {
-            format!("(RD{i}[{index}] != 0)")
+            format!("({value} != 0)")
         } else {
-            format!("RD{i}[{index}]")
+            value
         })
     }
 
@@ -407,4 +385,25 @@ impl Gen<'_> {
             parts.join(" && ")
         })
     }
+}
+
+/// The load of field `i` (with dimensions `dims`) at horizontal index `h`, slot `j` and
+/// level `k` (each used where the field has that dimension).
+fn load(i: u32, dims: Dims, h: &str, j: Option<&str>, k: Option<&str>) -> String {
+    let mut idx = Vec::new();
+    if dims.horizontal.is_some() {
+        idx.push(format!("{h}*SH{i}"));
+    }
+    if let (Some(_), Some(j)) = (dims.local, j) {
+        idx.push(format!("{j}*SJ{i}"));
+    }
+    if let (Some(_), Some(k)) = (dims.vertical, k) {
+        idx.push(format!("{k}*SK{i}"));
+    }
+    let index = if idx.is_empty() {
+        "0".to_string()
+    } else {
+        idx.join(" + ")
+    };
+    format!("RD{i}[{index}]")
 }

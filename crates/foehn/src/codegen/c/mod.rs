@@ -10,8 +10,8 @@
 //! and an error word (1 + the failing check's site number).
 
 use crate::ir::{
-    BinaryOp, Bound, DType, ExprId, FieldId, IndexDim, Node, Program, ReduceOp, Region, ScanDir,
-    Schedule, Stencil, Type, UnaryOp,
+    BinaryOp, Bound, DType, Dims, ExprId, FieldId, IndexDim, Node, Program, ReduceOp, Region,
+    ScanDir, Schedule, Stencil, Type, UnaryOp,
 };
 use foehn_grid::{Connectivity, Location};
 use std::collections::{BTreeMap, BTreeSet};
