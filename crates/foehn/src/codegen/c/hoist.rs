@@ -125,6 +125,25 @@ impl Gen<'_> {
         Inv { var, dims }
     }
 
+    /// The raw and the clamped `conn` neighbour index at slot `j` of the level-invariant
+    /// `at` (`j` a literal or a preamble loop index), over `dims`.
+    fn hoisted_index(
+        &mut self,
+        conn: Connectivity,
+        at: &Inv,
+        dims: Vec<(String, usize)>,
+        j: &str,
+    ) -> (Inv, Inv) {
+        let w = conn.width();
+        let raw = self.hoisted(
+            "foehn_idx",
+            dims.clone(),
+            format!("T_{}[{}*{w} + {j}]", conn.name(), at.pre()),
+        );
+        let clamped = self.hoisted("foehn_idx", dims, format!("{0} < 0 ? 0 : {0}", raw.pre()));
+        (raw, clamped)
+    }
+
     /// The level-invariant index the body calls `h`, if any.
     fn invariant(&self, h: &str) -> Option<Inv> {
         self.hoist.as_ref()?.invariant.get(h).cloned()
@@ -141,20 +160,10 @@ impl Gen<'_> {
         site: usize,
     ) -> Option<String> {
         let at = self.invariant(h)?;
-        if !j.chars().all(|c| c.is_ascii_digit()) {
+        if !is_slot(j) {
             return None;
         }
-        let w = conn.width();
-        let raw = self.hoisted(
-            "foehn_idx",
-            at.dims.clone(),
-            format!("T_{}[{}*{w} + {j}]", conn.name(), at.pre()),
-        );
-        let clamped = self.hoisted(
-            "foehn_idx",
-            at.dims.clone(),
-            format!("{0} < 0 ? 0 : {0}", raw.pre()),
-        );
+        let (raw, clamped) = self.hoisted_index(conn, &at, at.dims.clone(), j);
         self.line(format!("if ({} < 0) FOEHN_ERR({site});", raw.body()));
         let body = clamped.body();
         let hoist = self.hoist.as_mut().expect("hoisting");
@@ -174,16 +183,10 @@ impl Gen<'_> {
     ) -> Option<String> {
         let at = self.invariant(h)?;
         let w = conn.width();
-        let dims = at.with_slot(j, w);
-        let d = at.dims.len();
-        let raw = self.hoisted(
-            "foehn_idx",
-            dims.clone(),
-            format!("T_{}[{}*{w} + q{d}]", conn.name(), at.pre()),
-        );
+        let q = format!("q{}", at.dims.len());
         // The loop skips missing neighbours, so in the body `nb` equals the clamped
         // index; the clamped row is what indices nested in the preamble use.
-        let clamped = self.hoisted("foehn_idx", dims, format!("{0} < 0 ? 0 : {0}", raw.pre()));
+        let (raw, clamped) = self.hoisted_index(conn, &at, at.with_slot(j, w), &q);
         let hoist = self.hoist.as_mut().expect("hoisting");
         hoist.invariant.insert(nb.to_string(), clamped);
         hoist.loops.insert(j.to_string(), (at, w));
@@ -196,7 +199,7 @@ impl Gen<'_> {
         let hoist = self.hoist.as_ref()?;
         let own = hoist.invariant.get("h")?.clone();
         let load = |q: &str| format!("ctx->tile_pos[(h - h0)*{width} + {q}]");
-        if j.chars().all(|c| c.is_ascii_digit()) {
+        if is_slot(j) {
             return Some(self.hoisted("foehn_idx", Vec::new(), load(j)).body());
         }
         let (over, w) = hoist.loops.get(j).cloned()?;
@@ -229,9 +232,7 @@ impl Gen<'_> {
         let hoisted = match j {
             // Dense, or at a literal slot.
             _ if !sparse => self.hoisted(t, at.dims.clone(), load(&at.pre(), None)),
-            Some(j) if j.chars().all(|c| c.is_ascii_digit()) => {
-                self.hoisted(t, at.dims.clone(), load(&at.pre(), Some(j)))
-            }
+            Some(j) if is_slot(j) => self.hoisted(t, at.dims.clone(), load(&at.pre(), Some(j))),
             // At the slot of a hoisted reduction over this very point.
             Some(j) => {
                 let (over, w) = self.hoist.as_ref()?.loops.get(j).cloned()?;
@@ -245,4 +246,9 @@ impl Gen<'_> {
         };
         Some(hoisted.body())
     }
+}
+
+/// Whether the slot `j` is a literal (an unrolled neighbour) rather than a loop variable.
+fn is_slot(j: &str) -> bool {
+    j.chars().all(|c| c.is_ascii_digit())
 }
