@@ -35,13 +35,21 @@ impl Program {
             .any(|&id| matches!(self.node(id), Node::Scan { .. }))
     }
 
-    /// Whether the expression at `root` reads a staged value (see `opt::inline`) through
-    /// a neighbour shift: its kernel stages it in shared memory.
-    pub fn has_staged_reads(&self, root: ExprId) -> bool {
-        self.reachable(root).iter().any(|&id| {
-            matches!(self.node(id), Node::Shift(_, a)
-                if matches!(self.node(*a), Node::Unary(super::UnaryOp::Stage, _)))
-        })
+    /// The staged values (see `opt::inline`) the expression at `root` reads through a
+    /// neighbour shift, with the connectivity of each read; its kernel stages them in
+    /// shared memory.
+    pub fn staged_reads(&self, root: ExprId) -> Vec<(foehn_grid::Connectivity, ExprId)> {
+        self.reachable(root)
+            .into_iter()
+            .filter_map(|id| match self.node(id) {
+                Node::Shift(c, a)
+                    if matches!(self.node(*a), Node::Unary(super::UnaryOp::Stage, _)) =>
+                {
+                    Some((*c, *a))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// Whether the expression at `root` has data-dependent vertical offsets.

@@ -96,7 +96,7 @@ fn conflict(p: &Program, g: &Group, t: usize, reads: &BTreeMap<FieldId, bool>) -
     // A kernel staging values in shared memory computes one stencil.
     if let Some(s) = std::iter::once(t)
         .chain(g.members.iter().copied())
-        .find(|&s| p.has_staged_reads(p.stencils[s].root))
+        .find(|&s| !p.staged_reads(p.stencils[s].root).is_empty())
     {
         return Some(format!(
             "`{}` stages values in shared memory (a kernel of its own)",

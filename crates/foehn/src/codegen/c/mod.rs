@@ -163,8 +163,9 @@ pub fn generate_kernels(
     for (i, plan) in schedule.kernels.iter().enumerate() {
         let symbol = format!("foehn_kernel_{i}");
         let members: Vec<&Stencil> = plan.stencils.iter().map(|&m| &prog.stencils[m]).collect();
+        let cuda = matches!(target, Target::Cuda { .. });
         let mut g = Gen::new(prog, members[0], &mut shared, target);
-        if matches!(target, Target::Cuda { .. })
+        if cuda
             && members.len() == 1
             && !prog.has_scan(members[0].root)
             && members[0].vertical.is_some()
@@ -185,11 +186,9 @@ pub fn generate_kernels(
         g.unroll = plan.unroll.unwrap_or(unroll).max(1);
         let per_column = members.iter().any(|st| prog.has_scan(st.root));
         // k-major order needs a grid of (horizontal, level) blocks: CUDA, levels, no scans.
-        g.k_major = plan.k_major.unwrap_or(false)
-            && matches!(target, Target::Cuda { .. })
-            && !per_column
-            && members[0].vertical.is_some();
-        g.hoist_loads = plan.hoist.unwrap_or(false) && matches!(target, Target::Cuda { .. });
+        g.k_major =
+            plan.k_major.unwrap_or(false) && cuda && !per_column && members[0].vertical.is_some();
+        g.hoist_loads = plan.hoist.unwrap_or(false) && cuda;
         let stage = g.stage.as_ref().map(|s| (s.conn, s.tiles.len()));
         g.fixed = fixed;
         if let (Some(fx), true) = (fixed, members.len() > 1) {

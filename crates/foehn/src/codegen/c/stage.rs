@@ -26,16 +26,9 @@ pub(super) struct Staging {
 /// The staging of a kernel computing `st` alone: every `stage` node read through a
 /// neighbour shift, when they all use one connectivity and are `f64`.
 pub(super) fn staging(prog: &Program, st: &Stencil) -> Option<Staging> {
-    let mut conns = BTreeSet::new();
-    let mut staged = BTreeSet::new();
-    for id in prog.reachable(st.root) {
-        if let Node::Shift(c, a) = prog.node(id) {
-            if matches!(prog.node(*a), Node::Unary(UnaryOp::Stage, _)) {
-                conns.insert(*c);
-                staged.insert(*a);
-            }
-        }
-    }
+    let reads = prog.staged_reads(st.root);
+    let conns: BTreeSet<Connectivity> = reads.iter().map(|r| r.0).collect();
+    let staged: BTreeSet<ExprId> = reads.iter().map(|r| r.1).collect();
     let conn = match conns.len() {
         1 => *conns.first()?,
         _ => return None,
