@@ -199,6 +199,7 @@ pub(super) fn inline_temporaries(
         }
         let inputs = p.fields_read(value);
         let size = eval_cost(p, value);
+        let loads_once = load_count(p, value);
         let mut plan = Vec::new();
         let mut reason = None;
         for &r in &readers {
@@ -222,7 +223,7 @@ pub(super) fn inline_temporaries(
             }
             // Memory model: stored, the temporary costs one write and `reads` reads per
             // consumer point; inlined, its `loads` inputs are loaded at `reads` points.
-            let loads = load_count(p, value) * reads;
+            let loads = loads_once * reads;
             let limit = load_factor.saturating_mul(reads + 1);
             if loads <= limit {
                 plan.push((r, cost, None));
@@ -233,7 +234,7 @@ pub(super) fn inline_temporaries(
             let rs = &p.stencils[r];
             let staged = read_through(p, rs.root, t).filter(|c| {
                 stage
-                    && load_count(p, value) <= limit
+                    && loads_once <= limit
                     && rs.location == Some(c.from())
                     && p.field(t).ty.dims.horizontal == Some(c.to())
                     && p.field(t).ty.dtype == DType::F64
@@ -247,7 +248,7 @@ pub(super) fn inline_temporaries(
                 .into_iter()
                 .find(|f| rs.outputs.contains(f));
             match (staged, own) {
-                (Some(c), None) => plan.push((r, cost, Some(c))),
+                (Some(c), None) => plan.push((r, cost, Some((c, loads)))),
                 (staged, own) => {
                     let mut why = format!(
                         "inlining into `{}` loads {loads} values per point instead of {} (limit factor {load_factor})",
@@ -288,12 +289,12 @@ pub(super) fn inline_temporaries(
             let new_root = substitute(p, root, t, replacement);
             p.stencils[r].root = new_root;
             report.actions.push(match staged {
-                Some(c) => format!(
+                Some((c, loads)) => format!(
                     "inline `{name}` (stencil `{}`, cost {size} per point) into `{}`, staged: on the GPU computed once per block for its points' {c} neighbours in shared memory ({} loads per point instead of {} recomputed at each neighbour)",
                     ps.name,
                     p.stencils[r].name,
-                    load_count(p, value),
-                    load_count(p, value) * reads_per_point(p, root, t),
+                    loads_once,
+                    loads,
                 ),
                 None => format!(
                     "inline `{name}` (stencil `{}`, cost {size} per point) into `{}` (recompute cost {cost})",
