@@ -135,21 +135,22 @@ fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
 }
 
 /// Measures the candidates and picks, per kernel, the fastest (k-block, unroll, block).
+/// `schedule` is `base.schedule_for(p)`.
 fn search(
     cuda: &CudaBackend,
     p: &Program,
     base: &KernelOptions,
+    schedule: &Schedule,
     grid: &Grid,
     nlev: usize,
     args: &Args,
 ) -> Result<Vec<Option<KernelChoice>>> {
-    let schedule = base.schedule_for(p);
     let dev = cuda.upload(p, args)?;
     let bench = Bench {
         cuda,
         p,
         base,
-        schedule: &schedule,
+        schedule,
         grid,
         nlev,
         dev: &dev,
@@ -271,7 +272,8 @@ pub fn tune(
     let (path, origin) = cuda
         .cache()
         .get_or_build(&key, &description, |artifact| {
-            let found = search(cuda, p, base, grid, nlev, args).map_err(|e| e.to_string())?;
+            let found =
+                search(cuda, p, base, &schedule, grid, nlev, args).map_err(|e| e.to_string())?;
             std::fs::write(artifact, encode(&found)).map_err(|e| e.to_string())
         })
         .map_err(|e| tune_err(p, e.to_string()))?;
