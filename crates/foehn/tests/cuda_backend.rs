@@ -191,6 +191,14 @@ fn staged_values_are_computed_in_shared_memory_before_the_consumer() {
     }
 }
 
+/// Random programs per GPU test (`FOEHN_GPU_CASES`, default 64).
+fn gpu_cases() -> u64 {
+    std::env::var("FOEHN_GPU_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(64)
+}
+
 fn cuda() -> Option<&'static CudaBackend> {
     static B: OnceLock<Option<(tempfile::TempDir, CudaBackend)>> = OnceLock::new();
     B.get_or_init(|| {
@@ -242,10 +250,7 @@ fn assert_agree(what: &str, a: &Args, b: &Args, tol: f64) {
 #[test]
 fn random_programs_agree_on_the_gpu() {
     let Some(cuda) = cuda() else { return };
-    let cases: u64 = std::env::var("FOEHN_GPU_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(64);
+    let cases = gpu_cases();
     let (mut ok, mut both_err) = (0, 0);
     for seed in 0..cases {
         let ir = RandomProgram::generate(seed, GenConfig::default())
@@ -326,10 +331,7 @@ fn assert_agree_where_defined(ir: &Program, what: &str, want: &Args, got: &Args,
 #[test]
 fn optimised_random_programs_agree_on_the_gpu() {
     let Some(cuda) = cuda() else { return };
-    let cases: u64 = std::env::var("FOEHN_GPU_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(64);
+    let cases = gpu_cases();
     let (mut ok, mut fused) = (0, 0);
     for seed in 0..cases {
         let ir = RandomProgram::generate(
