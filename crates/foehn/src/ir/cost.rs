@@ -48,12 +48,13 @@ impl Program {
         let levels =
             |i: usize| crate::field::vertical_extent_of(self.fields[i].ty.dims, &shapes[i]);
         for st in stencils.iter().map(|&i| &self.stencils[i]) {
-            let dom = st.domain.resolve(st.location, st.vertical, grid, nlev).ok();
             // A stencil with an empty domain on this grid (a boundary zone of a global
             // grid, say) launches nothing and moves nothing.
-            if dom.is_some_and(|d| d.h.1 <= d.h.0 || (st.vertical.is_some() && d.k.1 <= d.k.0)) {
-                continue;
-            }
+            let dom = match self.active_domain(st, grid, nlev) {
+                Ok(None) => continue,
+                Ok(Some(d)) => Some(d),
+                Err(_) => None,
+            };
             for id in self.reachable(st.root) {
                 if let Node::Field(f) = self.node(id) {
                     let i = f.0 as usize;
