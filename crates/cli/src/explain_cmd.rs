@@ -3,6 +3,7 @@
 use crate::bench_cmd::catalog;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
+use foehn::codegen::{self, KernelOptions};
 use foehn::ir::{StaticValue, Variant};
 use foehn_grid::GridSpec;
 
@@ -202,35 +203,20 @@ pub fn run(a: ExplainArgs) -> Result<()> {
         if a.optimised {
             println!("--- optimised IR ---\n{opt}");
         }
-        if a.code && a.cuda {
-            let kernel_opts = if a.optimised {
-                foehn::codegen::KernelOptions::optimised(&opts, schedule.clone())
+        if a.code {
+            let (program, kernel_opts) = if a.optimised {
+                (&opt, KernelOptions::optimised(&opts, schedule.clone()))
             } else {
-                foehn::codegen::KernelOptions::default()
+                (&ir, KernelOptions::default())
             };
-            let c = foehn::codegen::cuda::source_for(
-                if a.optimised { &opt } else { &ir },
-                a.levels,
-                &kernel_opts,
-                Some(&grid),
-            )?;
-            println!("--- generated CUDA ---\n{}", c.source);
-        } else if a.code {
-            let c = if a.optimised {
-                let fixed = foehn::codegen::c::Fixed {
-                    grid: &grid,
-                    nlev: a.levels,
-                };
-                foehn::codegen::c::generate_kernels(
-                    &opt,
-                    foehn::codegen::c::Target::C,
-                    &schedule,
-                    opts.fixed_sizes.then_some(fixed),
-                )?
+            let (language, code) = if a.cuda {
+                let c = codegen::cuda::source_for(program, a.levels, &kernel_opts, Some(&grid))?;
+                ("CUDA", c)
             } else {
-                foehn::codegen::c::generate(&ir)?
+                let c = codegen::cpu::source_for(program, &kernel_opts, Some((&grid, a.levels)))?;
+                ("C", c)
             };
-            println!("--- generated C ---\n{}", c.source);
+            println!("--- generated {language} ---\n{}", code.source);
         }
     }
     Ok(())

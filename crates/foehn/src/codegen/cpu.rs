@@ -192,15 +192,14 @@ impl CpuBackend {
             message,
         };
         let schedule = opts.schedule_for(program);
-        let (fixed, fixed_for) = opts.fixed(sized).map_err(fail)?.unzip();
+        let fixed_for = opts.fixed(sized).map_err(fail)?.map(|(_, f)| f);
         // A program already loaded in this process is found by its IR's content hash,
         // schedule and sizes, without generating its source again.
         let alias = format!("ir:{}:{:?}:{fixed_for:?}", program.content_hash(), schedule);
         if let Some(p) = self.loaded.get(&alias) {
             return Ok(p);
         }
-        let code = generate_kernels(program, Target::C, &schedule, fixed)
-            .map_err(|e| fail(e.to_string()))?;
+        let code = source_for(program, opts, sized)?;
         let tc = toolchain().map_err(fail)?;
         let key = KeyBuilder::new()
             .part("codegen", CODEGEN_VERSION)
@@ -285,6 +284,22 @@ impl Backend for CpuBackend {
         let compiled = self.compile(program)?;
         self.run_compiled(program, &compiled, grid, args)
     }
+}
+
+/// The C source [`CpuBackend::compile_with`] compiles for `program`: its schedule from
+/// `opts`, sizes fixed for `sized` = (grid, levels) when `opts.fixed_sizes` is set.
+pub fn source_for(
+    program: &ir::Program,
+    opts: &KernelOptions,
+    sized: Option<(&Grid, usize)>,
+) -> Result<CProgram> {
+    let fail = |message: String| Error::Compile {
+        program: program.name.clone(),
+        message,
+    };
+    let (fixed, _) = opts.fixed(sized).map_err(fail)?.unzip();
+    generate_kernels(program, Target::C, &opts.schedule_for(program), fixed)
+        .map_err(|e| fail(e.to_string()))
 }
 
 fn build_library(tc: &Toolchain, source: &str, artifact: &Path) -> std::result::Result<(), String> {
