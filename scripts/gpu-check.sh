@@ -7,6 +7,8 @@ GRID=${1:-r2b6}
 LEVELS=${2:-80}
 OUT=${OUT:-/tmp/foehn-out}
 mkdir -p "$OUT"
+# GPU tests fail instead of skipping when no device opens.
+export FOEHN_REQUIRE_GPU=1
 export FOEHN_CACHE_DIR=/tmp/foehn-cache
 rm -rf "$FOEHN_CACHE_DIR"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/device.txt"

@@ -11,6 +11,8 @@ LEVELS=${2:-80}
 PART=${3:-all}
 OUT=${OUT:-/tmp/foehn-out}
 mkdir -p "$OUT"
+# GPU tests fail instead of skipping when no device opens.
+export FOEHN_REQUIRE_GPU=1
 export FOEHN_CACHE_DIR=${FOEHN_CACHE_DIR:-/tmp/foehn-cache}
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/device.txt"
 status=0

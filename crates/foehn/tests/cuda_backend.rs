@@ -206,7 +206,7 @@ fn cuda() -> Option<&'static CudaBackend> {
         match CudaBackend::open(Cache::at(dir.path())) {
             Ok(b) => Some((dir, b)),
             Err(e) => {
-                eprintln!("skipping CUDA tests: {e}");
+                foehn_gpu::skip_without_gpu("CUDA tests", &e);
                 None
             }
         }

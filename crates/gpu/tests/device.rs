@@ -7,7 +7,7 @@ fn gpu() -> Option<Gpu> {
     match Gpu::open() {
         Ok(g) => Some(g),
         Err(e @ GpuError::NoDevice(_)) => {
-            eprintln!("skipping GPU test: {e}");
+            foehn_gpu::skip_without_gpu("GPU test", &e);
             None
         }
         Err(e) => panic!("{e}"),

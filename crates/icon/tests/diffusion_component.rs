@@ -332,7 +332,7 @@ fn cuda_schedules_agree_with_the_cpu() {
     let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("skipping the CUDA component test: {e}");
+            foehn_gpu::skip_without_gpu("the CUDA component test", &e);
             return;
         }
     };

@@ -14,7 +14,7 @@ fn diffusion_programs_agree_with_their_references_on_the_gpu() {
     let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("skipping GPU test: {e}");
+            foehn_gpu::skip_without_gpu("GPU test", &e);
             return;
         }
     };
