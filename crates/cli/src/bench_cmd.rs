@@ -1,17 +1,17 @@
 //! `foehn bench`: benchmark catalog programs on a grid with a backend; table + JSON (+ PNG).
 
+use crate::bench_driver::{
+    bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine,
+};
 use crate::grid_cmd;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
-use foehn::bench::{
-    bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine,
-};
-use foehn::catalog::Entry;
-use foehn::codegen::cpu::CpuBackend;
-use foehn::codegen::cuda::CudaBackend;
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::Cache;
 use foehn_grid::Location;
 use foehn_metrics::{BenchReport, GridInfo};
+use foehn_testkit::catalog::Entry;
 use std::path::PathBuf;
 
 /// Options of `foehn bench`.
@@ -65,7 +65,7 @@ pub struct BenchArgs {
 
 /// Every program foehn knows.
 pub fn catalog() -> Vec<Entry> {
-    let mut all = foehn::catalog::examples();
+    let mut all = foehn_testkit::catalog::examples();
     all.extend(foehn_icon::catalog());
     all
 }

@@ -4,11 +4,11 @@
 use crate::bench_cmd::{catalog, select};
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
-use foehn::codegen::cpu::CpuBackend;
-use foehn::codegen::cuda::CudaBackend;
 use foehn::ir;
-use foehn::testing::{GenConfig, RandomProgram};
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::Cache;
+use foehn_testkit::{GenConfig, RandomProgram};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::time::Instant;

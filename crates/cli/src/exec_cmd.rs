@@ -6,12 +6,12 @@ use crate::explain_cmd::parse_variant;
 use crate::grid_cmd;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
-use foehn::codegen::cpu::CpuBackend;
-use foehn::codegen::cuda::CudaBackend;
-use foehn::field::npy::{load_npz, save_npz, Array};
-use foehn::field::{Args, Field};
-use foehn::interp::Interpreter;
 use foehn::ir::{Role, Scalar};
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::cuda::CudaBackend;
+use foehn::runtime::field::npy::{load_npz, save_npz, Array};
+use foehn::runtime::field::{Args, Field};
+use foehn::runtime::interp::Interpreter;
 use foehn_cache::Cache;
 use std::path::PathBuf;
 

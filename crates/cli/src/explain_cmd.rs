@@ -210,10 +210,10 @@ pub fn run(a: ExplainArgs) -> Result<()> {
                 (&ir, KernelOptions::default())
             };
             let (language, code) = if a.cuda {
-                let c = codegen::cuda::source_for(program, a.levels, &kernel_opts, Some(&grid))?;
+                let c = codegen::cuda_source(program, a.levels, &kernel_opts, Some(&grid))?;
                 ("CUDA", c)
             } else {
-                let c = codegen::cpu::source_for(program, &kernel_opts, Some((&grid, a.levels)))?;
+                let c = codegen::c_source(program, &kernel_opts, Some((&grid, a.levels)))?;
                 ("C", c)
             };
             println!("--- generated {language} ---\n{}", code.source);

@@ -1,6 +1,7 @@
 //! `foehn`: the command line of the foehn stencil compiler and ICON dycore.
 
 mod bench_cmd;
+mod bench_driver;
 mod cache_cmd;
 mod compare_cmd;
 mod compile_cmd;

@@ -5,8 +5,8 @@
 use crate::grid_cmd;
 use anyhow::{bail, Result};
 use clap::Args as ClapArgs;
-use foehn::codegen::cpu::CpuBackend;
-use foehn::codegen::cuda::CudaBackend;
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::Cache;
 use foehn_icon::diffusion::component::{
     fused::realistic_dtime, Diffusion, DiffusionState, Engine, Schedule,

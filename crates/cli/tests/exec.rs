@@ -1,9 +1,9 @@
 //! `foehn exec` end to end: NumPy inputs in, NumPy outputs out, same as the interpreter.
 
-use foehn::field::npy::{load_npz, save_npz, Array};
-use foehn::field::Field;
-use foehn::interp::Interpreter;
 use foehn::ir::{Role, Variant};
+use foehn::runtime::field::npy::{load_npz, save_npz, Array};
+use foehn::runtime::field::Field;
+use foehn::runtime::interp::Interpreter;
 use foehn_grid::{Grid, EARTH_RADIUS};
 use std::process::Command;
 
@@ -11,10 +11,10 @@ use std::process::Command;
 fn exec_runs_a_program_on_npz_data() {
     let dir = tempfile::tempdir().unwrap();
     let grid = Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap();
-    let ir = foehn::examples::divergence()
+    let ir = foehn_testkit::examples::divergence()
         .specialize(&Variant::new())
         .unwrap();
-    let args = foehn::testing::random_args(&ir, &grid, 5, 3);
+    let args = foehn_testkit::random_args(&ir, &grid, 5, 3);
     let arrays: Vec<(String, Array)> = args
         .fields()
         .map(|(n, f)| (n.to_string(), f.to_array()))

@@ -1,14 +1,17 @@
 //! foehn: a stencil DSL and optimising compiler for ICON's dynamical core on
 //! icosahedral grids.
 //!
-//! Stages, one module each: [`dsl`] (the embedded language) → [`ir`] (typed,
-//! dimension-checked programs) → backends ([`interp`]: the reference interpreter;
-//! native CPU and CUDA generators come later) over host [`field`]s.
+//! Stages, one module each, each with one input and one output type:
+//! [`dsl`] (the embedded language; `ProgramDef`) → [`ir`] (typed, dimension-checked
+//! `Program`s with a kernel `Schedule`) → [`opt`] (passes: program → program, schedule
+//! and decisions) → [`codegen`] (program + schedule + target + sizes → source text and
+//! a kernel table) → [`runtime`] (host fields, the `Backend` trait, the reference
+//! interpreter, the CPU and CUDA backends that compile, load, bind and launch).
 //!
 //! ```
 //! use foehn::dsl::prelude::*;
-//! use foehn::field::{Args, Field};
-//! use foehn::interp::{Backend, Interpreter};
+//! use foehn::runtime::field::{Args, Field};
+//! use foehn::runtime::{interp::Interpreter, Backend};
 //! use foehn_grid::Grid;
 //!
 //! let program = ProgramDef::new("divergence", |b| {
@@ -28,17 +31,11 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod bench;
-pub mod catalog;
 pub mod codegen;
 pub mod dsl;
 pub mod error;
-pub mod examples;
-pub mod field;
-pub mod interp;
 pub mod ir;
 pub mod opt;
-pub mod testing;
-pub mod tune;
+pub mod runtime;
 
 pub use error::{CheckError, CheckErrorKind, Error, Result};

@@ -4,26 +4,15 @@
 //! and the compiled-program cache survives corruption.
 
 use foehn::codegen::c::generate;
-use foehn::codegen::cpu::CpuBackend;
 use foehn::dsl::prelude::*;
-use foehn::examples;
-use foehn::field::{Args, Field};
-use foehn::interp::{Backend, Interpreter};
-use foehn::testing::{random_args, random_field, GenConfig, RandomProgram, SplitMix64};
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::field::{Args, Field};
+use foehn::runtime::{interp::Interpreter, Backend};
 use foehn_cache::{Cache, Origin};
-use foehn_grid::{Grid, EARTH_RADIUS};
+use foehn_testkit::examples;
+use foehn_testkit::{random_args, random_field, GenConfig, RandomProgram, SplitMix64};
 use proptest::prelude::*;
 use std::sync::OnceLock;
-
-fn grids() -> &'static [Grid; 2] {
-    static GRIDS: OnceLock<[Grid; 2]> = OnceLock::new();
-    GRIDS.get_or_init(|| {
-        [
-            Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap(),
-            Grid::torus(10000.0, 10000.0, 1000.0).unwrap(),
-        ]
-    })
-}
 
 fn backend() -> &'static CpuBackend {
     static B: OnceLock<(tempfile::TempDir, CpuBackend)> = OnceLock::new();
@@ -59,7 +48,7 @@ proptest! {
     fn random_programs_agree_with_the_interpreter(seed in any::<u64>(), g in 0usize..2) {
         let rp = RandomProgram::generate(seed, GenConfig::default());
         let ir = rp.def.specialize(&Variant::new()).unwrap();
-        let grid = &grids()[g];
+        let grid = &foehn_testkit::grids::compiler_grids()[g];
         let args = random_args(&ir, grid, 4, seed ^ 0x5eed);
         let (mut a, mut b) = (args.clone(), args);
         let ri = Interpreter.run_ir(&ir, grid, &mut a);
@@ -75,7 +64,7 @@ proptest! {
 
 #[test]
 fn examples_agree_with_the_interpreter() {
-    for grid in grids() {
+    for grid in foehn_testkit::grids::compiler_grids() {
         let mut rng = SplitMix64::new(11);
         let nlev = 7;
         let f = |rng: &mut SplitMix64, dims: Vec<Dim>| {
@@ -164,7 +153,7 @@ fn corrupt_cache_entry_is_rebuilt_not_loaded() {
     let hit = CpuBackend::new(Cache::at(dir.path())).compile(&ir).unwrap();
     assert_eq!(hit.origin, Origin::Hit);
     // And the rebuilt program runs correctly.
-    let grid = &grids()[0];
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
     let mut rng = SplitMix64::new(3);
     let args = Args::new()
         .with_field(
@@ -186,7 +175,7 @@ fn corrupt_cache_entry_is_rebuilt_not_loaded() {
 
 #[test]
 fn runtime_errors_name_program_stencil_and_field() {
-    let grid = &grids()[0];
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
     // Reading the sixth edge of every vertex hits pentagons' skip values.
     let p = ProgramDef::new("pentagon_read", |b| {
         let vn = b.input("vn", (EDGE, K), F64);

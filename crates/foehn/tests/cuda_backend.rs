@@ -3,15 +3,14 @@
 //! random programs and the examples. Without a device those tests say so and skip.
 
 use foehn::codegen::c::{generate_for, generate_kernels, Fixed, Target};
-use foehn::codegen::cuda::CudaBackend;
 use foehn::codegen::KernelOptions;
-use foehn::field::Args;
-use foehn::interp::{Backend, Interpreter};
 use foehn::ir::{Program, Variant};
 use foehn::opt::{optimise_scheduled, OptOptions};
-use foehn::testing::{random_args, GenConfig, RandomProgram};
+use foehn::runtime::cuda::CudaBackend;
+use foehn::runtime::field::Args;
+use foehn::runtime::{interp::Interpreter, Backend};
 use foehn_cache::Cache;
-use foehn_grid::{Grid, EARTH_RADIUS};
+use foehn_testkit::{random_args, GenConfig, RandomProgram};
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -62,9 +61,9 @@ fn generated_cuda_is_valid_cplusplus() {
         return;
     }
     let mut programs: Vec<_> = [
-        foehn::examples::divergence(),
-        foehn::examples::interpolate_to_half_levels(),
-        foehn::examples::tridiagonal_solve(),
+        foehn_testkit::examples::divergence(),
+        foehn_testkit::examples::interpolate_to_half_levels(),
+        foehn_testkit::examples::tridiagonal_solve(),
     ]
     .into_iter()
     .map(|p| p.specialize(&Variant::new()).unwrap())
@@ -96,7 +95,7 @@ fn generated_cuda_is_valid_cplusplus() {
         let (opt, schedule, _) = optimise_scheduled(ir, &opts);
         // With the options' defaults filled in (k-major block order).
         let schedule = KernelOptions::optimised(&opts, schedule).schedule_for(&opt);
-        let grid = &grids()[i % 2];
+        let grid = &foehn_testkit::grids::compiler_grids()[i % 2];
         let src = generate_kernels(
             &opt,
             Target::Cuda {
@@ -120,7 +119,7 @@ fn generated_cuda_is_valid_cplusplus() {
 
 #[test]
 fn level_invariant_loads_are_hoisted_out_of_the_k_block_loop() {
-    let ir = foehn::examples::divergence()
+    let ir = foehn_testkit::examples::divergence()
         .specialize(&Variant::new())
         .unwrap();
     let target = Target::Cuda {
@@ -160,7 +159,7 @@ fn level_invariant_loads_are_hoisted_out_of_the_k_block_loop() {
 
 #[test]
 fn staged_values_are_computed_in_shared_memory_before_the_consumer() {
-    let ir = foehn::testing::deviation_then_edge_max()
+    let ir = foehn_testkit::deviation_then_edge_max()
         .specialize(&Variant::new())
         .unwrap();
     let opts = OptOptions::default();
@@ -215,16 +214,6 @@ fn cuda() -> Option<&'static CudaBackend> {
     .map(|(_, b)| b)
 }
 
-fn grids() -> &'static [Grid; 2] {
-    static GRIDS: OnceLock<[Grid; 2]> = OnceLock::new();
-    GRIDS.get_or_init(|| {
-        [
-            Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap(),
-            Grid::torus(10000.0, 10000.0, 1000.0).unwrap(),
-        ]
-    })
-}
-
 /// f64 fields must agree to `tol`; f32 fields to 1e-5 (CUDA's single-precision math
 /// functions are within 2 ulp of glibc's, not bit-identical).
 fn assert_agree(what: &str, a: &Args, b: &Args, tol: f64) {
@@ -257,7 +246,7 @@ fn random_programs_agree_on_the_gpu() {
             .def
             .specialize(&Variant::new())
             .unwrap();
-        for grid in grids() {
+        for grid in foehn_testkit::grids::compiler_grids() {
             let args = random_args(&ir, grid, 4, seed ^ 0x5eed);
             let (mut a, mut b) = (args.clone(), args);
             let ri = Interpreter.run_ir(&ir, grid, &mut a);
@@ -289,8 +278,8 @@ fn random_programs_agree_on_the_gpu() {
 #[test]
 fn examples_agree_on_the_gpu() {
     let Some(cuda) = cuda() else { return };
-    for entry in foehn::catalog::examples() {
-        for grid in grids() {
+    for entry in foehn_testkit::catalog::examples() {
+        for grid in foehn_testkit::grids::compiler_grids() {
             let ir = (entry.build)().specialize(&Variant::new()).unwrap();
             let args = (entry.inputs)(&ir, grid, 7, 9);
             let (mut a, mut b) = (args.clone(), args);
@@ -373,7 +362,7 @@ fn optimised_random_programs_agree_on_the_gpu() {
         let (opt, schedule, report) = optimise_scheduled(&ir, &opts);
         fused += schedule.kernels.iter().filter(|k| k.is_fused()).count();
         let kopts = KernelOptions::optimised(&opts, schedule);
-        for grid in grids() {
+        for grid in foehn_testkit::grids::compiler_grids() {
             let args = random_args(&ir, grid, 4, seed ^ 0x0bad);
             let (mut a, mut b) = (args.clone(), args);
             if Interpreter.run_ir(&ir, grid, &mut a).is_err() {
@@ -402,8 +391,8 @@ fn optimised_random_programs_agree_on_the_gpu() {
 #[test]
 fn tuning_is_measured_once_persisted_and_preserves_results() {
     let Some(cuda) = cuda() else { return };
-    let grid = &grids()[0];
-    let entry = foehn::catalog::examples()
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
+    let entry = foehn_testkit::catalog::examples()
         .into_iter()
         .find(|e| e.name == "divergence")
         .unwrap();
@@ -412,17 +401,20 @@ fn tuning_is_measured_once_persisted_and_preserves_results() {
     let opts = OptOptions::default();
     let (opt, schedule, _) = optimise_scheduled(&ir, &opts);
     let base = KernelOptions::optimised(&opts, schedule);
-    let first = foehn::tune::tune(cuda, &opt, &base, grid, 9, &args).unwrap();
-    let again = foehn::tune::tune(cuda, &opt, &base, grid, 9, &args).unwrap();
+    let first = foehn::runtime::tune::tune(cuda, &opt, &base, grid, 9, &args).unwrap();
+    let again = foehn::runtime::tune::tune(cuda, &opt, &base, grid, 9, &args).unwrap();
     assert_eq!(first.origin, foehn_cache::Origin::Built);
     assert_eq!(again.origin, foehn_cache::Origin::Hit);
     assert_eq!(first.kernels, again.kernels);
     let c = first.kernels[0]
         .clone()
         .expect("the divergence kernel has points");
-    assert!(foehn::tune::K_BLOCKS.contains(&c.k_block) && foehn::tune::BLOCKS.contains(&c.block));
+    assert!(
+        foehn::runtime::tune::K_BLOCKS.contains(&c.k_block)
+            && foehn::runtime::tune::BLOCKS.contains(&c.block)
+    );
     assert!(c.ms > 0.0 && c.ms <= c.default_ms * 1.5, "{c:?}");
-    let tuned = foehn::tune::apply(&opt, &base, &first);
+    let tuned = foehn::runtime::tune::apply(&opt, &base, &first);
     let (mut a, mut b) = (args.clone(), args);
     Interpreter.run_ir(&ir, grid, &mut a).unwrap();
     cuda.run_ir_opts(&opt, grid, &mut b, &tuned).unwrap();

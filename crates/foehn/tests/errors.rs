@@ -2,8 +2,8 @@
 //! the Rust source line that built the expression.
 
 use foehn::dsl::prelude::*;
-use foehn::field::{Args, Field};
-use foehn::interp::{Backend, Interpreter};
+use foehn::runtime::field::{Args, Field};
+use foehn::runtime::{interp::Interpreter, Backend};
 use foehn::{CheckErrorKind, Error};
 use foehn_grid::{Grid, EARTH_RADIUS};
 
@@ -219,7 +219,7 @@ fn carry_used_outside_its_scan() {
 #[test]
 fn wrong_shape_at_call_names_argument_and_shapes() {
     let grid = Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap();
-    let p = foehn::examples::divergence();
+    let p = foehn_testkit::examples::divergence();
     let mut args = Args::new()
         .with_field("vn", Field::zeros(&grid, 5, (CELL, K), F64)) // should live on edges
         .with_field("geofac_div", Field::zeros(&grid, 5, (CELL, C2E), F64))

@@ -2,20 +2,13 @@
 //! inputs, on a small icosahedral grid and a small torus.
 
 use foehn::dsl::prelude::*;
-use foehn::examples;
-use foehn::field::{Args, Field};
-use foehn::interp::{Backend, Interpreter};
-use foehn::testing::{random_field, SplitMix64};
+use foehn::runtime::field::{Args, Field};
+use foehn::runtime::{interp::Interpreter, Backend};
 use foehn_grid::{Grid, EARTH_RADIUS};
+use foehn_testkit::examples;
+use foehn_testkit::{random_field, SplitMix64};
 
 const NLEV: usize = 7;
-
-fn grids() -> Vec<Grid> {
-    vec![
-        Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap(),
-        Grid::torus(10000.0, 10000.0, 1000.0).unwrap(),
-    ]
-}
 
 fn assert_close(name: &str, got: &[f64], want: &[f64], tol: f64) {
     assert_eq!(got.len(), want.len());
@@ -30,7 +23,7 @@ fn assert_close(name: &str, got: &[f64], want: &[f64], tol: f64) {
 
 #[test]
 fn divergence_matches_reference() {
-    for grid in grids() {
+    for grid in foehn_testkit::grids::compiler_grids() {
         let mut rng = SplitMix64::new(1);
         let vn = random_field(&mut rng, &grid, NLEV, (EDGE, K), F64, 0.5, 1.5);
         let geofac = random_field(&mut rng, &grid, NLEV, (CELL, C2E), F64, 0.5, 1.5);
@@ -67,7 +60,7 @@ fn divergence_matches_reference() {
 
 #[test]
 fn interpolation_to_half_levels_matches_reference() {
-    for grid in grids() {
+    for grid in foehn_testkit::grids::compiler_grids() {
         let mut rng = SplitMix64::new(2);
         let w = random_field(&mut rng, &grid, NLEV, (CELL, KHALF), F64, 0.1, 0.9);
         let x = random_field(&mut rng, &grid, NLEV, (CELL, K), F64, 200.0, 300.0);
@@ -130,7 +123,7 @@ fn thomas(a: &[f64], b: &[f64], c: &[f64], d: &[f64]) -> Vec<f64> {
 
 #[test]
 fn tridiagonal_solve_matches_reference() {
-    for grid in grids() {
+    for grid in foehn_testkit::grids::compiler_grids() {
         let mut rng = SplitMix64::new(3);
         let a = random_field(&mut rng, &grid, NLEV, (CELL, K), F64, -0.5, -0.1);
         let b = random_field(&mut rng, &grid, NLEV, (CELL, K), F64, 2.0, 3.0);

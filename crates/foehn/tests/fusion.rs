@@ -5,27 +5,17 @@
 //! grid refuses another.
 
 use foehn::codegen::c::{generate_kernels, Target};
-use foehn::codegen::cpu::CpuBackend;
 use foehn::codegen::KernelOptions;
 use foehn::dsl::prelude::*;
-use foehn::field::Args;
-use foehn::interp::Interpreter;
 use foehn::ir::{Program, Schedule};
 use foehn::opt::{fuse::fuse, optimise_scheduled, OptOptions, OptReport};
-use foehn::testing::{random_args, GenConfig, RandomProgram};
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::field::Args;
+use foehn::runtime::interp::Interpreter;
 use foehn_cache::Cache;
-use foehn_grid::{Grid, EARTH_RADIUS};
+use foehn_grid::Grid;
+use foehn_testkit::{random_args, GenConfig, RandomProgram};
 use std::sync::OnceLock;
-
-fn grids() -> &'static [Grid; 2] {
-    static G: OnceLock<[Grid; 2]> = OnceLock::new();
-    G.get_or_init(|| {
-        [
-            Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap(),
-            Grid::torus(10000.0, 10000.0, 1000.0).unwrap(),
-        ]
-    })
-}
 
 fn cpu() -> &'static CpuBackend {
     static B: OnceLock<(tempfile::TempDir, CpuBackend)> = OnceLock::new();
@@ -37,7 +27,7 @@ fn cpu() -> &'static CpuBackend {
     .1
 }
 
-use foehn::testing::assert_same_where_defined as assert_same;
+use foehn_testkit::assert_same_where_defined as assert_same;
 
 fn run_cpu(p: &Program, opts: &KernelOptions, grid: &Grid, args: &Args) -> Args {
     let mut got = args.clone();
@@ -70,7 +60,7 @@ fn fused_and_fixed_size_kernels_agree_with_the_interpreter_on_random_programs() 
         ] {
             let (opt, schedule, report) = optimise_scheduled(&ir, &opts);
             fused_kernels += schedule.kernels.iter().filter(|k| k.is_fused()).count();
-            for (g, grid) in grids().iter().enumerate() {
+            for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
                 let args = random_args(&ir, grid, 4, seed ^ 0xf05e);
                 let mut want = args.clone();
                 if Interpreter.run_ir(&ir, grid, &mut want).is_err() {
@@ -150,7 +140,7 @@ fn pointwise_producers_and_siblings_fuse_neighbour_reads_split_kernels() {
         text.contains("fuse `square` into the kernel of `laplace`"),
         "{text}"
     );
-    for grid in grids() {
+    for grid in foehn_testkit::grids::compiler_grids() {
         let args = random_args(&p, grid, 5, 11);
         let mut want = args.clone();
         Interpreter.run_ir(&p, grid, &mut want).unwrap();
@@ -207,7 +197,10 @@ fn fused_code_is_deterministic_and_fixed_sizes_refuse_another_grid() {
     assert_eq!(gen(), gen());
     assert!(gen().contains("kernel 0: scale + smooth"));
     // Compiled for the icosahedral grid, called on the torus: a clear error.
-    let (ico, torus) = (&grids()[0], &grids()[1]);
+    let (ico, torus) = (
+        &foehn_testkit::grids::compiler_grids()[0],
+        &foehn_testkit::grids::compiler_grids()[1],
+    );
     let k = KernelOptions {
         schedule: Some(s),
         fixed_sizes: true,
@@ -232,7 +225,7 @@ fn fused_code_is_deterministic_and_fixed_sizes_refuse_another_grid() {
 
 #[test]
 fn optimising_and_generating_twice_is_byte_identical() {
-    let grid = &grids()[0];
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
     for seed in 0..40u64 {
         let ir = RandomProgram::generate(seed, GenConfig::default())
             .def
@@ -291,7 +284,7 @@ fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
     assert_eq!(g.kernels.len(), 2);
     assert!(report.actions[0].contains("gap"), "{:?}", report.actions);
     for (prog, sched) in [(&p, s), (&gapped, g)] {
-        for grid in grids() {
+        for grid in foehn_testkit::grids::compiler_grids() {
             let args = random_args(prog, grid, 6, 5);
             let mut want = args.clone();
             Interpreter.run_ir(prog, grid, &mut want).unwrap();

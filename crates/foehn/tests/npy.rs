@@ -1,11 +1,11 @@
 //! `.npy`/`.npz` round trips, NumPy's exact byte layout, and fields through files.
 
 use foehn::dsl::prelude::*;
-use foehn::field::npy::{self, Array};
-use foehn::field::{Field, FieldData};
 use foehn::ir::Dims;
-use foehn::testing::{random_field, SplitMix64};
+use foehn::runtime::field::npy::{self, Array};
+use foehn::runtime::field::{Field, FieldData};
 use foehn_grid::{Grid, EARTH_RADIUS};
+use foehn_testkit::{random_field, SplitMix64};
 
 /// What `np.save(f, np.arange(6.0).reshape(2, 3))` writes.
 fn numpy_bytes() -> Vec<u8> {

@@ -4,35 +4,15 @@
 //! deterministic; a temporary read through a neighbour shift is inlined and removed;
 //! `concat_where` regions on levels and zones are specialised into branch-free parts.
 
-use foehn::codegen::cpu::CpuBackend;
 use foehn::dsl::prelude::*;
-use foehn::interp::Interpreter;
 use foehn::ir::{ExprId, IndexDim, Node, Program, Role, Stencil};
 use foehn::opt::{optimise, OptOptions};
-use foehn::testing::{random_args, GenConfig, RandomProgram};
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::interp::Interpreter;
 use foehn_cache::Cache;
-use foehn_grid::{Grid, GridSpec, EARTH_RADIUS};
-use std::sync::OnceLock;
+use foehn_testkit::{random_args, GenConfig, RandomProgram};
 
-/// An icosahedral and a torus grid (global: empty boundary zones), and a small
-/// limited-area grid (its boundary and nudging zones are not empty).
-fn grids() -> &'static [Grid; 3] {
-    static G: OnceLock<[Grid; 3]> = OnceLock::new();
-    G.get_or_init(|| {
-        let lam = GridSpec::parse("r2b4:cap:46,8,1500")
-            .unwrap()
-            .build()
-            .unwrap();
-        assert!(lam.is_limited_area());
-        [
-            Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap(),
-            Grid::torus(10000.0, 10000.0, 1000.0).unwrap(),
-            lam,
-        ]
-    })
-}
-
-use foehn::testing::assert_same_where_defined as assert_same;
+use foehn_testkit::assert_same_where_defined as assert_same;
 
 fn variants() -> Vec<(&'static str, OptOptions)> {
     vec![
@@ -81,7 +61,10 @@ fn passes_preserve_results_on_random_programs() {
             .def
             .specialize(&Variant::new())
             .unwrap();
-        for (g, grid) in grids().iter().enumerate() {
+        for (g, grid) in foehn_testkit::grids::compiler_grids_with_limited_area()
+            .iter()
+            .enumerate()
+        {
             let args = random_args(&ir, grid, 4, seed ^ 0x0971);
             let mut want = args.clone();
             if Interpreter.run_ir(&ir, grid, &mut want).is_err() {
@@ -199,7 +182,7 @@ fn a_cell_temporary_read_through_e2c_is_inlined_and_removed() {
         .iter()
         .any(|a| a.starts_with("remove stencil `nabla2`")));
     // Same results as the program as written.
-    let grid = &grids()[0];
+    let grid = &foehn_testkit::grids::compiler_grids_with_limited_area()[0];
     let args = random_args(&ir, grid, 5, 1);
     let (mut a, mut b) = (args.clone(), args);
     Interpreter.run_ir(&ir, grid, &mut a).unwrap();
@@ -225,7 +208,7 @@ fn a_cell_temporary_read_through_e2c_is_inlined_and_removed() {
 fn loads_at_a_point_and_at_its_neighbours_count_separately() {
     // The cold-pool pattern: a cell value minus the mean of its neighbours, read by
     // edges through E2C. Recomputing it loads θ at 4 cells for each of 2 cells.
-    let ir = foehn::testing::deviation_then_edge_max()
+    let ir = foehn_testkit::deviation_then_edge_max()
         .specialize(&Variant::new())
         .unwrap();
     let unstaged = OptOptions {
@@ -251,7 +234,7 @@ fn loads_at_a_point_and_at_its_neighbours_count_separately() {
         "{:?}",
         report.actions
     );
-    for grid in grids() {
+    for grid in foehn_testkit::grids::compiler_grids_with_limited_area() {
         let args = random_args(&ir, grid, 3, 7);
         let (mut a, mut b) = (args.clone(), args);
         Interpreter.run_ir(&ir, grid, &mut a).unwrap();
@@ -302,14 +285,14 @@ fn a_kernel_with_an_empty_domain_moves_no_bytes() {
             .horizontal(start(Zone::Interior), end(Zone::Local));
     });
     let ir = p.specialize(&Variant::new()).unwrap();
-    let grid = &grids()[0];
+    let grid = &foehn_testkit::grids::compiler_grids_with_limited_area()[0];
     let nlev = 4;
     let field = (grid.size(foehn_grid::Location::Cell) * nlev * 8) as u64;
     assert_eq!(ir.kernel_bytes(&[0], grid, nlev), 0);
     assert_eq!(ir.kernel_bytes(&[1], grid, nlev), 2 * field);
     assert_eq!(ir.minimal_bytes(grid, nlev), 2 * field);
     // On the limited-area grid the boundary zone is not empty.
-    let lam = &grids()[2];
+    let lam = &foehn_testkit::grids::compiler_grids_with_limited_area()[2];
     assert!(ir.kernel_bytes(&[0], lam, nlev) > 0);
 }
 
@@ -467,13 +450,17 @@ fn concat_where_regions_on_levels_and_zones_become_branch_free_parts() {
     assert_ne!(opt.content_hash(), ir.content_hash());
     // Bit-identical results on a global grid (empty boundary zones) and a limited-area
     // grid (where they are not), interpreted and native.
-    let nudging = grids()[2].zones.of(EDGE).range(Zone::Nudging(1)).unwrap();
+    let nudging = foehn_testkit::grids::compiler_grids_with_limited_area()[2]
+        .zones
+        .of(EDGE)
+        .range(Zone::Nudging(1))
+        .unwrap();
     assert!(nudging.1 > nudging.0 && nudging.0 > 0, "{nudging:?}");
     let cpu_dir = tempfile::tempdir().unwrap();
     let cpu = CpuBackend::new(Cache::at(cpu_dir.path()));
     let compiled = cpu.compile(&opt).unwrap();
     for g in [0, 2] {
-        let grid = &grids()[g];
+        let grid = &foehn_testkit::grids::compiler_grids_with_limited_area()[g];
         let args = random_args(&ir, grid, 5, 17);
         let (mut want, mut got, mut native) = (args.clone(), args.clone(), args);
         Interpreter.run_ir(&ir, grid, &mut want).unwrap();
@@ -544,7 +531,10 @@ fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
             "{what}: {needle}\n{text}"
         );
     }
-    for grid in [&grids()[0], &grids()[2]] {
+    for grid in [
+        &foehn_testkit::grids::compiler_grids_with_limited_area()[0],
+        &foehn_testkit::grids::compiler_grids_with_limited_area()[2],
+    ] {
         let args = random_args(&ir, grid, 4, 3);
         let (mut want, mut got) = (args.clone(), args);
         Interpreter.run_ir(&ir, grid, &mut want).unwrap();

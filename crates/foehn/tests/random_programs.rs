@@ -1,23 +1,11 @@
 //! Every generated program type-checks, prints and hashes deterministically, and the
 //! interpreter runs it deterministically (bit-identical outputs twice).
 
-use foehn::field::Args;
-use foehn::interp::Interpreter;
 use foehn::ir::{Role, Variant};
-use foehn::testing::{random_args, GenConfig, RandomProgram};
-use foehn_grid::{Grid, EARTH_RADIUS};
+use foehn::runtime::field::Args;
+use foehn::runtime::interp::Interpreter;
+use foehn_testkit::{random_args, GenConfig, RandomProgram};
 use proptest::prelude::*;
-use std::sync::OnceLock;
-
-fn grids() -> &'static [Grid; 2] {
-    static GRIDS: OnceLock<[Grid; 2]> = OnceLock::new();
-    GRIDS.get_or_init(|| {
-        [
-            Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap(),
-            Grid::torus(10000.0, 10000.0, 1000.0).unwrap(),
-        ]
-    })
-}
 
 fn bits(args: &Args) -> Vec<(String, Vec<u64>)> {
     args.fields()
@@ -43,7 +31,7 @@ proptest! {
         prop_assert_eq!(ir.content_hash(), again.content_hash());
         prop_assert!(ir.fields.iter().any(|f| f.role == Role::Out || f.role == Role::Temp));
 
-        let grid = &grids()[g];
+        let grid = &foehn_testkit::grids::compiler_grids()[g];
         let nlev = 4;
         let args = random_args(&ir, grid, nlev, seed ^ 0x5eed);
         let (mut a1, mut a2) = (args.clone(), args);

@@ -3,10 +3,10 @@
 //! skip values in reductions, weak literals, and content hashes.
 
 use foehn::dsl::prelude::*;
-use foehn::field::{Args, Field};
-use foehn::interp::{Backend, Interpreter};
-use foehn::testing::{random_field, SplitMix64};
+use foehn::runtime::field::{Args, Field};
+use foehn::runtime::{interp::Interpreter, Backend};
 use foehn_grid::{Grid, EARTH_RADIUS, SKIP};
+use foehn_testkit::{random_field, SplitMix64};
 
 const NLEV: usize = 5;
 

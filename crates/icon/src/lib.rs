@@ -6,7 +6,7 @@
 pub mod diffusion;
 pub mod vertical;
 
-use foehn::catalog::Entry;
+use foehn_testkit::catalog::Entry;
 
 /// Every ICON program foehn provides.
 pub fn catalog() -> Vec<Entry> {

@@ -5,9 +5,9 @@
 
 mod common;
 
-use foehn::field::Args;
-use foehn::interp::Interpreter;
 use foehn::ir::Variant;
+use foehn::runtime::field::Args;
+use foehn::runtime::interp::Interpreter;
 use foehn_grid::{Connectivity, Grid, Location, Zone};
 use foehn_icon::diffusion::stencils::{
     calculate_diagnostic_quantities_for_turbulence as diag,
@@ -19,7 +19,7 @@ const NLEV: usize = 10;
 const TOL: f64 = 1e-12;
 
 /// Inputs for `entry` on `grid`, and the outputs the interpreter computes from them.
-fn run_interpreter(entry: &foehn::catalog::Entry, grid: &Grid) -> (Args, Args) {
+fn run_interpreter(entry: &foehn_testkit::catalog::Entry, grid: &Grid) -> (Args, Args) {
     let ir = (entry.build)().specialize(&Variant::new()).unwrap();
     let args = (entry.inputs)(&ir, grid, NLEV, 11);
     let mut out = args.clone();

@@ -5,9 +5,9 @@
 
 mod common;
 
-use foehn::field::Args;
-use foehn::interp::Interpreter;
 use foehn::ir::Variant;
+use foehn::runtime::field::Args;
+use foehn::runtime::interp::Interpreter;
 use foehn_grid::{Grid, Location, Zone};
 use foehn_icon::diffusion::stencils::apply_diffusion_to_vn as vn;
 use foehn_icon::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence as w;
@@ -21,7 +21,7 @@ fn lam() -> &'static Grid {
 }
 
 /// Runs one variant of `entry` in the interpreter on its own inputs; returns (before, after).
-fn run(entry: &foehn::catalog::Entry, variant: &Variant, grid: &Grid) -> (Args, Args) {
+fn run(entry: &foehn_testkit::catalog::Entry, variant: &Variant, grid: &Grid) -> (Args, Args) {
     let ir = (entry.build)().specialize(variant).unwrap();
     let before = (entry.inputs)(&ir, grid, NLEV, 11);
     let mut after = before.clone();

@@ -4,9 +4,9 @@
 mod common;
 
 use foehn::dsl::prelude::*;
-use foehn::field::{Args, Field};
-use foehn::interp::Interpreter;
 use foehn::ir;
+use foehn::runtime::field::{Args, Field};
+use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
 use foehn_icon::diffusion::stencils::{
     apply_diffusion_to_theta_and_exner as theta_exner,

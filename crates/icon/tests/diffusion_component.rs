@@ -5,10 +5,9 @@
 
 mod common;
 
-use foehn::catalog::Entry;
-use foehn::codegen::cuda::CudaBackend;
-use foehn::interp::Interpreter;
 use foehn::ir::Role;
+use foehn::runtime::cuda::CudaBackend;
+use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
 use foehn_icon::diffusion::component::plan::{self, calls, intermediates};
 use foehn_icon::diffusion::component::state::{DIAGNOSTIC, PROGNOSTIC};
@@ -17,6 +16,7 @@ use foehn_icon::diffusion::component::{
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
 use foehn_icon::vertical::{VerticalConfig, VerticalGrid};
+use foehn_testkit::catalog::Entry;
 use std::collections::BTreeSet;
 
 const NLEV: usize = 10;
@@ -315,7 +315,7 @@ fn catalog_entry_reference_matches_the_fused_program() {
             (entries[0].reference.unwrap())(&ir, grid, &mut want).unwrap();
             let mut got = args.clone();
             Interpreter.run_ir(&ir, grid, &mut got).unwrap();
-            let (field, rel) = foehn::bench::max_rel_diff(&ir, &want, &got);
+            let (field, rel) = foehn_testkit::compare::max_rel_diff(&ir, &want, &got);
             assert!(
                 rel <= 1e-12,
                 "{} [{variant}]: `{field}` differs by {rel:e}",

@@ -4,9 +4,9 @@
 
 mod common;
 
-use foehn::codegen::cuda::CudaBackend;
 use foehn::codegen::KernelOptions;
 use foehn::opt::{optimise_scheduled, OptOptions};
+use foehn::runtime::cuda::CudaBackend;
 
 #[test]
 fn diffusion_programs_agree_with_their_references_on_the_gpu() {

@@ -1,50 +1,20 @@
-//! Code generation: IR → C-family source (plain C for the native CPU backend, CUDA C
-//! for the GPU backend), and the native CPU backend that compiles, caches, loads and
-//! runs it.
+//! Code generation: (program, schedule, target, sizes) → C-family source text and a
+//! kernel table (plain C for the native CPU backend, CUDA C for the GPU backend). It
+//! compiles, loads and runs nothing: that is [`crate::runtime`].
 //!
 //! The generated code reproduces the interpreter's semantics exactly (same operation
 //! order, no FMA contraction, `fmin`/`fmax`, reductions in slot order skipping −1), so
 //! backends agree with the interpreter to the last bit for the arithmetic operators.
 
 pub mod c;
-pub mod cpu;
-pub mod cuda;
 
 /// Version of the code generators; part of every compiled-program cache key.
 pub const CODEGEN_VERSION: &str = "foehn-codegen-2";
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
-
-/// Compiled programs loaded into this process, by cache key (shared by the backends).
-pub(crate) struct Loaded<T>(Mutex<BTreeMap<String, Arc<T>>>);
-
-impl<T> Default for Loaded<T> {
-    fn default() -> Self {
-        Loaded(Mutex::new(BTreeMap::new()))
-    }
-}
-
-impl<T> Loaded<T> {
-    /// The program loaded under `key`, if any.
-    pub(crate) fn get(&self, key: &str) -> Option<Arc<T>> {
-        self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(key)
-            .cloned()
-    }
-
-    /// Remembers a loaded program under its cache key and under `alias` (a key that is
-    /// cheaper to compute, the IR's content hash) and returns it.
-    pub(crate) fn insert(&self, key: String, alias: String, value: T) -> Arc<T> {
-        let v = Arc::new(value);
-        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        map.insert(key, v.clone());
-        map.insert(alias, v.clone());
-        v
-    }
-}
+use crate::error::{Error, Result};
+use crate::ir;
+use c::{generate_kernels, CProgram, Target};
+use foehn_grid::Grid;
 
 /// How a backend turns a program into kernels: the schedule (fusion, per-kernel
 /// k-blocks and block sizes) and code-generation switches.
@@ -104,7 +74,7 @@ impl KernelOptions {
         nlev: usize,
     ) -> KernelOptions {
         let fits = p.fields.iter().all(|d| {
-            crate::field::Field::grid_shape(grid, nlev, d.ty.dims)
+            crate::ir::layout::grid_shape(grid, nlev, d.ty.dims)
                 .iter()
                 .product::<usize>()
                 < i32::MAX as usize
@@ -144,30 +114,8 @@ impl KernelOptions {
     }
 }
 
-/// Checks that a program compiled with fixed sizes (`fixed_for`, from
-/// [`size_identity`]) is called on the grid and levels it was generated for.
-pub(crate) fn check_fixed_size(
-    program: &crate::ir::Program,
-    fixed_for: Option<&str>,
-    grid: &foehn_grid::Grid,
-    nlev: usize,
-) -> crate::Result<()> {
-    let Some(want) = fixed_for else {
-        return Ok(());
-    };
-    let got = size_identity(grid, nlev);
-    if want != got {
-        return Err(crate::Error::Runtime {
-            program: program.name.clone(),
-            stencil: "-".into(),
-            message: format!("compiled for {want} (fixed sizes), called on {got}"),
-        });
-    }
-    Ok(())
-}
-
 /// What a program compiled with fixed sizes was generated for: grid identity and levels.
-pub(crate) fn size_identity(grid: &foehn_grid::Grid, nlev: usize) -> String {
+pub fn size_identity(grid: &foehn_grid::Grid, nlev: usize) -> String {
     format!(
         "{} ({} cells, {} edges, {} vertices), {nlev} levels",
         grid.name,
@@ -177,44 +125,59 @@ pub(crate) fn size_identity(grid: &foehn_grid::Grid, nlev: usize) -> String {
     )
 }
 
-/// The points a kernel runs on: the union of its members' active domains, and each
-/// member's domain `[h0, h1, k0, k1]` (all zero for a member with nothing to do), which
-/// fused kernels test before computing the member.
-pub(crate) struct KernelLaunch {
-    /// Union of the members' domains.
-    pub union: crate::ir::ResolvedDomain,
-    /// Four bounds per member.
-    pub members: Vec<i64>,
+/// The C source `runtime::cpu::CpuBackend` compiles for `program`: its schedule from
+/// `opts`, sizes fixed for `sized` = (grid, levels) when `opts.fixed_sizes` is set.
+pub fn c_source(
+    program: &ir::Program,
+    opts: &KernelOptions,
+    sized: Option<(&Grid, usize)>,
+) -> Result<CProgram> {
+    let fail = |message: String| Error::Compile {
+        program: program.name.clone(),
+        message,
+    };
+    let (fixed, _) = opts.fixed(sized).map_err(fail)?.unzip();
+    generate_kernels(program, Target::C, &opts.schedule_for(program), fixed)
+        .map_err(|e| fail(e.to_string()))
 }
 
-impl KernelLaunch {
-    /// Resolves the members' domains on `grid`; `None` when none has a point.
-    pub(crate) fn resolve(
-        p: &crate::ir::Program,
-        members: &[usize],
-        grid: &foehn_grid::Grid,
-        nlev: usize,
-    ) -> crate::Result<Option<KernelLaunch>> {
-        let mut union: Option<crate::ir::ResolvedDomain> = None;
-        let mut bounds = Vec::with_capacity(4 * members.len());
-        for &m in members {
-            match p.active_domain(&p.stencils[m], grid, nlev)? {
-                Some(r) => {
-                    bounds.extend([r.h.0, r.h.1, r.k.0, r.k.1].map(|x| x as i64));
-                    union = Some(match union {
-                        None => r,
-                        Some(u) => crate::ir::ResolvedDomain {
-                            h: (u.h.0.min(r.h.0), u.h.1.max(r.h.1)),
-                            k: (u.k.0.min(r.k.0), u.k.1.max(r.k.1)),
-                        },
-                    });
-                }
-                None => bounds.extend([0; 4]),
-            }
-        }
-        Ok(union.map(|union| KernelLaunch {
-            union,
-            members: bounds,
-        }))
+/// Longest vertical range a scan column may have: `nlev + 1` when `program` has scans,
+/// else 1 (no column buffers).
+pub fn scan_levels(program: &ir::Program, nlev: usize) -> usize {
+    if program
+        .nodes
+        .iter()
+        .any(|n| matches!(n, ir::Node::Scan { .. }))
+    {
+        nlev + 1
+    } else {
+        1
     }
+}
+
+/// The CUDA source `runtime::cuda::CudaBackend` compiles for `program` (no device
+/// needed): its schedule and switches from `opts`, sizes fixed for `grid`/`nlev` when
+/// `opts.fixed_sizes` is set.
+pub fn cuda_source(
+    program: &ir::Program,
+    nlev: usize,
+    opts: &KernelOptions,
+    grid: Option<&Grid>,
+) -> Result<CProgram> {
+    let fail = |message: String| Error::Compile {
+        program: program.name.clone(),
+        message,
+    };
+    let (fixed, _) = opts.fixed(grid.map(|g| (g, nlev))).map_err(fail)?.unzip();
+    generate_kernels(
+        program,
+        Target::Cuda {
+            max_levels: scan_levels(program, nlev),
+            k_block: opts.k_block,
+            idx32: opts.idx32,
+        },
+        &opts.schedule_for(program),
+        fixed,
+    )
+    .map_err(|e| fail(e.to_string()))
 }

@@ -1,7 +1,6 @@
 //! The memory-traffic model of a program: the minimal bytes a call must move.
 
 use super::{Node, Program, Role};
-use crate::field::Field;
 use foehn_grid::Grid;
 
 /// Bounding union of two half-open ranges (an empty range is absorbed).
@@ -43,10 +42,10 @@ impl Program {
         let shapes: Vec<Vec<usize>> = self
             .fields
             .iter()
-            .map(|d| Field::grid_shape(grid, nlev, d.ty.dims))
+            .map(|d| super::layout::grid_shape(grid, nlev, d.ty.dims))
             .collect();
         let levels =
-            |i: usize| crate::field::vertical_extent_of(self.fields[i].ty.dims, &shapes[i]);
+            |i: usize| crate::ir::layout::vertical_extent_of(self.fields[i].ty.dims, &shapes[i]);
         for st in stencils.iter().map(|&i| &self.stencils[i]) {
             // A stencil with an empty domain on this grid (a boundary zone of a global
             // grid, say) launches nothing and moves nothing.

@@ -21,6 +21,7 @@ mod cost;
 mod display;
 pub mod domain;
 mod hash;
+pub mod layout;
 pub mod schedule;
 pub mod semantics;
 pub mod types;

@@ -5,7 +5,7 @@ pub mod component;
 pub mod config;
 pub mod stencils;
 
-use foehn::catalog::Entry;
+use foehn_testkit::catalog::Entry;
 
 /// The diffusion programs, then the whole step as one program (`diffusion_step`).
 pub fn catalog() -> Vec<Entry> {

@@ -1,27 +1,15 @@
 //! Test helpers: grids (small global, small limited-area) and the DSL-vs-reference check.
 #![allow(dead_code)]
 
-use foehn::catalog::Entry;
-use foehn::codegen::cpu::CpuBackend;
-use foehn::field::Args;
-use foehn::interp::Interpreter;
-use foehn::ir::{Role, Variant};
-use foehn_grid::{Grid, GridSpec, EARTH_RADIUS};
+use foehn::ir::Variant;
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::interp::Interpreter;
+use foehn_grid::Grid;
+use foehn_testkit::catalog::Entry;
 use std::sync::OnceLock;
 
-/// A small global grid (R2B2, 1280 cells) and a small limited-area grid (cut from R2B4).
-pub fn grids() -> &'static [Grid; 2] {
-    static G: OnceLock<[Grid; 2]> = OnceLock::new();
-    G.get_or_init(|| {
-        [
-            Grid::icosahedral(2, 2, EARTH_RADIUS).unwrap(),
-            GridSpec::parse("r2b4:cap:46,8,1500")
-                .unwrap()
-                .build()
-                .unwrap(),
-        ]
-    })
-}
+/// The global and the limited-area program grids (the test kit's list).
+pub use foehn_testkit::grids::program_grids as grids;
 
 /// The CPU backend with a private cache.
 pub fn cpu() -> &'static CpuBackend {
@@ -68,38 +56,4 @@ pub fn check_variant(entry: &Entry, variant: &Variant, grid: &Grid, nlev: usize,
     }
 }
 
-/// Every writable argument field of `ir` agrees between `want` and `got`: bit-identical
-/// or within `tol` relative.
-pub fn assert_outputs_agree(
-    what: &str,
-    ir: &foehn::ir::Program,
-    want: &Args,
-    got: &Args,
-    tol: f64,
-) {
-    for d in ir
-        .fields
-        .iter()
-        .filter(|d| d.role.writable() && d.role != Role::Temp)
-    {
-        compare(&format!("{what}: `{}`", d.name), want, got, &d.name, tol);
-    }
-}
-
-fn compare(what: &str, want: &Args, got: &Args, name: &str, tol: f64) {
-    let (a, b) = (
-        want.field(name).unwrap().data(),
-        got.field(name).unwrap().data(),
-    );
-    for i in 0..a.len() {
-        let (x, y) = (a.get(i).as_f64(), b.get(i).as_f64());
-        if x.to_bits() == y.to_bits() {
-            continue;
-        }
-        let rel = (x - y).abs() / x.abs().max(y.abs()).max(1e-300);
-        assert!(
-            rel <= tol,
-            "{what}: element {i}: reference {x:e}, got {y:e} (rel {rel:e})"
-        );
-    }
-}
+pub use foehn_testkit::compare::assert_outputs_agree;

@@ -3,7 +3,7 @@
 //! emitted recursively with the evaluation point (horizontal index, level, neighbour
 //! slot) as context, so shifts, reductions and scans lower to plain loops and loads.
 //!
-//! The C ABI (mirrored by [`super::cpu`]): every stencil function is
+//! The C ABI (mirrored by [`crate::runtime::cpu`]): every stencil function is
 //! `void NAME(const foehn_ctx* ctx, int64_t h0, int64_t h1, int64_t k0, int64_t k1)`,
 //! and `foehn_ctx` carries per-field read/write pointers and strides, the neighbour
 //! tables (indexed like `Connectivity::ALL`), runtime scalars, resolved region bounds
@@ -520,9 +520,9 @@ impl<'a> Gen<'a> {
             }
             match self.fixed {
                 Some(fx) => {
-                    let shape = crate::field::Field::grid_shape(fx.grid, fx.nlev, d.ty.dims);
-                    let (sh, sj, sk) = crate::field::strides_of(d.ty.dims, &shape);
-                    let nk = crate::field::vertical_extent_of(d.ty.dims, &shape);
+                    let shape = crate::ir::layout::grid_shape(fx.grid, fx.nlev, d.ty.dims);
+                    let (sh, sj, sk) = crate::ir::layout::strides_of(d.ty.dims, &shape);
+                    let nk = crate::ir::layout::vertical_extent_of(d.ty.dims, &shape);
                     writeln!(
                         s,
                         "    const foehn_idx SH{i} = {sh}, SJ{i} = {sj}, SK{i} = {sk}, NK{i} = {nk};"

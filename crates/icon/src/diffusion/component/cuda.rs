@@ -10,11 +10,11 @@
 
 use super::plan::{bound_fields, calls, Step};
 use super::{scalars, Diffusion, DiffusionState};
-use foehn::codegen::cuda::{Bound, CudaBackend, CudaCompiled, DeviceArgs};
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::field::Args;
 use foehn::ir;
+use foehn::runtime::cuda::{Bound, CudaBackend, CudaCompiled, DeviceArgs};
+use foehn::runtime::field::Args;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

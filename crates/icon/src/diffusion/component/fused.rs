@@ -25,10 +25,10 @@ use crate::diffusion::stencils::calculate_nabla2_and_smag_coefficients_for_vn as
 use crate::diffusion::stencils::mo_intp_rbf_rbf_vec_interpol_vertex as rbf;
 use crate::diffusion::stencils::scale_k;
 use crate::vertical::{VerticalConfig, VerticalGrid};
-use foehn::catalog::Entry;
+use foehn_testkit::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::field::{Args, Field};
+use foehn::runtime::field::{Args, Field};
 use foehn::ir::{self, Role};
 use foehn_grid::Grid;
 use std::collections::BTreeMap;

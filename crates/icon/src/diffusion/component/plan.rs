@@ -17,16 +17,16 @@ use crate::diffusion::stencils::{
     calculate_nabla2_and_smag_coefficients_for_vn as nabla2,
     mo_intp_rbf_rbf_vec_interpol_vertex as rbf, scale_k,
 };
-use foehn::catalog::ReferenceFn;
-use foehn::codegen::cpu::CompiledProgram;
 use foehn::codegen::KernelOptions;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::field::{Args, Field};
-use foehn::interp::Interpreter;
 use foehn::ir::{self, Role, Scalar};
 use foehn::opt::{optimise_scheduled, OptOptions};
+use foehn::runtime::cpu::CompiledProgram;
+use foehn::runtime::field::{Args, Field};
+use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
+use foehn_testkit::catalog::ReferenceFn;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 

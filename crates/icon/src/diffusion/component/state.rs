@@ -7,9 +7,9 @@ use crate::diffusion::config::DiffusionConfig;
 use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner as theta_program;
 use crate::vertical::VerticalGrid;
 use foehn::dsl::prelude::*;
-use foehn::field::Field;
-use foehn::testing::{random_field, SplitMix64};
+use foehn::runtime::field::Field;
 use foehn_grid::Grid;
+use foehn_testkit::{random_field, SplitMix64};
 use std::collections::BTreeMap;
 
 /// Prognostic fields (updated in place): `vn` (Edge, K), `w` (Cell, KHalf), `theta_v`

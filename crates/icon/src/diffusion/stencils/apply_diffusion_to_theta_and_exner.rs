@@ -18,14 +18,14 @@
 //! shift. As in ICON4Py, `z_nabla2_e` is evaluated inside the cell operator (recomputed
 //! per cell edge), so no edge domain is involved.
 
-use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
-use foehn::field::access::{f64s, i32s, scalar_f64, with_outputs};
-use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
-use foehn::testing::{random_args, random_field, SplitMix64};
+use foehn::runtime::field::access::{f64s, i32s, scalar_f64, with_outputs};
+use foehn::runtime::field::{Args, Field};
 use foehn_grid::Grid;
+use foehn_testkit::catalog::Entry;
+use foehn_testkit::{random_args, random_field, SplitMix64};
 
 /// Program name.
 pub const NAME: &str = "apply_diffusion_to_theta_and_exner";

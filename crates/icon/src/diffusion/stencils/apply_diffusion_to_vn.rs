@@ -30,14 +30,14 @@
 //! `nudgezone_diff` and `fac_bdydiff_v` but does not read them. [`reference`] tells the
 //! variants apart by the program's `limited_area`.
 
-use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::field::access::{f64s, scalar_f64, with_output};
-use foehn::field::{Args, Field};
 use foehn::ir;
-use foehn::testing::{random_field, SplitMix64};
+use foehn::runtime::field::access::{f64s, scalar_f64, with_output};
+use foehn::runtime::field::{Args, Field};
 use foehn_grid::Grid;
+use foehn_testkit::catalog::Entry;
+use foehn_testkit::{random_field, SplitMix64};
 use rayon::prelude::*;
 
 /// Program name.
@@ -377,7 +377,7 @@ fn edge_e2c2v_field(grid: &Grid, nlev: usize, data: &[f64]) -> Field {
 /// `nudgezone_diff = 0.04/(0.1 + ε)`, so both sides of the `max` occur;
 /// `fac_bdydiff_v = √5/200` (5 substeps). Both variants get all of them.
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    let mut args = foehn::testing::random_args(program, grid, nlev, seed);
+    let mut args = foehn_testkit::random_args(program, grid, nlev, seed);
     let mut rng = SplitMix64::new(seed ^ 0x0a11_7f5e);
     let geo = &grid.geometry;
     let n = geo.inv_primal_edge_length.len() as f64;

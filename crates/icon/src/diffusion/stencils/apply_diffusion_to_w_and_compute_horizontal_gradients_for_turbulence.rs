@@ -30,14 +30,14 @@
 //! not read and the outputs `dwdx/dwdy` are declared but not written, so they keep their
 //! values (ICON4Py passes them through unchanged).
 
-use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::field::access::{f64s, scalar_f64, with_outputs};
-use foehn::field::{Args, Field};
 use foehn::ir;
-use foehn::testing::{random_field, SplitMix64};
+use foehn::runtime::field::access::{f64s, scalar_f64, with_outputs};
+use foehn::runtime::field::{Args, Field};
 use foehn_grid::Grid;
+use foehn_testkit::catalog::Entry;
+use foehn_testkit::{random_field, SplitMix64};
 use rayon::prelude::*;
 
 /// Program name.
@@ -318,7 +318,7 @@ pub fn reference_with(grid: &Grid, args: &mut Args, type_shear: i32, nrdmax: i32
 /// 5 substeps); `diff_multfac_n2w` in `(0, 1/12)` on every level (so a wrong damping
 /// range shows); outputs random.
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    let mut args = foehn::testing::random_args(program, grid, nlev, seed);
+    let mut args = foehn_testkit::random_args(program, grid, nlev, seed);
     let mut rng = SplitMix64::new(seed ^ 0x3c0d_e2c0);
     let nc = grid.size(Location::Cell);
     let area = grid.geometry.cell_area.clone();

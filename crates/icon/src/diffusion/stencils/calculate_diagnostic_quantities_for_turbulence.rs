@@ -16,14 +16,14 @@
 //! left untouched. ICON4Py's half-level fields are `KDim` fields of `nlev + 1` levels;
 //! here they are `KHalf` fields (`wgtfac_c`, `div_ic`, `hdef_ic`).
 
-use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
-use foehn::field::access::{f64s, with_outputs};
-use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
-use foehn::testing::SplitMix64;
+use foehn::runtime::field::access::{f64s, with_outputs};
+use foehn::runtime::field::{Args, Field};
 use foehn_grid::Grid;
+use foehn_testkit::catalog::Entry;
+use foehn_testkit::SplitMix64;
 
 /// Program name.
 pub const NAME: &str = "calculate_diagnostic_quantities_for_turbulence";
@@ -164,7 +164,7 @@ pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result
 /// grid's geometry; `diff_multfac_smag` (= enh_smag_fac·dtime) in [0.5, 50); `wgtfac_c` in
 /// [0.4, 0.7) (about ½ on a smoothly stretched grid).
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    let mut args = foehn::testing::random_args(program, grid, nlev, seed);
+    let mut args = foehn_testkit::random_args(program, grid, nlev, seed);
     let mut rng = SplitMix64::new(seed ^ 0x5eed_0004);
     let mut uniform = |dims: Vec<Dim>, lo: f64, hi: f64| {
         Field::from_fn(grid, nlev, dims, F64, |_| {

@@ -21,14 +21,14 @@
 //! decomposed grid. As ICON4Py (not Fortran's `−HUGE`), cells without a cold pool get
 //! `smallest_vpfloat`.
 
-use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
-use foehn::field::access::{f64s, scalar_f64, with_output};
-use foehn::field::{Args, Field};
 use foehn::ir;
-use foehn::testing::{random_args, SplitMix64};
+use foehn::runtime::field::access::{f64s, scalar_f64, with_output};
+use foehn::runtime::field::{Args, Field};
 use foehn_grid::Grid;
+use foehn_testkit::catalog::Entry;
+use foehn_testkit::{random_args, SplitMix64};
 
 /// Program name.
 pub const NAME: &str = "calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools";

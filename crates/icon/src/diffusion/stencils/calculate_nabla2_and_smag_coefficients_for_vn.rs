@@ -17,14 +17,14 @@
 //! kh_smag_e  = min(max(0, kh_smag_ec − smag_offset), smag_limit(k))
 //! ```
 
-use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::field::access::{f64s, scalar_f64, with_outputs};
-use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
-use foehn::testing::SplitMix64;
+use foehn::runtime::field::access::{f64s, scalar_f64, with_outputs};
+use foehn::runtime::field::{Args, Field};
 use foehn_grid::Grid;
+use foehn_testkit::catalog::Entry;
+use foehn_testkit::SplitMix64;
 
 /// Program name.
 pub const NAME: &str = "calculate_nabla2_and_smag_coefficients_for_vn";
@@ -267,7 +267,7 @@ fn diamond_field(grid: &Grid, nlev: usize, data: &[f64]) -> Field {
 /// m), log-spaced over the levels with random jitter: with random winds, `kh_smag_e` then
 /// takes all three branches of its limiter (0, the limit, in between) on every grid.
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    let mut args = foehn::testing::random_args(program, grid, nlev, seed);
+    let mut args = foehn_testkit::random_args(program, grid, nlev, seed);
     let mut rng = SplitMix64::new(seed ^ 0x5eed_0003);
     let g = &grid.geometry;
     let edge = |data: &[f64]| Field::from_fn(grid, nlev, EDGE, F64, |i| Scalar::F64(data[i[0]]));

@@ -12,14 +12,14 @@
 //! Pentagon vertices have 5 edges: the sixth slot is a skip value and adds nothing.
 //! Diffusion calls the program twice per step: on `vn`, then on `z_nabla2_e`.
 
-use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
-use foehn::field::access::{f64s, with_outputs};
-use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
-use foehn::testing::SplitMix64;
+use foehn::runtime::field::access::{f64s, with_outputs};
+use foehn::runtime::field::{Args, Field};
 use foehn_grid::Grid;
+use foehn_testkit::catalog::Entry;
+use foehn_testkit::SplitMix64;
 
 /// Program name.
 pub const NAME: &str = "mo_intp_rbf_rbf_vec_interpol_vertex";
@@ -116,7 +116,7 @@ fn signed(rng: &mut SplitMix64, lo: f64, hi: f64) -> Scalar {
 /// of either sign and order one (ICON's `rbf_vec_coeff_v`), non-zero also in the skipped
 /// pentagon slots (so a reference that read them would differ).
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    let mut args = foehn::testing::random_args(program, grid, nlev, seed);
+    let mut args = foehn_testkit::random_args(program, grid, nlev, seed);
     let mut rng = SplitMix64::new(seed ^ 0x5eed_0002);
     let mut field = |dims: Vec<Dim>, lo: f64, hi: f64| {
         Field::from_fn(grid, nlev, dims, F64, |_| signed(&mut rng, lo, hi))

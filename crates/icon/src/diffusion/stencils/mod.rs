@@ -10,7 +10,7 @@ pub mod calculate_nabla2_and_smag_coefficients_for_vn;
 pub mod mo_intp_rbf_rbf_vec_interpol_vertex;
 pub mod scale_k;
 
-use foehn::catalog::Entry;
+use foehn_testkit::catalog::Entry;
 
 /// Every diffusion program, in ICON's call order.
 pub fn catalog() -> Vec<Entry> {

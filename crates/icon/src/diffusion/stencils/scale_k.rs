@@ -8,14 +8,14 @@
 //!
 //! Input and output are K-only fields (ICON4Py `KField`), computed as one column.
 
-use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
-use foehn::field::access::{f64s, scalar_f64, with_output};
-use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
-use foehn::testing::SplitMix64;
+use foehn::runtime::field::access::{f64s, scalar_f64, with_output};
+use foehn::runtime::field::{Args, Field};
 use foehn_grid::Grid;
+use foehn_testkit::catalog::Entry;
+use foehn_testkit::SplitMix64;
 
 /// Program name.
 pub const NAME: &str = "scale_k";
@@ -57,7 +57,7 @@ pub fn reference(_program: &ir::Program, _grid: &Grid, args: &mut Args) -> Resul
 /// Realistic random inputs: `field` = `enh_smag_fac` (the Smagorinsky scaling factor
 /// 0.015, enhanced up to 4× towards the model top), `factor` = `dtime` in [30, 900) s.
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    let mut args = foehn::testing::random_args(program, grid, nlev, seed);
+    let mut args = foehn_testkit::random_args(program, grid, nlev, seed);
     let mut rng = SplitMix64::new(seed ^ 0x5eed_0001);
     args.set_field(
         "field",

@@ -3,12 +3,12 @@
 //! tables, a per-program workspace, and launches whose argument blocks are built once
 //! per binding so a call only enqueues kernels.
 
-use super::c::{generate_kernels, CProgram, Target};
-use super::{KernelOptions, CODEGEN_VERSION};
+use crate::codegen::c::CProgram;
+use crate::codegen::{cuda_source, scan_levels, KernelOptions, CODEGEN_VERSION};
 use crate::error::{Error, Result};
-use crate::field::{Args, Field, FieldData};
-use crate::interp::Backend;
 use crate::ir::{self, DType, Dims, Role, Scalar};
+use crate::runtime::field::{Args, Field, FieldData};
+use crate::runtime::Backend;
 use foehn_cache::{Cache, KeyBuilder, Origin};
 use foehn_gpu::{DeviceBuffer, Gpu, GpuError, Kernel, Module};
 use foehn_grid::{Connectivity, Grid};
@@ -64,7 +64,7 @@ impl CudaCompiled {
     }
 
     /// The generated code's kernels (members, k-block, snapshots).
-    pub fn kernels(&self) -> &[super::c::CKernel] {
+    pub fn kernels(&self) -> &[crate::codegen::c::CKernel] {
         &self.module.code.kernels
     }
 
@@ -102,11 +102,11 @@ impl DeviceField {
     }
 
     fn strides(&self) -> (usize, usize, usize) {
-        crate::field::strides_of(self.dims, &self.shape)
+        crate::ir::layout::strides_of(self.dims, &self.shape)
     }
 
     fn levels(&self) -> usize {
-        crate::field::vertical_extent_of(self.dims, &self.shape)
+        crate::ir::layout::vertical_extent_of(self.dims, &self.shape)
     }
 }
 
@@ -207,7 +207,7 @@ impl CudaBackend {
             return Ok(c);
         }
         let idx32 = opts.idx32;
-        let code = source_for(program, nlev, opts, grid)?;
+        let code = cuda_source(program, nlev, opts, grid)?;
         let arch = self.gpu.arch();
         let (maj, min) = self.gpu.nvrtc_version();
         let key = KeyBuilder::new()
@@ -402,53 +402,4 @@ impl CudaBackend {
         bound.finish()?;
         self.download(program, &dev, args)
     }
-}
-
-/// Longest vertical range a scan column may have: `nlev + 1` when `program` has scans,
-/// else 1 (no column buffers).
-fn scan_levels(program: &ir::Program, nlev: usize) -> usize {
-    if program
-        .nodes
-        .iter()
-        .any(|n| matches!(n, ir::Node::Scan { .. }))
-    {
-        nlev + 1
-    } else {
-        1
-    }
-}
-
-/// The CUDA source [`CudaBackend::compile_for`] compiles for `program` (no device
-/// needed): its schedule and switches from `opts`, sizes fixed for `grid`/`nlev` when
-/// `opts.fixed_sizes` is set.
-pub fn source_for(
-    program: &ir::Program,
-    nlev: usize,
-    opts: &KernelOptions,
-    grid: Option<&Grid>,
-) -> Result<CProgram> {
-    let fail = |message: String| Error::Compile {
-        program: program.name.clone(),
-        message,
-    };
-    let (fixed, _) = opts.fixed(grid.map(|g| (g, nlev))).map_err(fail)?.unzip();
-    generate_kernels(
-        program,
-        Target::Cuda {
-            max_levels: scan_levels(program, nlev),
-            k_block: opts.k_block,
-            idx32: opts.idx32,
-        },
-        &opts.schedule_for(program),
-        fixed,
-    )
-    .map_err(|e| fail(e.to_string()))
-}
-
-/// The metrics key of a program variant: name, backend and static arguments.
-pub fn program_key(program: &ir::Program, backend: &str) -> foehn_metrics::ProgramKey {
-    program.variant.0.iter().fold(
-        foehn_metrics::ProgramKey::new(&program.name, backend),
-        |k, (n, v)| k.with_arg(n, v),
-    )
 }

@@ -1,7 +1,7 @@
 //! Writes a few arrays as .npy/.npz to a folder, or reads one back: a manual
 //! cross-check with NumPy (`cargo run --example npy_roundtrip -- write DIR`).
-use foehn::field::npy::{self, Array};
-use foehn::field::FieldData;
+use foehn::runtime::field::npy::{self, Array};
+use foehn::runtime::field::FieldData;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -1,6 +1,6 @@
 //! Prints the IR of the example programs (what `foehn explain` will show).
-use foehn::examples;
 use foehn::ir::Variant;
+use foehn_testkit::examples;
 
 fn main() {
     for p in [

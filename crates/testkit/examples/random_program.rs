@@ -1,6 +1,6 @@
 //! Prints a generated random program: `cargo run --example random_program -- SEED`.
 use foehn::ir::Variant;
-use foehn::testing::{GenConfig, RandomProgram};
+use foehn_testkit::{GenConfig, RandomProgram};
 
 fn main() {
     let seed = std::env::args()

@@ -2,14 +2,14 @@
 //! rayon (no DSL): the oracles of `foehn bench` and the "hand-written" baseline the
 //! generated code is measured against.
 
-use crate::error::Result;
-use crate::field::access::{f64s, with_output};
-use crate::field::Args;
+use foehn::error::Result;
+use foehn::runtime::field::access::{f64s, with_output};
+use foehn::runtime::field::Args;
 use foehn_grid::{Connectivity, Grid, Location};
 use rayon::prelude::*;
 
 /// `div(c, k) = Σ_j geofac_div(c, j) · vn(C2E[c, j], k)` on every cell and level.
-pub fn divergence(_program: &crate::ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+pub fn divergence(_program: &foehn::ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
     let (nc, ne) = (grid.size(Location::Cell), grid.size(Location::Edge));
     let c2e = grid.topology.table(Connectivity::C2E).as_slice();
     with_output(args, "div", |args, div| {
@@ -33,7 +33,7 @@ pub fn divergence(_program: &crate::ir::Program, grid: &Grid, args: &mut Args) -
 
 /// `x_ic(k) = w(k)·x(k) + (1 − w(k))·x(k−1)` for `1 ≤ k < nlev`, `x_ic(0) = x(0)`.
 pub fn interpolate_to_half_levels(
-    _program: &crate::ir::Program,
+    _program: &foehn::ir::Program,
     grid: &Grid,
     args: &mut Args,
 ) -> Result<()> {
@@ -60,7 +60,7 @@ pub fn interpolate_to_half_levels(
 
 /// Thomas algorithm per column: `a(k)x(k−1) + b(k)x(k) + c(k)x(k+1) = d(k)`.
 pub fn tridiagonal_solve(
-    _program: &crate::ir::Program,
+    _program: &foehn::ir::Program,
     grid: &Grid,
     args: &mut Args,
 ) -> Result<()> {

@@ -196,8 +196,7 @@ impl Field {
 
     /// The shape a field with `dims` has on `grid` with `nlev` full levels.
     pub fn grid_shape(grid: &Grid, nlev: usize, dims: Dims) -> Vec<usize> {
-        let h = dims.horizontal.map_or(0, |l| grid.size(l));
-        FieldType::new(dims, DType::F64).shape(h, nlev)
+        crate::ir::layout::grid_shape(grid, nlev, dims)
     }
 
     /// The dimensions.
@@ -296,12 +295,12 @@ impl Field {
     /// Element strides `(horizontal, local, vertical)` of the column-major layout
     /// (0 for absent dimensions).
     pub fn strides(&self) -> (usize, usize, usize) {
-        strides_of(self.dims, &self.shape)
+        crate::ir::layout::strides_of(self.dims, &self.shape)
     }
 
     /// Number of levels (1 for fields without a vertical dimension).
     pub fn vertical_extent(&self) -> usize {
-        vertical_extent_of(self.dims, &self.shape)
+        crate::ir::layout::vertical_extent_of(self.dims, &self.shape)
     }
 
     /// The number of levels (0 without a vertical dimension).
@@ -328,29 +327,4 @@ pub fn describe(dims: Dims, shape: &[usize], dtype: DType) -> String {
         .map(|(d, n)| format!("{d}={n}"))
         .collect();
     format!("[{}] {dtype}", parts.join(", "))
-}
-
-/// Element strides `(horizontal, local, vertical)` of the column-major layout of an array
-/// with `dims` and `shape` (0 for absent dimensions): host fields and device fields alike.
-pub fn strides_of(dims: Dims, shape: &[usize]) -> (usize, usize, usize) {
-    let n_h = if dims.horizontal.is_some() {
-        shape[0]
-    } else {
-        1
-    };
-    let w = dims.local.map_or(1, |c| c.width());
-    (
-        dims.horizontal.map_or(0, |_| 1),
-        if dims.local.is_some() { n_h } else { 0 },
-        if dims.vertical.is_some() { n_h * w } else { 0 },
-    )
-}
-
-/// Number of levels of an array with `dims` and `shape` (1 without a vertical dimension).
-pub fn vertical_extent_of(dims: Dims, shape: &[usize]) -> usize {
-    if dims.vertical.is_some() {
-        *shape.last().expect("vertical extent")
-    } else {
-        1
-    }
 }

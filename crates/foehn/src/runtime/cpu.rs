@@ -2,12 +2,12 @@
 //! library (cached on disk), loaded with `libloading`, and run in parallel over
 //! horizontal chunks with rayon. See `docs/adr/0003-native-cpu-backend.md`.
 
-use super::c::{generate_kernels, CProgram, Target};
-use super::{KernelOptions, CODEGEN_VERSION};
+use crate::codegen::c::CProgram;
+use crate::codegen::{c_source, KernelOptions, CODEGEN_VERSION};
 use crate::error::{Error, Result};
-use crate::field::{Args, Field, FieldData};
-use crate::interp::Backend;
 use crate::ir::{self, Scalar};
+use crate::runtime::field::{Args, Field, FieldData};
+use crate::runtime::Backend;
 use foehn_cache::{Cache, KeyBuilder, Origin};
 use foehn_grid::{Connectivity, Grid};
 use rayon::prelude::*;
@@ -199,7 +199,7 @@ impl CpuBackend {
         if let Some(p) = self.loaded.get(&alias) {
             return Ok(p);
         }
-        let code = source_for(program, opts, sized)?;
+        let code = c_source(program, opts, sized)?;
         let tc = toolchain().map_err(fail)?;
         let key = KeyBuilder::new()
             .part("codegen", CODEGEN_VERSION)
@@ -255,7 +255,7 @@ impl CpuBackend {
         if r.is_ok() && foehn_metrics::level() > 0 {
             let t = t0.elapsed().as_secs_f64();
             let compute = (foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE).then_some(t);
-            foehn_metrics::record(&super::cuda::program_key(program, "cpu"), t, compute);
+            foehn_metrics::record(&super::program_key(program, "cpu"), t, compute);
         }
         r
     }
@@ -284,22 +284,6 @@ impl Backend for CpuBackend {
         let compiled = self.compile(program)?;
         self.run_compiled(program, &compiled, grid, args)
     }
-}
-
-/// The C source [`CpuBackend::compile_with`] compiles for `program`: its schedule from
-/// `opts`, sizes fixed for `sized` = (grid, levels) when `opts.fixed_sizes` is set.
-pub fn source_for(
-    program: &ir::Program,
-    opts: &KernelOptions,
-    sized: Option<(&Grid, usize)>,
-) -> Result<CProgram> {
-    let fail = |message: String| Error::Compile {
-        program: program.name.clone(),
-        message,
-    };
-    let (fixed, _) = opts.fixed(sized).map_err(fail)?.unzip();
-    generate_kernels(program, Target::C, &opts.schedule_for(program), fixed)
-        .map_err(|e| fail(e.to_string()))
 }
 
 fn build_library(tc: &Toolchain, source: &str, artifact: &Path) -> std::result::Result<(), String> {

@@ -1,15 +1,24 @@
-//! Test support: a deterministic random number generator, random fields, and a
-//! generator of random well-typed programs for backend-agreement property tests.
+//! foehn's test kit: a deterministic random number generator, random fields, a
+//! generator of random well-typed programs for backend-agreement property tests, the
+//! catalog entry type (program, realistic inputs, reference) with the language's
+//! example programs, the one output comparator and the one list of test grids.
+//! Production code (the compiler, runtime and the dycore components) does not depend
+//! on it; tests, benchmarks and the catalog do.
+#![deny(missing_docs)]
 
+pub mod catalog;
+pub mod compare;
+pub mod examples;
 mod gen;
+pub mod grids;
 mod rng;
 
 pub use gen::{random_args, GenConfig, RandomProgram};
 pub use rng::SplitMix64;
 
-use crate::dsl::IntoDims;
-use crate::field::Field;
-use crate::ir::{DType, Scalar};
+use foehn::dsl::IntoDims;
+use foehn::ir::{DType, Scalar};
+use foehn::runtime::field::Field;
 use foehn_grid::Grid;
 
 /// A field shaped for `grid` with `nlev` levels and random values: floats uniform in
@@ -37,14 +46,14 @@ pub fn random_field(
 /// optimised program may compute anything there.
 pub fn assert_same_where_defined(
     what: &str,
-    ir: &crate::ir::Program,
-    want: &crate::field::Args,
-    got: &crate::field::Args,
+    ir: &foehn::ir::Program,
+    want: &foehn::runtime::field::Args,
+    got: &foehn::runtime::field::Args,
 ) {
     for d in ir
         .fields
         .iter()
-        .filter(|d| d.role.writable() && d.role != crate::ir::Role::Temp)
+        .filter(|d| d.role.writable() && d.role != foehn::ir::Role::Temp)
     {
         let (a, b) = (
             want.field(&d.name).expect("argument").data(),
@@ -65,8 +74,8 @@ pub fn assert_same_where_defined(
 /// value minus the mean of its three neighbours, then per edge the maximum over its two
 /// cells. Recomputing the temporary at both cells loads θ at 4 cells each; the
 /// optimiser stages it (tests of inlining, staging and the CUDA tile code).
-pub fn deviation_then_edge_max() -> crate::dsl::ProgramDef {
-    use crate::dsl::prelude::*;
+pub fn deviation_then_edge_max() -> foehn::dsl::ProgramDef {
+    use foehn::dsl::prelude::*;
     ProgramDef::new("deviation_then_edge_max", |b| {
         let theta = b.input("theta", (CELL, K), F64);
         let dev = b.temporary("dev", (CELL, K), F64);

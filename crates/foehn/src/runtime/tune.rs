@@ -10,11 +10,11 @@
 //! Without tuning the launch model picks the block size (`codegen::cuda`) and the
 //! optimiser's k-block applies.
 
-use crate::codegen::cuda::CudaBackend;
 use crate::codegen::KernelOptions;
 use crate::error::{Error, Result};
-use crate::field::Args;
 use crate::ir::{Program, Schedule};
+use crate::runtime::cuda::CudaBackend;
+use crate::runtime::field::Args;
 use foehn_cache::{KeyBuilder, Origin};
 use foehn_grid::Grid;
 
@@ -70,7 +70,7 @@ struct Bench<'a> {
     schedule: &'a Schedule,
     grid: &'a Grid,
     nlev: usize,
-    dev: &'a crate::codegen::cuda::DeviceArgs,
+    dev: &'a crate::runtime::cuda::DeviceArgs,
 }
 
 /// One kernel's time under a candidate, with the k-block and block order applied.

@@ -2,14 +2,15 @@
 //! must be fully written, verification against the reference, warm-up, and the median
 //! of repeated calls, reported as `foehn_metrics::BenchResult`s.
 
-use crate::catalog::Entry;
-use crate::codegen::cpu::CpuBackend;
-use crate::error::{Error, Result};
-use crate::field::{Args, Field};
-use crate::interp::Interpreter;
-use crate::ir::{self, DType, Role, Variant};
+use foehn::error::{Error, Result};
+use foehn::ir::{self, DType, Role, Variant};
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::field::{Args, Field};
+use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
 use foehn_metrics::BenchResult;
+use foehn_testkit::catalog::Entry;
+use foehn_testkit::compare::max_rel_diff;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -48,7 +49,7 @@ pub struct BenchConfig {
     pub seed: u64,
     /// `None`: the program as written ("unfused": one loop nest per stencil);
     /// `Some`: after the optimiser with these options ("optimised").
-    pub opt: Option<crate::opt::OptOptions>,
+    pub opt: Option<foehn::opt::OptOptions>,
     /// Autotune launch parameters (block size, k-block) per kernel on the device first
     /// (results persisted in the cache; later runs reuse them).
     pub tune: bool,
@@ -74,13 +75,13 @@ impl BenchConfig {
 
     /// The program to run: as written, or optimised. Verification always uses the
     /// program as written (and its reference), so the optimiser is checked too.
-    fn prepare(&self, written: ir::Program) -> (ir::Program, crate::codegen::KernelOptions) {
+    fn prepare(&self, written: ir::Program) -> (ir::Program, foehn::codegen::KernelOptions) {
         match &self.opt {
             Some(o) => {
-                let (p, schedule, _) = crate::opt::optimise_scheduled(&written, o);
-                (p, crate::codegen::KernelOptions::optimised(o, schedule))
+                let (p, schedule, _) = foehn::opt::optimise_scheduled(&written, o);
+                (p, foehn::codegen::KernelOptions::optimised(o, schedule))
             }
-            None => (written, crate::codegen::KernelOptions::default()),
+            None => (written, foehn::codegen::KernelOptions::default()),
         }
     }
 }
@@ -144,35 +145,6 @@ pub fn check_written(ir: &ir::Program, grid: &Grid, nlev: usize, args: &Args) ->
         }
     }
     Ok(())
-}
-
-/// Largest relative difference between the outputs of two argument sets.
-pub fn max_rel_diff(ir: &ir::Program, a: &Args, b: &Args) -> (String, f64) {
-    let mut worst = (String::new(), 0.0f64);
-    for d in ir
-        .fields
-        .iter()
-        .filter(|d| d.role.writable() && d.role != Role::Temp)
-    {
-        let (fa, fb) = (
-            a.field(&d.name).expect("present"),
-            b.field(&d.name).expect("present"),
-        );
-        for i in 0..fa.data().len() {
-            let (x, y) = (fa.data().get(i).as_f64(), fb.data().get(i).as_f64());
-            if x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()) {
-                continue;
-            }
-            let rel = (x - y).abs() / x.abs().max(y.abs()).max(f64::MIN_POSITIVE);
-            if rel > worst.1 || rel.is_nan() {
-                worst = (
-                    d.name.clone(),
-                    if rel.is_nan() { f64::INFINITY } else { rel },
-                );
-            }
-        }
-    }
-    worst
 }
 
 /// Where and at what size a benchmark runs.
@@ -283,7 +255,7 @@ pub fn bench_cuda(
     entry: &Entry,
     variant: &Variant,
     setup: &BenchSetup,
-    cuda: &crate::codegen::cuda::CudaBackend,
+    cuda: &foehn::runtime::cuda::CudaBackend,
     cfg: &BenchConfig,
 ) -> Result<BenchResult> {
     let (grid, nlev, peak_gbs) = (setup.grid, setup.nlev, setup.peak_gbs);
@@ -299,7 +271,7 @@ pub fn bench_cuda(
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;
     if cfg.tune {
-        kopts = crate::tune::tuned(cuda, &run, &kopts, grid, nlev, &args)?;
+        kopts = foehn::runtime::tune::tuned(cuda, &run, &kopts, grid, nlev, &args)?;
     }
     let compiled = cuda.compile_for(&run, nlev, &kopts, Some(grid))?;
     let pristine = args.clone();

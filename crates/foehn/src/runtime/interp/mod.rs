@@ -1,4 +1,4 @@
-//! The reference interpreter and the [`Backend`] trait.
+//! The reference interpreter.
 //!
 //! The interpreter is written to be plainly correct, not fast: for each stencil in
 //! order, it evaluates the root expression at every point of the resolved domain
@@ -20,37 +20,14 @@
 
 mod eval;
 
-use crate::dsl::ProgramDef;
 use crate::error::Result;
-use crate::field::{Args, Field};
-use crate::ir::{self, Scalar, Variant};
+use crate::ir::{self, Scalar};
+use crate::runtime::field::{Args, Field};
+use crate::runtime::Backend;
 use eval::{Eval, Pt, Value};
 use foehn_grid::Grid;
 use std::cell::RefCell;
 use std::collections::HashMap;
-
-/// Something that runs programs: the interpreter now, the CPU and CUDA code
-/// generators later.
-pub trait Backend {
-    /// A short name (`interp`, `cpu`, `cuda`).
-    fn name(&self) -> &str;
-
-    /// Runs a specialised program on `grid`, reading and updating `args` (argument
-    /// shapes are checked first; outputs are written only inside each stencil's domain).
-    fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()>;
-
-    /// Specialises one variant of `program` and runs it (see [`Backend::execute`]).
-    fn run(
-        &self,
-        program: &ProgramDef,
-        variant: &Variant,
-        grid: &Grid,
-        args: &mut Args,
-    ) -> Result<()> {
-        let ir = program.specialize(variant)?;
-        self.execute(&ir, grid, args)
-    }
-}
 
 /// The reference interpreter.
 #[derive(Debug, Clone, Copy, Default)]

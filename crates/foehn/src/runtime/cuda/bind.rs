@@ -3,7 +3,7 @@
 
 use super::bound::BoundStencil;
 use super::*;
-use crate::codegen::{check_fixed_size, KernelLaunch};
+use crate::runtime::{check_fixed_size, program_key, KernelLaunch};
 
 impl CudaBackend {
     /// Prepares launches of `compiled` on `grid` with device arguments: resolves domains,

@@ -1,7 +1,7 @@
 //! Three small programs showing the language on ICON formulas; each has an independent
 //! plain-Rust reference in [`reference`] (and another in `tests/examples.rs`).
 
-use crate::dsl::prelude::*;
+use foehn::dsl::prelude::*;
 
 pub mod reference;
 

@@ -1,7 +1,7 @@
 //! Prints the generated C of the documented examples: `cargo run --example show_c`.
 use foehn::codegen::c::generate;
-use foehn::examples;
 use foehn::ir::Variant;
+use foehn_testkit::examples;
 
 fn main() {
     for p in [

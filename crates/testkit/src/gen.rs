@@ -6,9 +6,9 @@
 //! through skip values happen only inside reductions; vertical shifts are guarded).
 
 use super::rng::SplitMix64;
-use crate::dsl::prelude::*;
-use crate::field::Args;
-use crate::ir::{self, Role, Scalar};
+use foehn::dsl::prelude::*;
+use foehn::ir::{self, Role, Scalar};
+use foehn::runtime::field::Args;
 use foehn_grid::Grid;
 
 /// Knobs of the generator.

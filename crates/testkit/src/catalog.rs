@@ -2,12 +2,12 @@
 //! bench`, `foehn explain` and `foehn exec` operate on. Each entry has a plain-Rust
 //! reference where one exists; other crates (the ICON dycore) add their own entries.
 
-use crate::dsl::ProgramDef;
-use crate::error::Result;
 use crate::examples;
-use crate::field::Args;
-use crate::ir::{self, DType, Variant};
-use crate::testing::{random_args, random_field, SplitMix64};
+use crate::{random_args, random_field, SplitMix64};
+use foehn::dsl::ProgramDef;
+use foehn::error::Result;
+use foehn::ir::{self, DType, Variant};
+use foehn::runtime::field::Args;
 use foehn_grid::Grid;
 
 /// A plain-Rust reference: computes the program's outputs into `args`.
@@ -91,7 +91,7 @@ fn tridiagonal_inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64
 /// A program with 20 arguments (19 edge inputs, one output) and one cheap stencil: its
 /// benchmark row measures the host overhead of a program call.
 pub fn host_overhead_probe() -> ProgramDef {
-    use crate::dsl::prelude::*;
+    use foehn::dsl::prelude::*;
     ProgramDef::new("host_overhead_probe", |b| {
         let inputs: Vec<_> = (0..19)
             .map(|i| b.input(&format!("in{i:02}"), (EDGE, K), F64))

@@ -1,8 +1,8 @@
 //! Pointwise evaluation of IR expressions.
 
-use crate::field::Field;
 use crate::ir::semantics::{binary, unary};
 use crate::ir::{self, BinaryOp, DType, ExprId, Node, ReduceOp, Scalar, ScanDir};
+use crate::runtime::field::Field;
 use foehn_grid::{Grid, SKIP};
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -1,0 +1,40 @@
+//! The memory layout of a field: its shape on a grid and levels, and its strides. The
+//! code generators bake it into generated code, the runtime allocates by it and the
+//! cost model counts bytes with it, so it lives here, below all three.
+//!
+//! Layout: horizontal index fastest, then the local (neighbour) dimension, then levels.
+
+use super::{DType, Dims, FieldType};
+use foehn_grid::Grid;
+
+/// The shape of a field with `dims` on `grid` with `nlev` full levels (half-level
+/// fields have `nlev + 1`), one extent per present dimension in canonical order.
+pub fn grid_shape(grid: &Grid, nlev: usize, dims: Dims) -> Vec<usize> {
+    let h = dims.horizontal.map_or(0, |l| grid.size(l));
+    FieldType::new(dims, DType::F64).shape(h, nlev)
+}
+
+/// Element strides `(horizontal, local, vertical)` of the column-major layout of an array
+/// with `dims` and `shape` (0 for absent dimensions): host fields and device fields alike.
+pub fn strides_of(dims: Dims, shape: &[usize]) -> (usize, usize, usize) {
+    let n_h = if dims.horizontal.is_some() {
+        shape[0]
+    } else {
+        1
+    };
+    let w = dims.local.map_or(1, |c| c.width());
+    (
+        dims.horizontal.map_or(0, |_| 1),
+        if dims.local.is_some() { n_h } else { 0 },
+        if dims.vertical.is_some() { n_h * w } else { 0 },
+    )
+}
+
+/// Number of levels of an array with `dims` and `shape` (1 without a vertical dimension).
+pub fn vertical_extent_of(dims: Dims, shape: &[usize]) -> usize {
+    if dims.vertical.is_some() {
+        *shape.last().expect("vertical extent")
+    } else {
+        1
+    }
+}
