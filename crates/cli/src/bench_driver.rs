@@ -2,8 +2,10 @@
 //! must be fully written, verification against the reference, warm-up, and the median
 //! of repeated calls, reported as `foehn_metrics::BenchResult`s.
 
+use foehn::codegen::Sizes;
 use foehn::error::{Error, Result};
-use foehn::ir::{self, DType, Role, Variant};
+use foehn::ir::layout::indices_fit;
+use foehn::ir::{self, DType, Role, Schedule, Variant};
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::field::{Args, Field};
 use foehn::runtime::interp::Interpreter;
@@ -75,13 +77,21 @@ impl BenchConfig {
 
     /// The program to run: as written, or optimised. Verification always uses the
     /// program as written (and its reference), so the optimiser is checked too.
-    fn prepare(&self, written: ir::Program) -> (ir::Program, foehn::codegen::KernelOptions) {
+    /// 32-bit indices only where every field on `grid` with `nlev` levels fits them.
+    fn prepare(&self, written: ir::Program, grid: &Grid, nlev: usize) -> (ir::Program, Schedule) {
         match &self.opt {
             Some(o) => {
-                let (p, schedule, _) = foehn::opt::optimise_scheduled(&written, o);
-                (p, foehn::codegen::KernelOptions::optimised(o, schedule))
+                let o = foehn::opt::OptOptions {
+                    idx32: o.idx32 && indices_fit(&written, grid, nlev),
+                    ..o.clone()
+                };
+                let (p, schedule, _) = foehn::opt::optimise_scheduled(&written, &o);
+                (p, schedule)
             }
-            None => (written, foehn::codegen::KernelOptions::default()),
+            None => {
+                let s = Schedule::unfused(&written);
+                (written, s)
+            }
         }
     }
 }
@@ -170,9 +180,9 @@ pub fn bench_cpu_side(
     let (grid, nlev, cpu, peak_gbs) = (setup.grid, setup.nlev, setup.cpu, setup.peak_gbs);
     let def = (entry.build)();
     let ir = def.specialize(variant)?;
-    let (run, kopts) = cfg.prepare(ir.clone());
+    let (run, schedule) = cfg.prepare(ir.clone(), grid, nlev);
     let compiled = if engine == Engine::Cpu {
-        Some(cpu.compile_with(&run, &kopts, Some((grid, nlev)))?)
+        Some(cpu.compile(&run, &schedule, Sizes::of(grid, nlev))?)
     } else {
         None
     };
@@ -265,15 +275,13 @@ pub fn bench_cuda(
         stencil: "-".into(),
         message: e.to_string(),
     };
-    let (run, kopts) = cfg.prepare(ir.clone());
-    // 32-bit index arithmetic in the optimised schedule where every field fits.
-    let mut kopts = kopts.fitted(&run, grid, nlev);
+    let (run, mut schedule) = cfg.prepare(ir.clone(), grid, nlev);
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;
     if cfg.tune {
-        kopts = foehn::runtime::tune::tuned(cuda, &run, &kopts, grid, nlev, &args)?;
+        schedule = foehn::runtime::tune::tuned(cuda, &run, &schedule, grid, nlev, &args)?;
     }
-    let compiled = cuda.compile_for(&run, nlev, &kopts, Some(grid))?;
+    let compiled = cuda.compile(&run, &schedule, Sizes::of(grid, nlev))?;
     let pristine = args.clone();
     let dev = cuda.upload(&run, &args)?;
     let mut bound = cuda.bind(&run, &compiled, grid, nlev, &dev)?;

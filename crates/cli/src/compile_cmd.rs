@@ -4,6 +4,7 @@
 use crate::bench_cmd::{catalog, select};
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
+use foehn::codegen::Sizes;
 use foehn::ir;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
@@ -63,7 +64,9 @@ pub fn run(a: CompileArgs) -> Result<()> {
                 .par_iter()
                 .map(|p| {
                     bar.set_message(p.name.clone());
-                    let c = b.compile(p).with_context(|| p.name.clone());
+                    let c = b
+                        .compile(p, &ir::Schedule::unfused(p), Sizes::levels(a.levels))
+                        .with_context(|| p.name.clone());
                     bar.inc(1);
                     c.map(|c| format!("{:?}", c.origin))
                 })
@@ -75,7 +78,9 @@ pub fn run(a: CompileArgs) -> Result<()> {
                 .par_iter()
                 .map(|p| {
                     bar.set_message(p.name.clone());
-                    let c = b.compile(p, a.levels).with_context(|| p.name.clone());
+                    let c = b
+                        .compile(p, &ir::Schedule::unfused(p), Sizes::levels(a.levels))
+                        .with_context(|| p.name.clone());
                     bar.inc(1);
                     c.map(|c| format!("{:?}", c.origin))
                 })

@@ -6,7 +6,8 @@ use crate::explain_cmd::parse_variant;
 use crate::grid_cmd;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
-use foehn::ir::{Role, Scalar};
+use foehn::codegen::Sizes;
+use foehn::ir::{Role, Scalar, Schedule};
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::field::npy::{load_npz, save_npz, Array};
@@ -102,7 +103,8 @@ pub fn run(a: ExecArgs) -> Result<()> {
         "interp" => Interpreter.run_ir(&ir, &grid, &mut args)?,
         "cpu" => {
             let cpu = CpuBackend::default();
-            let c = cpu.compile(&ir)?;
+            let nlev = args.check(&ir, &grid)?;
+            let c = cpu.compile(&ir, &Schedule::unfused(&ir), Sizes::of(&grid, nlev))?;
             cpu.run_compiled(&ir, &c, &grid, &mut args)?
         }
         "cuda" => CudaBackend::open(Cache::from_env())?.run_ir(&ir, &grid, &mut args)?,

@@ -3,7 +3,7 @@
 use crate::bench_cmd::catalog;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
-use foehn::codegen::{self, KernelOptions};
+use foehn::codegen::{self, Sizes, Target};
 use foehn::ir::{StaticValue, Variant};
 use foehn_grid::GridSpec;
 
@@ -61,21 +61,11 @@ fn report_bandwidth(path: &std::path::Path) -> Result<f64> {
 fn print_kernels(
     ir: &foehn::ir::Program,
     schedule: &foehn::ir::Schedule,
-    k_block: usize,
     grid: &foehn_grid::Grid,
     levels: usize,
     gbs: f64,
 ) -> Result<f64> {
-    let code = foehn::codegen::c::generate_kernels(
-        ir,
-        foehn::codegen::c::Target::Cuda {
-            max_levels: levels + 1,
-            k_block,
-            idx32: false,
-        },
-        schedule,
-        None,
-    )?;
+    let code = codegen::generate(ir, schedule, Target::Cuda, Sizes::of(grid, levels))?;
     let mut total = 0.0;
     for (i, (k, name)) in code.kernels.iter().zip(schedule.describe(ir)).enumerate() {
         let bytes = ir.kernel_bytes(&k.members, grid, levels) as f64;
@@ -166,7 +156,6 @@ pub fn run(a: ExplainArgs) -> Result<()> {
         let unfused = print_kernels(
             &ir,
             &foehn::ir::Schedule::unfused(&ir),
-            1,
             &grid,
             a.levels,
             gbs,
@@ -195,7 +184,7 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             }
         );
         println!("kernels of the optimised schedule at {gbs:.0} GB/s:");
-        let optimised = print_kernels(&opt, &schedule, opts.k_block, &grid, a.levels, gbs)?;
+        let optimised = print_kernels(&opt, &schedule, &grid, a.levels, gbs)?;
         println!(
             "  predicted total {optimised:.4} ms ({:.2}x the unfused prediction)",
             unfused / optimised.max(1e-12)
@@ -204,18 +193,17 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             println!("--- optimised IR ---\n{opt}");
         }
         if a.code {
-            let (program, kernel_opts) = if a.optimised {
-                (&opt, KernelOptions::optimised(&opts, schedule.clone()))
+            let (program, schedule) = if a.optimised {
+                (&opt, schedule.clone())
             } else {
-                (&ir, KernelOptions::default())
+                (&ir, foehn::ir::Schedule::unfused(&ir))
             };
-            let (language, code) = if a.cuda {
-                let c = codegen::cuda_source(program, a.levels, &kernel_opts, Some(&grid))?;
-                ("CUDA", c)
+            let (language, target) = if a.cuda {
+                ("CUDA", Target::Cuda)
             } else {
-                let c = codegen::c_source(program, &kernel_opts, Some((&grid, a.levels)))?;
-                ("C", c)
+                ("C", Target::C)
             };
+            let code = codegen::generate(program, &schedule, target, Sizes::of(&grid, a.levels))?;
             println!("--- generated {language} ---\n{}", code.source);
         }
     }

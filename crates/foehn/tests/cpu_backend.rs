@@ -3,13 +3,15 @@
 //! three documented examples, and on run-time errors; code generation is deterministic
 //! and the compiled-program cache survives corruption.
 
-use foehn::codegen::c::generate;
+use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
+use foehn::ir::Schedule;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::field::{Args, Field};
 use foehn::runtime::{interp::Interpreter, Backend};
 use foehn_cache::{Cache, Origin};
 use foehn_testkit::examples;
+use foehn_testkit::grids::small_global;
 use foehn_testkit::{random_args, random_field, GenConfig, RandomProgram, SplitMix64};
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -52,7 +54,7 @@ proptest! {
         let args = random_args(&ir, grid, 4, seed ^ 0x5eed);
         let (mut a, mut b) = (args.clone(), args);
         let ri = Interpreter.run_ir(&ir, grid, &mut a);
-        let compiled = backend().compile(&ir).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}\n{ir}"));
+        let compiled = backend().compile(&ir, &Schedule::unfused(&ir), foehn::codegen::Sizes::of(grid, 4)).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}\n{ir}"));
         let rc = backend().run_compiled(&ir, &compiled, grid, &mut b);
         match (ri, rc) {
             (Ok(()), Ok(())) => assert_agree(&format!("seed {seed:#x}\n{ir}"), &a, &b, 1e-13),
@@ -122,8 +124,12 @@ fn generating_twice_gives_identical_code() {
             .specialize(&Variant::new())
             .unwrap();
         assert_eq!(
-            generate(&ir).unwrap().source,
-            generate(&ir2).unwrap().source,
+            generate(&ir, &Schedule::unfused(&ir), Target::C, Sizes::levels(4))
+                .unwrap()
+                .source,
+            generate(&ir2, &Schedule::unfused(&ir2), Target::C, Sizes::levels(4))
+                .unwrap()
+                .source,
             "seed {seed}"
         );
     }
@@ -133,9 +139,12 @@ fn generating_twice_gives_identical_code() {
 fn corrupt_cache_entry_is_rebuilt_not_loaded() {
     let dir = tempfile::tempdir().unwrap();
     let ir = examples::divergence().specialize(&Variant::new()).unwrap();
+    let unfused = Schedule::unfused(&ir);
     // Compile, then unload (a library that is loaded must not be modified in place).
     let key = {
-        let first = CpuBackend::new(Cache::at(dir.path())).compile(&ir).unwrap();
+        let first = CpuBackend::new(Cache::at(dir.path()))
+            .compile(&ir, &unfused, foehn::codegen::Sizes::of(small_global(), 4))
+            .unwrap();
         assert_eq!(first.origin, Origin::Built);
         first.key.clone()
     };
@@ -147,10 +156,14 @@ fn corrupt_cache_entry_is_rebuilt_not_loaded() {
         .unwrap()
         .set_len(len / 2)
         .unwrap();
-    let again = CpuBackend::new(Cache::at(dir.path())).compile(&ir).unwrap();
+    let again = CpuBackend::new(Cache::at(dir.path()))
+        .compile(&ir, &unfused, foehn::codegen::Sizes::of(small_global(), 4))
+        .unwrap();
     assert_eq!(again.origin, Origin::Rebuilt);
     assert_eq!(again.key, key);
-    let hit = CpuBackend::new(Cache::at(dir.path())).compile(&ir).unwrap();
+    let hit = CpuBackend::new(Cache::at(dir.path()))
+        .compile(&ir, &unfused, foehn::codegen::Sizes::of(small_global(), 4))
+        .unwrap();
     assert_eq!(hit.origin, Origin::Hit);
     // And the rebuilt program runs correctly.
     let grid = &foehn_testkit::grids::compiler_grids()[0];

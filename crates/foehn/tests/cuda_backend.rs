@@ -2,9 +2,9 @@
 //! everywhere), and on a machine with a CUDA device it agrees with the interpreter on
 //! random programs and the examples. Without a device those tests say so and skip.
 
-use foehn::codegen::c::{generate_for, generate_kernels, Fixed, Target};
-use foehn::codegen::KernelOptions;
+use foehn::codegen::{generate, Sizes, Target};
 use foehn::ir::{Program, Variant};
+use foehn::opt::schedule::per_stencil;
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::field::Args;
@@ -77,13 +77,16 @@ fn generated_cuda_is_valid_cplusplus() {
         );
     }
     for (i, ir) in programs.iter().enumerate() {
-        let src = generate_for(
+        let k_blocked = OptOptions {
+            k_block: 4,
+            idx32: i % 2 == 1,
+            ..OptOptions::none()
+        };
+        let src = generate(
             ir,
-            Target::Cuda {
-                max_levels: 9,
-                k_block: 4,
-                idx32: i % 2 == 1,
-            },
+            &per_stencil(ir, &k_blocked),
+            Target::Cuda,
+            Sizes::levels(8),
         )
         .unwrap()
         .source;
@@ -91,23 +94,15 @@ fn generated_cuda_is_valid_cplusplus() {
             panic!("{}: generated CUDA does not parse:\n{e}\n{src}", ir.name);
         }
         // Optimised: fused kernels, sizes fixed for a grid.
-        let opts = OptOptions::default();
+        let opts = OptOptions {
+            k_block: 4,
+            ..OptOptions::default()
+        };
         let (opt, schedule, _) = optimise_scheduled(ir, &opts);
-        // With the options' defaults filled in (k-major block order).
-        let schedule = KernelOptions::optimised(&opts, schedule).schedule_for(&opt);
-        let grid = &foehn_testkit::grids::compiler_grids()[i % 2];
-        let src = generate_kernels(
-            &opt,
-            Target::Cuda {
-                max_levels: 9,
-                k_block: 4,
-                idx32: true,
-            },
-            &schedule,
-            Some(Fixed { grid, nlev: 8 }),
-        )
-        .unwrap()
-        .source;
+        let grid = foehn_testkit::grids::compiler_grids()[i % 2];
+        let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 8))
+            .unwrap()
+            .source;
         if let Err(e) = cxx_syntax_check(&src) {
             panic!(
                 "{} (optimised): generated CUDA does not parse:\n{e}\n{src}",
@@ -122,17 +117,21 @@ fn level_invariant_loads_are_hoisted_out_of_the_k_block_loop() {
     let ir = foehn_testkit::examples::divergence()
         .specialize(&Variant::new())
         .unwrap();
-    let target = Target::Cuda {
-        max_levels: 9,
-        k_block: 4,
-        idx32: true,
-    };
     let source = |hoist: bool| {
-        let mut schedule = foehn::ir::Schedule::unfused(&ir);
-        schedule.kernels[0].hoist = Some(hoist);
-        generate_kernels(&ir, target, &schedule, None)
-            .unwrap()
-            .source
+        let opts = OptOptions {
+            k_block: 4,
+            idx32: true,
+            hoist,
+            ..OptOptions::none()
+        };
+        generate(
+            &ir,
+            &per_stencil(&ir, &opts),
+            Target::Cuda,
+            Sizes::levels(8),
+        )
+        .unwrap()
+        .source
     };
     // The level loop and what comes before it in the kernel.
     let split = |src: &str| {
@@ -162,16 +161,14 @@ fn staged_values_are_computed_in_shared_memory_before_the_consumer() {
     let ir = foehn_testkit::deviation_then_edge_max()
         .specialize(&Variant::new())
         .unwrap();
-    let opts = OptOptions::default();
+    let opts = OptOptions {
+        k_block: 4,
+        fixed_sizes: false,
+        ..OptOptions::default()
+    };
     let (opt, schedule, report) = optimise_scheduled(&ir, &opts);
     assert!(report.actions.iter().any(|a| a.contains("staged")));
-    let schedule = KernelOptions::optimised(&opts, schedule).schedule_for(&opt);
-    let target = Target::Cuda {
-        max_levels: 9,
-        k_block: 4,
-        idx32: true,
-    };
-    let code = generate_kernels(&opt, target, &schedule, None).unwrap();
+    let code = generate(&opt, &schedule, Target::Cuda, Sizes::levels(8)).unwrap();
     assert_eq!(
         code.kernels[0].stage,
         Some((foehn_grid::Connectivity::E2C, 1))
@@ -252,13 +249,12 @@ fn random_programs_agree_on_the_gpu() {
             let ri = Interpreter.run_ir(&ir, grid, &mut a);
             // Odd seeds run k-blocked (3 levels per thread, 4 levels: a partial block) with
             // 32-bit indices.
-            let rc = cuda.run_ir_with(
-                &ir,
-                grid,
-                &mut b,
-                if seed % 2 == 1 { 3 } else { 1 },
-                seed % 2 == 1,
-            );
+            let opts = OptOptions {
+                k_block: if seed % 2 == 1 { 3 } else { 1 },
+                idx32: seed % 2 == 1,
+                ..OptOptions::none()
+            };
+            let rc = cuda.run_scheduled(&ir, &per_stencil(&ir, &opts), grid, &mut b);
             match (ri, rc) {
                 (Ok(()), Ok(())) => {
                     assert_agree(&format!("seed {seed}\n{ir}"), &a, &b, 1e-12);
@@ -361,14 +357,13 @@ fn optimised_random_programs_agree_on_the_gpu() {
         };
         let (opt, schedule, report) = optimise_scheduled(&ir, &opts);
         fused += schedule.kernels.iter().filter(|k| k.is_fused()).count();
-        let kopts = KernelOptions::optimised(&opts, schedule);
         for grid in foehn_testkit::grids::compiler_grids() {
             let args = random_args(&ir, grid, 4, seed ^ 0x0bad);
             let (mut a, mut b) = (args.clone(), args);
             if Interpreter.run_ir(&ir, grid, &mut a).is_err() {
                 continue;
             }
-            cuda.run_ir_opts(&opt, grid, &mut b, &kopts)
+            cuda.run_scheduled(&opt, &schedule, grid, &mut b)
                 .unwrap_or_else(|e| {
                     panic!("seed {seed}: {e}\n{}\n{ir}", report.actions.join("\n"))
                 });
@@ -400,9 +395,8 @@ fn tuning_is_measured_once_persisted_and_preserves_results() {
     let args = (entry.inputs)(&ir, grid, 9, 4);
     let opts = OptOptions::default();
     let (opt, schedule, _) = optimise_scheduled(&ir, &opts);
-    let base = KernelOptions::optimised(&opts, schedule);
-    let first = foehn::runtime::tune::tune(cuda, &opt, &base, grid, 9, &args).unwrap();
-    let again = foehn::runtime::tune::tune(cuda, &opt, &base, grid, 9, &args).unwrap();
+    let first = foehn::runtime::tune::tune(cuda, &opt, &schedule, grid, 9, &args).unwrap();
+    let again = foehn::runtime::tune::tune(cuda, &opt, &schedule, grid, 9, &args).unwrap();
     assert_eq!(first.origin, foehn_cache::Origin::Built);
     assert_eq!(again.origin, foehn_cache::Origin::Hit);
     assert_eq!(first.kernels, again.kernels);
@@ -414,9 +408,9 @@ fn tuning_is_measured_once_persisted_and_preserves_results() {
             && foehn::runtime::tune::BLOCKS.contains(&c.block)
     );
     assert!(c.ms > 0.0 && c.ms <= c.default_ms * 1.5, "{c:?}");
-    let tuned = foehn::runtime::tune::apply(&opt, &base, &first);
+    let tuned = foehn::runtime::tune::apply(&opt, &schedule, &first);
     let (mut a, mut b) = (args.clone(), args);
     Interpreter.run_ir(&ir, grid, &mut a).unwrap();
-    cuda.run_ir_opts(&opt, grid, &mut b, &tuned).unwrap();
+    cuda.run_scheduled(&opt, &tuned, grid, &mut b).unwrap();
     assert_agree("tuned divergence", &a, &b, 1e-12);
 }

@@ -4,10 +4,10 @@
 //! refused (and why); fused code is generated deterministically; code compiled for one
 //! grid refuses another.
 
-use foehn::codegen::c::{generate_kernels, Target};
-use foehn::codegen::KernelOptions;
+use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::{Program, Schedule};
+use foehn::opt::schedule::resolve;
 use foehn::opt::{fuse::fuse, optimise_scheduled, OptOptions, OptReport};
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::field::Args;
@@ -29,10 +29,12 @@ fn cpu() -> &'static CpuBackend {
 
 use foehn_testkit::assert_same_where_defined as assert_same;
 
-fn run_cpu(p: &Program, opts: &KernelOptions, grid: &Grid, args: &Args) -> Args {
+fn run_cpu(p: &Program, schedule: &Schedule, grid: &Grid, args: &Args) -> Args {
     let mut got = args.clone();
     let nlev = got.check(p, grid).unwrap();
-    let c = cpu().compile_with(p, opts, Some((grid, nlev))).unwrap();
+    let c = cpu()
+        .compile(p, schedule, foehn::codegen::Sizes::of(grid, nlev))
+        .unwrap();
     cpu().run_compiled(p, &c, grid, &mut got).unwrap();
     got
 }
@@ -72,10 +74,9 @@ fn fused_and_fixed_size_kernels_agree_with_the_interpreter_on_random_programs() 
                     report.actions.join("\n")
                 );
                 for fixed_sizes in [false, true] {
-                    let k = KernelOptions {
-                        schedule: Some(schedule.clone()),
+                    let k = Schedule {
                         fixed_sizes,
-                        ..KernelOptions::default()
+                        ..schedule.clone()
                     };
                     let got = run_cpu(&opt, &k, grid, &args);
                     assert_same(
@@ -117,8 +118,8 @@ fn chain() -> Program {
 fn pointwise_producers_and_siblings_fuse_neighbour_reads_split_kernels() {
     let p = chain();
     let mut report = OptReport::default();
-    let s = fuse(&p, &mut report);
-    let kernels: Vec<Vec<usize>> = s.kernels.iter().map(|k| k.stencils.clone()).collect();
+    let kernels = fuse(&p, &mut report);
+    let s = resolve(&p, kernels.clone(), &OptOptions::none());
     assert_eq!(
         kernels,
         vec![vec![0, 1], vec![2, 3]],
@@ -145,10 +146,9 @@ fn pointwise_producers_and_siblings_fuse_neighbour_reads_split_kernels() {
         let mut want = args.clone();
         Interpreter.run_ir(&p, grid, &mut want).unwrap();
         for fixed_sizes in [false, true] {
-            let k = KernelOptions {
-                schedule: Some(s.clone()),
+            let k = Schedule {
                 fixed_sizes,
-                ..KernelOptions::default()
+                ..s.clone()
             };
             assert_same("chain", &p, &want, &run_cpu(&p, &k, grid, &args));
         }
@@ -168,7 +168,7 @@ fn a_write_after_a_neighbour_read_is_not_fused() {
     .unwrap();
     let mut report = OptReport::default();
     let s = fuse(&p, &mut report);
-    assert_eq!(s.kernels.len(), 2);
+    assert_eq!(s.len(), 2);
     assert!(
         report.actions[0].contains("it writes `x`, which the group reads away from its own point"),
         "{:?}",
@@ -179,20 +179,17 @@ fn a_write_after_a_neighbour_read_is_not_fused() {
 #[test]
 fn fused_code_is_deterministic_and_fixed_sizes_refuse_another_grid() {
     let p = chain();
-    let s = fuse(&p, &mut OptReport::default());
+    let groups = fuse(&p, &mut OptReport::default());
+    let opts = OptOptions {
+        k_block: 4,
+        idx32: true,
+        ..OptOptions::none()
+    };
+    let s = resolve(&p, groups, &opts);
     let gen = || {
-        generate_kernels(
-            &p,
-            Target::Cuda {
-                max_levels: 1,
-                k_block: 4,
-                idx32: true,
-            },
-            &s,
-            None,
-        )
-        .unwrap()
-        .source
+        generate(&p, &s, Target::Cuda, Sizes::levels(5))
+            .unwrap()
+            .source
     };
     assert_eq!(gen(), gen());
     assert!(gen().contains("kernel 0: scale + smooth"));
@@ -201,12 +198,13 @@ fn fused_code_is_deterministic_and_fixed_sizes_refuse_another_grid() {
         &foehn_testkit::grids::compiler_grids()[0],
         &foehn_testkit::grids::compiler_grids()[1],
     );
-    let k = KernelOptions {
-        schedule: Some(s),
+    let k = Schedule {
         fixed_sizes: true,
-        ..KernelOptions::default()
+        ..s
     };
-    let c = cpu().compile_with(&p, &k, Some((ico, 5))).unwrap();
+    let c = cpu()
+        .compile(&p, &k, foehn::codegen::Sizes::of(ico, 5))
+        .unwrap();
     let mut args = random_args(&p, torus, 5, 3);
     let e = cpu()
         .run_compiled(&p, &c, torus, &mut args)
@@ -214,10 +212,9 @@ fn fused_code_is_deterministic_and_fixed_sizes_refuse_another_grid() {
         .to_string();
     assert!(e.contains("fixed sizes") && e.contains("called on"), "{e}");
     // A schedule that skips a stencil is rejected before code generation.
-    let bad = Schedule {
-        kernels: vec![foehn::ir::KernelPlan::single(0)],
-    };
-    let e = generate_kernels(&p, Target::C, &bad, None)
+    let mut bad = Schedule::unfused(&p);
+    bad.kernels.truncate(1);
+    let e = generate(&p, &bad, Target::C, Sizes::levels(5))
         .unwrap_err()
         .to_string();
     assert!(e.contains("expected each of 0..4 once"), "{e}");
@@ -232,17 +229,17 @@ fn optimising_and_generating_twice_is_byte_identical() {
             .specialize(&Variant::new())
             .unwrap();
         let once = || {
-            let (p, s, r) = optimise_scheduled(&ir, &OptOptions::default());
-            let target = Target::Cuda {
-                max_levels: 9,
+            let opts = OptOptions {
                 k_block: 8,
-                idx32: true,
+                ..OptOptions::default()
             };
-            let fixed = foehn::codegen::c::Fixed { grid, nlev: 8 };
-            let cuda = generate_kernels(&p, target, &s, Some(fixed))
+            let (p, s, r) = optimise_scheduled(&ir, &opts);
+            let cuda = generate(&p, &s, Target::Cuda, Sizes::of(grid, 8))
                 .unwrap()
                 .source;
-            let c = generate_kernels(&p, Target::C, &s, None).unwrap().source;
+            let c = generate(&p, &s, Target::C, Sizes::of(grid, 8))
+                .unwrap()
+                .source;
             (p.to_string(), p.content_hash(), s, r, cuda, c)
         };
         assert_eq!(once(), once(), "seed {seed}");
@@ -267,7 +264,7 @@ fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
     .unwrap();
     let mut report = OptReport::default();
     let s = fuse(&p, &mut report);
-    assert_eq!(s.kernels.len(), 1, "{:?}", report.actions);
+    assert_eq!(s.len(), 1, "{:?}", report.actions);
     // Without `whole`, the two ranges leave a gap: two kernels.
     let gapped = ProgramDef::new("gapped", |b| {
         let x = b.input("x", (CELL, K), F64);
@@ -281,18 +278,15 @@ fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
     .unwrap();
     let mut report = OptReport::default();
     let g = fuse(&gapped, &mut report);
-    assert_eq!(g.kernels.len(), 2);
+    assert_eq!(g.len(), 2);
     assert!(report.actions[0].contains("gap"), "{:?}", report.actions);
-    for (prog, sched) in [(&p, s), (&gapped, g)] {
+    for (prog, groups) in [(&p, s), (&gapped, g)] {
+        let sched = resolve(prog, groups, &OptOptions::none());
         for grid in foehn_testkit::grids::compiler_grids() {
             let args = random_args(prog, grid, 6, 5);
             let mut want = args.clone();
             Interpreter.run_ir(prog, grid, &mut want).unwrap();
-            let k = KernelOptions {
-                schedule: Some(sched.clone()),
-                ..KernelOptions::default()
-            };
-            assert_same(&prog.name, prog, &want, &run_cpu(prog, &k, grid, &args));
+            assert_same(&prog.name, prog, &want, &run_cpu(prog, &sched, grid, &args));
         }
     }
 }

@@ -4,8 +4,9 @@
 //! deterministic; a temporary read through a neighbour shift is inlined and removed;
 //! `concat_where` regions on levels and zones are specialised into branch-free parts.
 
+use foehn::codegen::{Sizes, Target};
 use foehn::dsl::prelude::*;
-use foehn::ir::{ExprId, IndexDim, Node, Program, Role, Stencil};
+use foehn::ir::{ExprId, IndexDim, Node, Program, Role, Schedule, Stencil};
 use foehn::opt::{optimise, OptOptions};
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::interp::Interpreter;
@@ -95,7 +96,14 @@ fn passes_preserve_results_on_random_programs() {
                 assert_same(&what, &ir, &want, &got);
                 if label == "all passes" && g != 1 {
                     let mut native = args.clone();
-                    let c = cpu.0.compile(&opt).unwrap();
+                    let c = cpu
+                        .0
+                        .compile(
+                            &opt,
+                            &Schedule::unfused(&opt),
+                            foehn::codegen::Sizes::of(grid, 4),
+                        )
+                        .unwrap();
                     cpu.0.run_compiled(&opt, &c, grid, &mut native).unwrap();
                     assert_same(&format!("{what} (cpu)"), &ir, &want, &native);
                 }
@@ -124,10 +132,13 @@ fn optimising_twice_gives_identical_programs() {
         assert_eq!(a.to_string(), b.to_string());
         assert_eq!(a.content_hash(), b.content_hash());
         assert_eq!(ra, rb);
-        assert_eq!(
-            foehn::codegen::c::generate(&a).unwrap().source,
-            foehn::codegen::c::generate(&b).unwrap().source
-        );
+        let c_source = |p: &Program| {
+            let s = Schedule::unfused(p);
+            foehn::codegen::generate(p, &s, Target::C, Sizes::levels(4))
+                .unwrap()
+                .source
+        };
+        assert_eq!(c_source(&a), c_source(&b));
     }
 }
 
@@ -458,9 +469,15 @@ fn concat_where_regions_on_levels_and_zones_become_branch_free_parts() {
     assert!(nudging.1 > nudging.0 && nudging.0 > 0, "{nudging:?}");
     let cpu_dir = tempfile::tempdir().unwrap();
     let cpu = CpuBackend::new(Cache::at(cpu_dir.path()));
-    let compiled = cpu.compile(&opt).unwrap();
     for g in [0, 2] {
-        let grid = &foehn_testkit::grids::compiler_grids_with_limited_area()[g];
+        let grid = foehn_testkit::grids::compiler_grids_with_limited_area()[g];
+        let compiled = cpu
+            .compile(
+                &opt,
+                &Schedule::unfused(&opt),
+                foehn::codegen::Sizes::of(grid, 5),
+            )
+            .unwrap();
         let args = random_args(&ir, grid, 5, 17);
         let (mut want, mut got, mut native) = (args.clone(), args.clone(), args);
         Interpreter.run_ir(&ir, grid, &mut want).unwrap();
@@ -544,7 +561,13 @@ fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
         let dir = tempfile::tempdir().unwrap();
         let cpu = CpuBackend::new(Cache::at(dir.path()));
         let mut native = random_args(&ir, grid, 4, 3);
-        let c = cpu.compile(&opt).unwrap();
+        let c = cpu
+            .compile(
+                &opt,
+                &Schedule::unfused(&opt),
+                foehn::codegen::Sizes::of(grid, 4),
+            )
+            .unwrap();
         cpu.run_compiled(&opt, &c, grid, &mut native).unwrap();
         assert_same("kept (cpu)", &ir, &want, &native);
     }

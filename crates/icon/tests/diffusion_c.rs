@@ -20,10 +20,7 @@ fn run_both(ir: &ir::Program, grid: &Grid, args: &Args) -> [Args; 2] {
     let mut interp = args.clone();
     Interpreter.run_ir(ir, grid, &mut interp).unwrap();
     let mut native = args.clone();
-    let compiled = common::cpu().compile(ir).unwrap();
-    common::cpu()
-        .run_compiled(ir, &compiled, grid, &mut native)
-        .unwrap();
+    foehn::runtime::Backend::execute(common::cpu(), ir, grid, &mut native).unwrap();
     [interp, native]
 }
 

@@ -396,10 +396,7 @@ fn optimised_fused_step_matches_the_references() {
             let mut want = args.clone();
             (entry.reference.unwrap())(&ir, grid, &mut want).unwrap();
             let mut got = args;
-            let compiled = common::cpu().compile(&opt).unwrap();
-            common::cpu()
-                .run_compiled(&opt, &compiled, grid, &mut got)
-                .unwrap();
+            foehn::runtime::Backend::execute(common::cpu(), &opt, grid, &mut got).unwrap();
             let what = format!("optimised [{variant}] on {}", grid.name);
             common::assert_outputs_agree(&what, &ir, &want, &got, 1e-12);
         }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use foehn::codegen::KernelOptions;
+use foehn::ir::layout::indices_fit;
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cuda::CudaBackend;
 
@@ -32,11 +32,13 @@ fn diffusion_programs_agree_with_their_references_on_the_gpu() {
                     .unwrap_or_else(|e| panic!("{} [{variant}]: {e}", entry.name));
                 let what = format!("{} [{variant}] on {} (cuda)", entry.name, grid.name);
                 common::assert_outputs_agree(&what, &ir, &want, &got, 1e-12);
-                let opts = OptOptions::default();
+                let opts = OptOptions {
+                    idx32: indices_fit(&ir, grid, nlev),
+                    ..OptOptions::default()
+                };
                 let (opt, schedule, _) = optimise_scheduled(&ir, &opts);
-                let kopts = KernelOptions::optimised(&opts, schedule).fitted(&opt, grid, nlev);
                 let mut got = args;
-                cuda.run_ir_opts(&opt, grid, &mut got, &kopts)
+                cuda.run_scheduled(&opt, &schedule, grid, &mut got)
                     .unwrap_or_else(|e| panic!("{} [{variant}] optimised: {e}", entry.name));
                 common::assert_outputs_agree(&format!("{what} optimised"), &ir, &want, &got, 1e-12);
                 checked += 1;

@@ -52,6 +52,33 @@ impl Program {
             .collect()
     }
 
+    /// The connectivity through which a kernel computing `st` alone can stage the values
+    /// the inliner marked (`Unary(Stage)`), in shared memory: `Some` when `st` has
+    /// levels, no scans, and reads every staged value as `f64` through one
+    /// connectivity from its own location; `None` otherwise (the values are then
+    /// evaluated where they are read).
+    pub fn staging_connectivity(&self, st: &super::Stencil) -> Option<foehn_grid::Connectivity> {
+        if st.vertical.is_none() || self.has_scan(st.root) {
+            return None;
+        }
+        let reads = self.staged_reads(st.root);
+        let conns: BTreeSet<foehn_grid::Connectivity> = reads.iter().map(|r| r.0).collect();
+        let conn = match conns.len() {
+            1 => *conns.first()?,
+            _ => return None,
+        };
+        let f64s = reads.iter().all(
+            |(_, a)| matches!(self.ty(*a), super::Type::Field(t) if t.dtype == super::DType::F64),
+        );
+        (f64s && st.location == Some(conn.from())).then_some(conn)
+    }
+
+    /// Whether a kernel computing `st` alone can stage values in shared memory (see
+    /// [`Program::staging_connectivity`]).
+    pub fn stageable(&self, st: &super::Stencil) -> bool {
+        self.staging_connectivity(st).is_some()
+    }
+
     /// Whether the expression at `root` has data-dependent vertical offsets.
     pub fn has_data_dependent_offsets(&self, root: ExprId) -> bool {
         self.reachable(root)

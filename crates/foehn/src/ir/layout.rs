@@ -38,3 +38,12 @@ pub fn vertical_extent_of(dims: Dims, shape: &[usize]) -> usize {
         1
     }
 }
+
+/// Whether every field of `p` on `grid` with `nlev` levels has fewer than 2³¹ elements,
+/// so 32-bit index arithmetic is exact (the optimiser's `idx32` option is meant to be
+/// turned off where this is false).
+pub fn indices_fit(p: &super::Program, grid: &Grid, nlev: usize) -> bool {
+    p.fields
+        .iter()
+        .all(|d| grid_shape(grid, nlev, d.ty.dims).iter().product::<usize>() < i32::MAX as usize)
+}

@@ -1,40 +1,61 @@
 //! A program's schedule: which stencils each kernel (one GPU kernel launch, one C loop
-//! nest) computes, in order, and how the kernel is launched. The unfused schedule has a
-//! kernel per stencil; the fusion pass (`opt::fuse`) groups stencils whose dependencies
-//! are all pointwise into one kernel, and the tuner chooses launch parameters.
+//! nest) computes, in order, and how each kernel is generated and launched. A schedule is
+//! resolved: every choice is made here (by the optimiser's `opt::schedule` or as
+//! [`Schedule::unfused`]), and the code generators and runtimes only carry it out.
+//!
+//! The GPU launch choices (k-block, block size, unroll, block order, hoisting, staging)
+//! describe the CUDA kernels; the C target runs every kernel as a loop nest over its
+//! points and has no use for them, so one schedule serves both targets.
 
-use super::Program;
+use super::{FieldId, Program};
+use std::collections::BTreeSet;
 
-/// One kernel: the stencils it computes at each of its points, in program order.
+/// One kernel: the stencils it computes at each of its points, in program order, and
+/// how it is generated and launched.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct KernelPlan {
     /// Indices into [`Program::stencils`], ascending.
     pub stencils: Vec<usize>,
-    /// Levels one GPU thread walks (k-blocking); `None`: the target's default.
-    pub k_block: Option<usize>,
-    /// Threads per block along the horizontal; `None`: the backend's default.
+    /// Levels one GPU thread walks (k-blocking); 1 for kernels with scans (a thread per
+    /// column), without levels, or with data-dependent vertical offsets.
+    pub k_block: usize,
+    /// Threads per block along the horizontal; `None`: the runtime's launch model picks
+    /// it at binding time from the compiled kernel's register limit, the device's
+    /// multiprocessors and the kernel's points (it needs all three).
     pub block: Option<u32>,
     /// Iterations of the k-block loop the compiler unrolls (register pressure against
-    /// memory-level parallelism); `None`: 1 (not unrolled).
-    pub unroll: Option<u32>,
+    /// memory-level parallelism); at least 1.
+    pub unroll: u32,
     /// GPU blocks in k-major order (the level blocks of a horizontal block run one
-    /// after another, keeping its 2-D fields in L2); `None`: the options' default.
-    pub k_major: Option<bool>,
+    /// after another, keeping its 2-D fields in L2); only for kernels with levels and
+    /// without scans.
+    pub k_major: bool,
     /// Level-invariant loads (neighbour indices, fields without levels) emitted once
-    /// before the k-block loop of a CUDA kernel; `None`: the options' default.
-    pub hoist: Option<bool>,
+    /// before the k-block loop of a CUDA kernel.
+    pub hoist: bool,
+    /// Values the inliner marked for staging are computed once per GPU block in shared
+    /// memory (see `Program::stageable`); otherwise they are evaluated where they are
+    /// read, as inlined values.
+    pub stage: bool,
+    /// Outputs the kernel reads away from its own point: they are read from a snapshot
+    /// taken before the kernel runs (see [`snapshot_fields`]).
+    pub snapshots: BTreeSet<FieldId>,
 }
 
 impl KernelPlan {
-    /// A kernel computing one stencil with default launch parameters.
-    pub fn single(stencil: usize) -> KernelPlan {
+    /// A kernel computing `stencils` as written: a GPU thread per point, default block,
+    /// no unrolling, horizontal-major blocks, no hoisting, no staging.
+    pub fn plain(p: &Program, stencils: Vec<usize>) -> KernelPlan {
+        let snapshots = snapshot_fields(p, &stencils);
         KernelPlan {
-            stencils: vec![stencil],
-            k_block: None,
+            stencils,
+            k_block: 1,
             block: None,
-            unroll: None,
-            k_major: None,
-            hoist: None,
+            unroll: 1,
+            k_major: false,
+            hoist: false,
+            stage: false,
+            snapshots,
         }
     }
 
@@ -44,23 +65,36 @@ impl KernelPlan {
     }
 }
 
-/// The kernels of a program, in launch order; every stencil appears in exactly one.
+/// The kernels of a program, in launch order (every stencil appears in exactly one), and
+/// the program-wide code-generation choices.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Schedule {
     /// The kernels, in launch order.
     pub kernels: Vec<KernelPlan>,
+    /// 32-bit index arithmetic on the GPU (binding refuses fields of 2³¹ elements or
+    /// more; see `ir::layout::indices_fit`).
+    pub idx32: bool,
+    /// Strides, bounds and fused kernels' member domains are compile-time constants of
+    /// the grid and levels the program is compiled for (it then runs on those only).
+    pub fixed_sizes: bool,
 }
 
 impl Schedule {
-    /// One kernel per stencil, in program order (the program as written).
+    /// The program as written: one plain kernel per stencil, in program order, 64-bit
+    /// indices, sizes read at run time.
     pub fn unfused(p: &Program) -> Schedule {
         Schedule {
-            kernels: (0..p.stencils.len()).map(KernelPlan::single).collect(),
+            kernels: (0..p.stencils.len())
+                .map(|i| KernelPlan::plain(p, vec![i]))
+                .collect(),
+            idx32: false,
+            fixed_sizes: false,
         }
     }
 
     /// Checks that the schedule covers every stencil of `p` exactly once, in program
-    /// order; the message names what is wrong.
+    /// order, with launch choices a kernel can carry out; the message names what is
+    /// wrong.
     pub fn validate(&self, p: &Program) -> Result<(), String> {
         let order: Vec<usize> = self
             .kernels
@@ -74,11 +108,42 @@ impl Schedule {
                 p.stencils.len()
             ));
         }
-        if let Some(k) = self.kernels.iter().find(|k| k.k_block == Some(0)) {
-            return Err(format!("kernel {:?} has a k-block of 0", k.stencils));
-        }
-        if let Some(k) = self.kernels.iter().find(|k| k.unroll == Some(0)) {
-            return Err(format!("kernel {:?} has an unroll factor of 0", k.stencils));
+        for k in &self.kernels {
+            let name = p.kernel_name(&k.stencils);
+            if k.k_block == 0 || k.unroll == 0 {
+                return Err(format!(
+                    "kernel `{name}` has a k-block of {} and an unroll factor of {} (both must be at least 1)",
+                    k.k_block, k.unroll
+                ));
+            }
+            let members = k.stencils.iter().map(|&i| &p.stencils[i]);
+            let levelled = members
+                .clone()
+                .all(|st| st.vertical.is_some() && !p.has_data_dependent_offsets(st.root));
+            let columns = members.clone().any(|st| p.has_scan(st.root));
+            if k.k_block > 1 && (!levelled || columns) {
+                return Err(format!(
+                    "kernel `{name}` has a k-block of {}, but it has no levels, data-dependent vertical offsets or scans",
+                    k.k_block
+                ));
+            }
+            if k.k_major && (columns || p.stencils[k.stencils[0]].vertical.is_none()) {
+                return Err(format!(
+                    "kernel `{name}` is in k-major order, but it has no levels or has scans"
+                ));
+            }
+            if k.stage && (k.is_fused() || !p.stageable(&p.stencils[k.stencils[0]])) {
+                return Err(format!(
+                    "kernel `{name}` stages values, but it is fused or has nothing to stage"
+                ));
+            }
+            let needed = snapshot_fields(p, &k.stencils);
+            if k.snapshots != needed {
+                return Err(format!(
+                    "kernel `{name}` snapshots {:?}, but it reads {:?} away from its points",
+                    k.snapshots, needed
+                ));
+            }
         }
         Ok(())
     }
@@ -90,6 +155,25 @@ impl Schedule {
             .map(|k| p.kernel_name(&k.stencils))
             .collect()
     }
+}
+
+/// The outputs of the kernel computing `stencils` that one of them reads away from its
+/// own point: such a read must see the values from before the kernel, so the kernel
+/// reads them from a snapshot (fusion guarantees no other member touches such a field).
+/// Read only at its own point, a value is read before it is overwritten.
+pub fn snapshot_fields(p: &Program, stencils: &[usize]) -> BTreeSet<FieldId> {
+    stencils
+        .iter()
+        .flat_map(|&i| {
+            let st = &p.stencils[i];
+            let own = p.read_pattern(st.root);
+            st.outputs
+                .iter()
+                .copied()
+                .filter(move |o| own.get(o) == Some(&false))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 impl Program {

@@ -11,7 +11,7 @@
 //! are not fused.
 
 use super::OptReport;
-use crate::ir::{Bound, BoundBase, Domain, FieldId, KernelPlan, Program, Schedule, VKind};
+use crate::ir::{Bound, BoundBase, Domain, FieldId, Program, VKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Levels assumed when comparing vertical bounds of different bases (`5` vs `nlev-2`):
@@ -164,9 +164,10 @@ fn add(p: &Program, g: &mut Group, t: usize, reads: BTreeMap<FieldId, bool>) {
     g.members.push(t);
 }
 
-/// Groups consecutive stencils into kernels (greedy, in program order); reports every
-/// fusion and every refusal with its reason.
-pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
+/// Groups consecutive stencils into kernels (greedy, in program order): the stencil
+/// indices of each kernel, in launch order; reports every fusion and every refusal with
+/// its reason.
+pub fn fuse(p: &Program, report: &mut OptReport) -> Vec<Vec<usize>> {
     let mut kernels = Vec::new();
     let mut g = Group::default();
     for t in 0..p.stencils.len() {
@@ -199,17 +200,5 @@ pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
     if !g.members.is_empty() {
         kernels.push(g.members);
     }
-    Schedule {
-        kernels: kernels
-            .into_iter()
-            .map(|stencils| KernelPlan {
-                stencils,
-                k_block: None,
-                block: None,
-                unroll: None,
-                k_major: None,
-                hoist: None,
-            })
-            .collect(),
-    }
+    kernels
 }

@@ -12,6 +12,7 @@
 mod compact;
 pub mod fuse;
 mod inline;
+pub mod schedule;
 mod specialise;
 
 use crate::ir::{Program, Schedule};
@@ -127,14 +128,16 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
     (p, report)
 }
 
-/// [`optimise`], then the kernel schedule of the optimised program: fused where
-/// `opts.fuse` allows, a kernel per stencil otherwise.
+/// [`optimise`], then the resolved kernel schedule of the optimised program: kernels
+/// fused where `opts.fuse` allows (a kernel per stencil otherwise), every launch choice
+/// decided by [`schedule::resolve`].
 pub fn optimise_scheduled(program: &Program, opts: &OptOptions) -> (Program, Schedule, OptReport) {
     let (p, mut report) = optimise(program, opts);
     let schedule = if opts.fuse {
-        fuse::fuse(&p, &mut report)
+        let groups = fuse::fuse(&p, &mut report);
+        schedule::resolve(&p, groups, opts)
     } else {
-        Schedule::unfused(&p)
+        schedule::per_stencil(&p, opts)
     };
     (p, schedule, report)
 }

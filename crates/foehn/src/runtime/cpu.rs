@@ -2,10 +2,9 @@
 //! library (cached on disk), loaded with `libloading`, and run in parallel over
 //! horizontal chunks with rayon. See `docs/adr/0003-native-cpu-backend.md`.
 
-use crate::codegen::c::CProgram;
-use crate::codegen::{c_source, KernelOptions, CODEGEN_VERSION};
+use crate::codegen::{generate, CProgram, Sizes, Target, CODEGEN_VERSION};
 use crate::error::{Error, Result};
-use crate::ir::{self, Scalar};
+use crate::ir::{self, Scalar, Schedule};
 use crate::runtime::field::{Args, Field, FieldData};
 use crate::runtime::Backend;
 use foehn_cache::{Cache, KeyBuilder, Origin};
@@ -174,32 +173,29 @@ impl CpuBackend {
         }
     }
 
-    /// Generates, compiles (or fetches from the cache) and loads one program variant.
-    pub fn compile(&self, program: &ir::Program) -> Result<Arc<CompiledProgram>> {
-        self.compile_with(program, &KernelOptions::default(), None)
-    }
-
-    /// Compiles `program` with a schedule (fused kernels); with `opts.fixed_sizes`,
-    /// for `sized` = (grid, levels) only (sizes become compile-time constants).
-    pub fn compile_with(
+    /// Generates the C of `program` as `schedule` says, compiles it (or fetches the
+    /// library from the cache) and loads it, for `grid` with `nlev` levels (the sizes
+    /// matter only when the schedule fixes them; the compiled program then refuses
+    /// other grids and levels).
+    pub fn compile(
         &self,
         program: &ir::Program,
-        opts: &KernelOptions,
-        sized: Option<(&Grid, usize)>,
+        schedule: &Schedule,
+        sizes: Sizes,
     ) -> Result<Arc<CompiledProgram>> {
         let fail = |message: String| Error::Compile {
             program: program.name.clone(),
             message,
         };
-        let schedule = opts.schedule_for(program);
-        let fixed_for = opts.fixed(sized).map_err(fail)?.map(|(_, f)| f);
+        let fixed_for = super::fixed_for(schedule, sizes);
         // A program already loaded in this process is found by its IR's content hash,
         // schedule and sizes, without generating its source again.
         let alias = format!("ir:{}:{:?}:{fixed_for:?}", program.content_hash(), schedule);
         if let Some(p) = self.loaded.get(&alias) {
             return Ok(p);
         }
-        let code = c_source(program, opts, sized)?;
+        let code =
+            generate(program, schedule, Target::C, sizes).map_err(|e| fail(e.to_string()))?;
         let tc = toolchain().map_err(fail)?;
         let key = KeyBuilder::new()
             .part("codegen", CODEGEN_VERSION)
@@ -281,7 +277,8 @@ impl Backend for CpuBackend {
     }
 
     fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
-        let compiled = self.compile(program)?;
+        let nlev = args.check(program, grid)?;
+        let compiled = self.compile(program, &Schedule::unfused(program), Sizes::of(grid, nlev))?;
         self.run_compiled(program, &compiled, grid, args)
     }
 }

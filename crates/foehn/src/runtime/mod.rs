@@ -71,6 +71,16 @@ pub trait Backend {
     }
 }
 
+/// What a program compiled with `schedule` for `sizes` is fixed to: the size identity
+/// when the schedule fixes sizes (code generation refuses fixed sizes without a grid),
+/// checked on every call.
+pub(crate) fn fixed_for(schedule: &ir::Schedule, sizes: crate::codegen::Sizes) -> Option<String> {
+    match (schedule.fixed_sizes, sizes.grid) {
+        (true, Some(grid)) => Some(crate::codegen::size_identity(grid, sizes.nlev)),
+        _ => None,
+    }
+}
+
 /// Checks that a program compiled with fixed sizes (`fixed_for`, from
 /// [`size_identity`]) is called on the grid and levels it was generated for.
 pub(crate) fn check_fixed_size(

@@ -10,9 +10,9 @@
 //! Without tuning the launch model picks the block size (`codegen::cuda`) and the
 //! optimiser's k-block applies.
 
-use crate::codegen::KernelOptions;
 use crate::error::{Error, Result};
 use crate::ir::{Program, Schedule};
+use crate::opt::schedule::with_launch;
 use crate::runtime::cuda::CudaBackend;
 use crate::runtime::field::Args;
 use foehn_cache::{KeyBuilder, Origin};
@@ -66,7 +66,6 @@ fn tune_err(p: &Program, message: String) -> Error {
 struct Bench<'a> {
     cuda: &'a CudaBackend,
     p: &'a Program,
-    base: &'a KernelOptions,
     schedule: &'a Schedule,
     grid: &'a Grid,
     nlev: usize,
@@ -96,7 +95,6 @@ fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
     let Bench {
         cuda,
         p,
-        base,
         schedule,
         grid,
         nlev,
@@ -104,20 +102,15 @@ fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
     } = *b;
     let mut s = schedule.clone();
     for kp in &mut s.kernels {
-        if c.k_block.is_some() {
-            kp.k_block = c.k_block;
-        }
-        kp.unroll = c.unroll;
-        if c.k_major.is_some() {
-            kp.k_major = c.k_major;
-        }
-        kp.block = c.block;
+        let plan = std::mem::replace(kp, crate::ir::KernelPlan::plain(p, vec![]));
+        let (k_block, unroll, k_major) = (
+            c.k_block.unwrap_or(plan.k_block),
+            c.unroll.unwrap_or(plan.unroll),
+            c.k_major.unwrap_or(plan.k_major),
+        );
+        *kp = with_launch(p, plan, k_block, c.block, unroll, k_major);
     }
-    let opts = KernelOptions {
-        schedule: Some(s),
-        ..base.clone()
-    };
-    let compiled = cuda.compile_for(p, nlev, &opts, Some(grid))?;
+    let compiled = cuda.compile(p, &s, crate::codegen::Sizes::of(grid, nlev))?;
     let mut bound = cuda.bind(p, &compiled, grid, nlev, dev)?;
     let times = bound.kernel_times(RUNS)?;
     bound.finish()?;
@@ -135,11 +128,9 @@ fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
 }
 
 /// Measures the candidates and picks, per kernel, the fastest (k-block, unroll, block).
-/// `schedule` is `base.schedule_for(p)`.
 fn search(
     cuda: &CudaBackend,
     p: &Program,
-    base: &KernelOptions,
     schedule: &Schedule,
     grid: &Grid,
     nlev: usize,
@@ -149,7 +140,6 @@ fn search(
     let bench = Bench {
         cuda,
         p,
-        base,
         schedule,
         grid,
         nlev,
@@ -244,27 +234,22 @@ fn decode(text: &str, n: usize) -> std::result::Result<Vec<Option<KernelChoice>>
     Ok(out)
 }
 
-/// Tunes (or loads the persisted tuning of) `p` with options `base` on `grid`/`nlev`,
-/// measuring with `args` (host fields, uploaded once).
+/// Tunes (or loads the persisted tuning of) `p` from its resolved `schedule` on
+/// `grid`/`nlev`, measuring with `args` (host fields, uploaded once).
 pub fn tune(
     cuda: &CudaBackend,
     p: &Program,
-    base: &KernelOptions,
+    schedule: &Schedule,
     grid: &Grid,
     nlev: usize,
     args: &Args,
 ) -> Result<Tuning> {
-    let schedule = base.schedule_for(p);
     let gpu = cuda.gpu();
     let key = KeyBuilder::new()
         .part("tune", TUNE_VERSION)
         .part("codegen", crate::codegen::CODEGEN_VERSION)
         .part("program", p.content_hash().to_string())
         .part("schedule", format!("{schedule:?}"))
-        .part(
-            "options",
-            format!("{}:{}:{}", base.k_block, base.idx32, base.fixed_sizes),
-        )
         .part("size", crate::codegen::size_identity(grid, nlev))
         .part("device", format!("{} {}", gpu.name(), gpu.arch()))
         .finish();
@@ -272,8 +257,7 @@ pub fn tune(
     let (path, origin) = cuda
         .cache()
         .get_or_build(&key, &description, |artifact| {
-            let found =
-                search(cuda, p, base, &schedule, grid, nlev, args).map_err(|e| e.to_string())?;
+            let found = search(cuda, p, schedule, grid, nlev, args).map_err(|e| e.to_string())?;
             std::fs::write(artifact, encode(&found)).map_err(|e| e.to_string())
         })
         .map_err(|e| tune_err(p, e.to_string()))?;
@@ -283,34 +267,30 @@ pub fn tune(
     Ok(Tuning { kernels, origin })
 }
 
-/// `base` with the tuned k-block and block size of every kernel in its schedule.
-pub fn apply(p: &Program, base: &KernelOptions, tuning: &Tuning) -> KernelOptions {
-    let mut schedule = base.schedule_for(p);
-    for (kp, c) in schedule.kernels.iter_mut().zip(&tuning.kernels) {
+/// `schedule` with the tuned k-block, unroll, block order and block size of each
+/// kernel (as far as the kernel can carry them out).
+pub fn apply(p: &Program, schedule: &Schedule, tuning: &Tuning) -> Schedule {
+    let mut tuned = schedule.clone();
+    for (kp, c) in tuned.kernels.iter_mut().zip(&tuning.kernels) {
         if let Some(c) = c {
-            kp.k_block = Some(c.k_block);
-            kp.unroll = Some(c.unroll);
-            kp.k_major = Some(c.k_major);
-            kp.block = Some(c.block);
+            let plan = std::mem::replace(kp, crate::ir::KernelPlan::plain(p, vec![]));
+            *kp = with_launch(p, plan, c.k_block, Some(c.block), c.unroll, c.k_major);
         }
     }
-    KernelOptions {
-        schedule: Some(schedule),
-        ..base.clone()
-    }
+    tuned
 }
 
 /// Tunes and applies; prints a line per kernel to stderr (choice, time, gain).
 pub fn tuned(
     cuda: &CudaBackend,
     p: &Program,
-    base: &KernelOptions,
+    schedule: &Schedule,
     grid: &Grid,
     nlev: usize,
     args: &Args,
-) -> Result<KernelOptions> {
-    let t = tune(cuda, p, base, grid, nlev, args)?;
-    let names = base.schedule_for(p).describe(p);
+) -> Result<Schedule> {
+    let t = tune(cuda, p, schedule, grid, nlev, args)?;
+    let names = schedule.describe(p);
     let how = match t.origin {
         Origin::Hit => "reused from the cache",
         _ => "measured now",
@@ -330,7 +310,7 @@ pub fn tuned(
             );
         }
     }
-    Ok(apply(p, base, &t))
+    Ok(apply(p, schedule, &t))
 }
 
 #[cfg(test)]

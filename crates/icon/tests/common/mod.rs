@@ -46,7 +46,13 @@ pub fn check_variant(entry: &Entry, variant: &Variant, grid: &Grid, nlev: usize,
         .run_ir(&ir, grid, &mut interp)
         .unwrap_or_else(|e| panic!("{} [{variant}] on {}: {e}", entry.name, grid.name));
     let mut native = args.clone();
-    let compiled = cpu().compile(&ir).unwrap();
+    let compiled = cpu()
+        .compile(
+            &ir,
+            &foehn::ir::Schedule::unfused(&ir),
+            foehn::codegen::Sizes::of(grid, nlev),
+        )
+        .unwrap();
     cpu()
         .run_compiled(&ir, &compiled, grid, &mut native)
         .unwrap();

@@ -95,7 +95,7 @@ pub struct CKernel {
 /// kernels' member domains become constants of the generated code. The runtime then
 /// checks the caller's grid and levels are the ones the code was generated for.
 #[derive(Clone, Copy)]
-pub struct Fixed<'g> {
+pub(crate) struct Fixed<'g> {
     /// The grid.
     pub grid: &'g foehn_grid::Grid,
     /// Full levels.
@@ -117,39 +117,48 @@ pub struct CodegenError {
 /// What the generated source is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
-    /// Plain C11: one function per stencil over a horizontal chunk and the level range.
+    /// Plain C11: one function per kernel over a horizontal chunk and the level range.
     C,
-    /// CUDA C++ for NVRTC: one kernel per stencil, a thread per (horizontal point, level),
-    /// or per horizontal point for stencils with scans (columns of at most `max_levels`).
-    Cuda {
-        /// Longest vertical range a scan column may have (`nlev + 1` for the caller's grid).
-        max_levels: usize,
-        /// Levels one thread walks (k-blocking; 1: a thread per level). Within a block
-        /// the neighbour indices and horizontal-only fields are loop-invariant, so they
-        /// are loaded once per thread.
-        k_block: usize,
-        /// 32-bit index arithmetic (every field must have fewer than 2³¹ elements).
-        idx32: bool,
-    },
+    /// CUDA C++ for NVRTC: one kernel per schedule entry, a thread per (horizontal
+    /// point, k-block), or per horizontal point for kernels with scans.
+    Cuda,
 }
 
-/// Generates the C translation unit for one specialised program.
-pub fn generate(prog: &Program) -> Result<CProgram, CodegenError> {
-    generate_for(prog, Target::C)
+/// The grid and levels a program is generated for: the levels size the CUDA scan
+/// columns; with a schedule's fixed sizes the grid's sizes and domains become constants
+/// (then the grid is required).
+#[derive(Clone, Copy)]
+pub struct Sizes<'g> {
+    /// The grid, if known.
+    pub grid: Option<&'g foehn_grid::Grid>,
+    /// Full levels.
+    pub nlev: usize,
 }
 
-/// Generates source for one specialised program and target, a kernel per stencil.
-pub fn generate_for(prog: &Program, target: Target) -> Result<CProgram, CodegenError> {
-    generate_kernels(prog, target, &Schedule::unfused(prog), None)
+impl<'g> Sizes<'g> {
+    /// `grid` with `nlev` full levels.
+    pub fn of(grid: &'g foehn_grid::Grid, nlev: usize) -> Sizes<'g> {
+        Sizes {
+            grid: Some(grid),
+            nlev,
+        }
+    }
+
+    /// `nlev` full levels on a grid not known yet (schedules without fixed sizes).
+    pub fn levels(nlev: usize) -> Sizes<'static> {
+        Sizes { grid: None, nlev }
+    }
 }
 
-/// Generates source for a program, target and schedule (fused kernels, per-kernel
-/// k-blocks); with `fixed`, sizes and domains are compile-time constants.
-pub fn generate_kernels(
+/// Generates the source of `prog` for `target` as `schedule` says (the one entry point
+/// of the generators): the kernels in launch order, each with the k-block, unroll,
+/// block order, hoisting, staging and snapshots of its plan; with the schedule's fixed
+/// sizes, strides, bounds and fused kernels' member domains are constants of `sizes`.
+pub fn generate(
     prog: &Program,
-    target: Target,
     schedule: &Schedule,
-    fixed: Option<Fixed>,
+    target: Target,
+    sizes: Sizes,
 ) -> Result<CProgram, CodegenError> {
     let fail = |stencil: &str, message: String| CodegenError {
         program: prog.name.clone(),
@@ -157,38 +166,32 @@ pub fn generate_kernels(
         message,
     };
     schedule.validate(prog).map_err(|m| fail("-", m))?;
+    let fixed = match (schedule.fixed_sizes, sizes.grid) {
+        (true, Some(grid)) => Some(Fixed {
+            grid,
+            nlev: sizes.nlev,
+        }),
+        (true, None) => return Err(fail("-", "fixed sizes need the grid and levels".into())),
+        (false, _) => None,
+    };
+    let cuda = target == Target::Cuda;
     let mut functions = String::new();
     let mut shared = Shared::default();
     let mut kernels = Vec::new();
     for (i, plan) in schedule.kernels.iter().enumerate() {
         let symbol = format!("foehn_kernel_{i}");
         let members: Vec<&Stencil> = plan.stencils.iter().map(|&m| &prog.stencils[m]).collect();
-        let cuda = matches!(target, Target::Cuda { .. });
         let mut g = Gen::new(prog, members[0], &mut shared, target);
-        if cuda
-            && members.len() == 1
-            && !prog.has_scan(members[0].root)
-            && members[0].vertical.is_some()
-        {
-            g.stage = stage::staging(prog, members[0]);
-        }
-        g.k_block = kernel_k_block(prog, &members, target, plan.k_block);
-        if g.stage.is_some() && plan.k_block.is_none() {
-            // Shared memory grows with the k-block and the fill waits at a barrier:
-            // the tuner chose 8 for every staged diffusion kernel on an H100
-            // (bench/results/2026-11-22-h100-r2b6-stage-tuning.txt).
-            g.k_block = g.k_block.min(STAGED_K_BLOCK);
-        }
-        // Not unrolled by default: the tuner chose unroll 1 for nearly every k-blocked
-        // kernel on an H100 (bench/results/2026-11-22-h100-r2b6-tuning-unroll.txt), but
-        // 4 for every staged one (…-final-tuning.txt).
-        let unroll = if g.stage.is_some() { STAGED_UNROLL } else { 1 };
-        g.unroll = plan.unroll.unwrap_or(unroll).max(1);
         let per_column = members.iter().any(|st| prog.has_scan(st.root));
-        // k-major order needs a grid of (horizontal, level) blocks: CUDA, levels, no scans.
-        g.k_major =
-            plan.k_major.unwrap_or(false) && cuda && !per_column && members[0].vertical.is_some();
-        g.hoist_loads = plan.hoist.unwrap_or(false) && cuda;
+        if cuda {
+            if plan.stage {
+                g.stage = stage::staging(prog, members[0]);
+            }
+            g.k_block = plan.k_block;
+            g.unroll = plan.unroll;
+            g.k_major = plan.k_major;
+            g.hoist_loads = plan.hoist;
+        }
         let stage = g.stage.as_ref().map(|s| (s.conn, s.tiles.len()));
         g.fixed = fixed;
         if let (Some(fx), true) = (fixed, members.len() > 1) {
@@ -203,22 +206,9 @@ pub fn generate_kernels(
         }
         let body = g.kernel_body(&members)?;
         let reads = g.reads.clone();
-        // A member reading its own output away from its point reads a snapshot taken
-        // before the kernel (fusion guarantees no other member touches such a field);
-        // read only at its own point, the value is read before it is overwritten.
-        let snapshot: BTreeSet<FieldId> = members
-            .iter()
-            .flat_map(|st| {
-                let own = prog.read_pattern(st.root);
-                st.outputs
-                    .iter()
-                    .copied()
-                    .filter(move |o| own.get(o) == Some(&false))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let snapshot = plan.snapshots.clone();
         let header = g.prologue(&snapshot)?;
-        let k_block = if per_column { 1 } else { g.k_block };
+        let k_block = g.k_block;
         let k_major = g.k_major;
         writeln!(
             functions,
@@ -231,7 +221,7 @@ pub fn generate_kernels(
                 functions,
                 "void {symbol}(const foehn_ctx* ctx, int64_t h0, int64_t h1, int64_t k0, int64_t k1) {{"
             ),
-            Target::Cuda { .. } => writeln!(
+            Target::Cuda => writeln!(
                 functions,
                 "extern \"C\" __global__ void {symbol}(const foehn_ctx ctx_v, int64_t h0, int64_t h1, int64_t k0, int64_t k1) {{\n    const foehn_ctx* ctx = &ctx_v;"
             ),
@@ -253,13 +243,15 @@ pub fn generate_kernels(
     }
     let mut source = match target {
         Target::C => C_PRELUDE.to_string(),
-        Target::Cuda {
-            max_levels, idx32, ..
-        } => {
+        Target::Cuda => {
             format!(
                 "{}{CUDA_PRELUDE}#define FOEHN_MAXK {}\n{}",
-                if idx32 { "#define FOEHN_IDX32\n" } else { "" },
-                max_levels.max(1),
+                if schedule.idx32 {
+                    "#define FOEHN_IDX32\n"
+                } else {
+                    ""
+                },
+                scan_levels(prog, sizes.nlev),
                 cuda_ctx(prog, shared.bounds.len(), max_members(&kernels))
             )
         }
@@ -274,34 +266,18 @@ pub fn generate_kernels(
     })
 }
 
-fn max_members(kernels: &[CKernel]) -> usize {
-    kernels.iter().map(|k| k.members.len()).max().unwrap_or(1)
+/// Longest vertical range a CUDA scan column may have: `nlev + 1` when `program` has
+/// scans, else 1 (no column buffers).
+pub fn scan_levels(program: &Program, nlev: usize) -> usize {
+    if program.nodes.iter().any(|n| matches!(n, Node::Scan { .. })) {
+        nlev + 1
+    } else {
+        1
+    }
 }
 
-/// Default k-block of a kernel with staged values (see `stage.rs`).
-const STAGED_K_BLOCK: usize = 8;
-/// Default unroll factor of the level loop of a kernel with staged values.
-const STAGED_UNROLL: u32 = 4;
-
-/// The k-block of a kernel: the plan's or the target's, except 1 for the C target, for
-/// kernels without levels and for stencils with data-dependent vertical offsets.
-fn kernel_k_block(
-    prog: &Program,
-    members: &[&Stencil],
-    target: Target,
-    plan: Option<usize>,
-) -> usize {
-    let Target::Cuda { k_block, .. } = target else {
-        return 1;
-    };
-    let data_dependent = members
-        .iter()
-        .any(|st| prog.has_data_dependent_offsets(st.root));
-    if members.iter().any(|st| st.vertical.is_none()) || data_dependent {
-        1
-    } else {
-        plan.unwrap_or(k_block).max(1)
-    }
+fn max_members(kernels: &[CKernel]) -> usize {
+    kernels.iter().map(|k| k.members.len()).max().unwrap_or(1)
 }
 
 /// State shared by all stencils of a program.

@@ -23,20 +23,11 @@ pub(super) struct Staging {
     pub(super) tiles: BTreeMap<ExprId, usize>,
 }
 
-/// The staging of a kernel computing `st` alone: every `stage` node read through a
-/// neighbour shift, when they all use one connectivity and are `f64`.
+/// The tiles of a kernel computing `st` alone that stages (the schedule says so, and
+/// `Program::stageable` holds): one per `stage` node read through a neighbour shift.
 pub(super) fn staging(prog: &Program, st: &Stencil) -> Option<Staging> {
-    let reads = prog.staged_reads(st.root);
-    let conns: BTreeSet<Connectivity> = reads.iter().map(|r| r.0).collect();
-    let staged: BTreeSet<ExprId> = reads.iter().map(|r| r.1).collect();
-    let conn = match conns.len() {
-        1 => *conns.first()?,
-        _ => return None,
-    };
-    let f64s = |a: &ExprId| matches!(prog.ty(*a), Type::Field(t) if t.dtype == DType::F64);
-    if !staged.iter().all(f64s) || st.location != Some(conn.from()) {
-        return None;
-    }
+    let conn = prog.staging_connectivity(st)?;
+    let staged: BTreeSet<ExprId> = prog.staged_reads(st.root).iter().map(|r| r.1).collect();
     let tiles = staged
         .into_iter()
         .enumerate()

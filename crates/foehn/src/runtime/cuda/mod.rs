@@ -3,10 +3,9 @@
 //! tables, a per-program workspace, and launches whose argument blocks are built once
 //! per binding so a call only enqueues kernels.
 
-use crate::codegen::c::CProgram;
-use crate::codegen::{cuda_source, scan_levels, KernelOptions, CODEGEN_VERSION};
+use crate::codegen::{generate, scan_levels, CProgram, Sizes, Target, CODEGEN_VERSION};
 use crate::error::{Error, Result};
-use crate::ir::{self, DType, Dims, Role, Scalar};
+use crate::ir::{self, DType, Dims, Role, Scalar, Schedule};
 use crate::runtime::field::{Args, Field, FieldData};
 use crate::runtime::Backend;
 use foehn_cache::{Cache, KeyBuilder, Origin};
@@ -153,61 +152,31 @@ impl CudaBackend {
         &self.cache
     }
 
-    /// Generates CUDA for `program` (scan columns sized for `nlev` levels), compiles it with
-    /// NVRTC for this device (or loads the CUBIN from the cache).
-    pub fn compile(&self, program: &ir::Program, nlev: usize) -> Result<Arc<CudaCompiled>> {
-        self.compile_with(program, nlev, 1, false)
-    }
-
-    /// [`CudaBackend::compile`] with `k_block` levels per thread (k-blocking) and, with
-    /// `idx32`, 32-bit index arithmetic (binding then checks every field has fewer than
-    /// 2³¹ elements).
-    pub fn compile_with(
+    /// Generates the CUDA of `program` as `schedule` says (scan columns sized for `nlev`
+    /// levels; with the schedule's fixed sizes, for `grid` and `nlev` only), compiles it
+    /// with NVRTC for this device (or loads the CUBIN from the cache) and loads it.
+    pub fn compile(
         &self,
         program: &ir::Program,
-        nlev: usize,
-        k_block: usize,
-        idx32: bool,
-    ) -> Result<Arc<CudaCompiled>> {
-        let opts = KernelOptions {
-            k_block,
-            idx32,
-            ..KernelOptions::default()
-        };
-        self.compile_for(program, nlev, &opts, None)
-    }
-
-    /// Compiles `program` with a schedule (fused kernels, per-kernel k-blocks and block
-    /// sizes) and code-generation switches; with `opts.fixed_sizes`, for `grid` and
-    /// `nlev` only (sizes become compile-time constants).
-    pub fn compile_for(
-        &self,
-        program: &ir::Program,
-        nlev: usize,
-        opts: &KernelOptions,
-        grid: Option<&Grid>,
+        schedule: &Schedule,
+        sizes: Sizes,
     ) -> Result<Arc<CudaCompiled>> {
         let fail = |message: String| Error::Compile {
             program: program.name.clone(),
             message,
         };
-        let schedule = opts.schedule_for(program);
-        let fixed_for = opts
-            .fixed(grid.map(|g| (g, nlev)))
-            .map_err(fail)?
-            .map(|(_, f)| f);
-        let max_levels = scan_levels(program, nlev);
+        let fixed_for = super::fixed_for(schedule, sizes);
+        let max_levels = scan_levels(program, sizes.nlev);
         let alias = format!(
-            "ir:{}:{max_levels}:{}:{}:{schedule:?}:{fixed_for:?}",
+            "ir:{}:{max_levels}:{schedule:?}:{fixed_for:?}",
             program.content_hash(),
-            opts.k_block,
-            opts.idx32
         );
         if let Some(c) = self.compiled.get(&alias) {
             return Ok(c);
         }
-        let idx32 = opts.idx32;
-        let code = cuda_source(program, nlev, opts, grid)?;
+        let idx32 = schedule.idx32;
+        let code =
+            generate(program, schedule, Target::Cuda, sizes).map_err(|e| fail(e.to_string()))?;
         let arch = self.gpu.arch();
         let (maj, min) = self.gpu.nvrtc_version();
         let key = KeyBuilder::new()
@@ -363,39 +332,23 @@ impl Backend for CudaBackend {
 }
 
 impl CudaBackend {
-    /// Runs a specialised program: upload, launch, wait, check, download.
+    /// Runs a specialised program as written (one kernel per stencil): upload,
+    /// launch, wait, check, download.
     pub fn run_ir(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
-        self.run_ir_with(program, grid, args, 1, false)
+        self.run_scheduled(program, &Schedule::unfused(program), grid, args)
     }
 
-    /// [`CudaBackend::run_ir`] with `k_block` levels per thread and optionally 32-bit indices.
-    pub fn run_ir_with(
+    /// [`CudaBackend::run_ir`] with a schedule (fixed sizes are fixed for `grid` and the
+    /// arguments' levels).
+    pub fn run_scheduled(
         &self,
         program: &ir::Program,
+        schedule: &Schedule,
         grid: &Grid,
         args: &mut Args,
-        k_block: usize,
-        idx32: bool,
-    ) -> Result<()> {
-        let opts = KernelOptions {
-            k_block,
-            idx32,
-            ..KernelOptions::default()
-        };
-        self.run_ir_opts(program, grid, args, &opts)
-    }
-
-    /// [`CudaBackend::run_ir`] with a schedule and code-generation options (fixed sizes
-    /// are fixed for `grid` and the arguments' levels).
-    pub fn run_ir_opts(
-        &self,
-        program: &ir::Program,
-        grid: &Grid,
-        args: &mut Args,
-        opts: &KernelOptions,
     ) -> Result<()> {
         let nlev = args.check(program, grid)?;
-        let compiled = self.compile_for(program, nlev, opts, Some(grid))?;
+        let compiled = self.compile(program, schedule, Sizes::of(grid, nlev))?;
         let dev = self.upload(program, args)?;
         let mut bound = self.bind(program, &compiled, grid, nlev, &dev)?;
         bound.launch()?;

@@ -13,6 +13,7 @@ use super::{scalars, Diffusion, DiffusionState};
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::ir;
+use foehn::ir::layout::indices_fit;
 use foehn::runtime::cuda::{Bound, CudaBackend, CudaCompiled, DeviceArgs};
 use foehn::runtime::field::Args;
 use std::collections::BTreeMap;
@@ -61,16 +62,14 @@ impl<'a> CudaDiffusion<'a> {
         let compile = |steps: &[Step]| {
             calls(steps)
                 .map(|c| {
-                    let kernels = c
-                        .kernels
-                        .clone()
-                        .fitted(c.program(), diffusion.grid(), nlev);
+                    // 32-bit indices only where every field of this grid fits them.
+                    let mut schedule = c.schedule.clone();
+                    schedule.idx32 &= indices_fit(c.program(), diffusion.grid(), nlev);
                     Ok(CudaCall {
-                        compiled: cuda.compile_for(
+                        compiled: cuda.compile(
                             c.program(),
-                            nlev,
-                            &kernels,
-                            Some(diffusion.grid()),
+                            &schedule,
+                            foehn::codegen::Sizes::of(diffusion.grid(), nlev),
                         )?,
                         renamed: c.program().clone(),
                     })

@@ -17,7 +17,6 @@ use crate::diffusion::stencils::{
     calculate_nabla2_and_smag_coefficients_for_vn as nabla2,
     mo_intp_rbf_rbf_vec_interpol_vertex as rbf, scale_k,
 };
-use foehn::codegen::KernelOptions;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::ir::{self, Role, Scalar};
@@ -64,8 +63,9 @@ pub struct Call {
     pub renamed: ir::Program,
     /// `renamed` after the optimiser (same arguments), under `Schedule::Optimised`.
     pub optimised: Option<ir::Program>,
-    /// How the backends turn [`Call::program`] into kernels (its schedule when optimised).
-    pub kernels: KernelOptions,
+    /// The resolved kernel schedule of [`Call::program`] (the optimiser's when
+    /// optimised, a kernel per stencil otherwise).
+    pub schedule: ir::Schedule,
     /// Its plain-Rust reference (called with `ir` and the program's argument names).
     pub reference: ReferenceFn,
 }
@@ -154,7 +154,7 @@ fn optimised(step: Step) -> Step {
             let opts = OptOptions::default();
             let (run, schedule, _) = optimise_scheduled(&c.renamed, &opts);
             c.optimised = Some(run);
-            c.kernels = KernelOptions::optimised(&opts, schedule);
+            c.schedule = schedule;
             Step::Call(c)
         }
         other => other,
@@ -196,10 +196,10 @@ fn call(ir: ir::Program, renames: &[(&str, &str)], reference: ReferenceFn, initi
         s.name = map(&s.name);
     }
     Call {
+        schedule: ir::Schedule::unfused(&ir),
         ir,
         optimised: None,
         renamed,
-        kernels: KernelOptions::default(),
         reference,
     }
 }
@@ -450,7 +450,11 @@ fn run_call(
                 let program = match compiled.get(&key) {
                     Some(p) => p.clone(),
                     None => {
-                        let p = cpu.compile_with(c.program(), &c.kernels, Some((grid, nlev)))?;
+                        let p = cpu.compile(
+                            c.program(),
+                            &c.schedule,
+                            foehn::codegen::Sizes::of(grid, nlev),
+                        )?;
                         compiled.insert(key, p.clone());
                         p
                     }
