@@ -25,14 +25,14 @@ fn assert_close(name: &str, got: &[f64], want: &[f64], tol: f64) {
 fn divergence_matches_reference() {
     for grid in foehn_testkit::grids::compiler_grids() {
         let mut rng = SplitMix64::new(1);
-        let vn = random_field(&mut rng, &grid, NLEV, (EDGE, K), F64, 0.5, 1.5);
-        let geofac = random_field(&mut rng, &grid, NLEV, (CELL, C2E), F64, 0.5, 1.5);
+        let vn = random_field(&mut rng, grid, NLEV, (EDGE, K), F64, 0.5, 1.5);
+        let geofac = random_field(&mut rng, grid, NLEV, (CELL, C2E), F64, 0.5, 1.5);
         let mut args = Args::new()
             .with_field("vn", vn.clone())
             .with_field("geofac_div", geofac.clone())
-            .with_field("div", Field::zeros(&grid, NLEV, (CELL, K), F64));
+            .with_field("div", Field::zeros(grid, NLEV, (CELL, K), F64));
         Interpreter
-            .run(&examples::divergence(), &Variant::new(), &grid, &mut args)
+            .run(&examples::divergence(), &Variant::new(), grid, &mut args)
             .unwrap();
 
         let (vn, geofac) = (vn.as_f64().unwrap(), geofac.as_f64().unwrap());
@@ -62,21 +62,21 @@ fn divergence_matches_reference() {
 fn interpolation_to_half_levels_matches_reference() {
     for grid in foehn_testkit::grids::compiler_grids() {
         let mut rng = SplitMix64::new(2);
-        let w = random_field(&mut rng, &grid, NLEV, (CELL, KHALF), F64, 0.1, 0.9);
-        let x = random_field(&mut rng, &grid, NLEV, (CELL, K), F64, 200.0, 300.0);
+        let w = random_field(&mut rng, grid, NLEV, (CELL, KHALF), F64, 0.1, 0.9);
+        let x = random_field(&mut rng, grid, NLEV, (CELL, K), F64, 200.0, 300.0);
         let sentinel = 12345.0;
         let mut args = Args::new()
             .with_field("wgtfac_c", w.clone())
             .with_field("x", x.clone())
             .with_field(
                 "x_ic",
-                Field::filled(&grid, NLEV, (CELL, KHALF), sentinel.into()),
+                Field::filled(grid, NLEV, (CELL, KHALF), sentinel.into()),
             );
         Interpreter
             .run(
                 &examples::interpolate_to_half_levels(),
                 &Variant::new(),
-                &grid,
+                grid,
                 &mut args,
             )
             .unwrap();
@@ -125,21 +125,21 @@ fn thomas(a: &[f64], b: &[f64], c: &[f64], d: &[f64]) -> Vec<f64> {
 fn tridiagonal_solve_matches_reference() {
     for grid in foehn_testkit::grids::compiler_grids() {
         let mut rng = SplitMix64::new(3);
-        let a = random_field(&mut rng, &grid, NLEV, (CELL, K), F64, -0.5, -0.1);
-        let b = random_field(&mut rng, &grid, NLEV, (CELL, K), F64, 2.0, 3.0);
-        let c = random_field(&mut rng, &grid, NLEV, (CELL, K), F64, 0.1, 0.5);
-        let d = random_field(&mut rng, &grid, NLEV, (CELL, K), F64, 1.0, 2.0);
+        let a = random_field(&mut rng, grid, NLEV, (CELL, K), F64, -0.5, -0.1);
+        let b = random_field(&mut rng, grid, NLEV, (CELL, K), F64, 2.0, 3.0);
+        let c = random_field(&mut rng, grid, NLEV, (CELL, K), F64, 0.1, 0.5);
+        let d = random_field(&mut rng, grid, NLEV, (CELL, K), F64, 1.0, 2.0);
         let mut args = Args::new()
             .with_field("a", a.clone())
             .with_field("b", b.clone())
             .with_field("c", c.clone())
             .with_field("d", d.clone())
-            .with_field("x", Field::zeros(&grid, NLEV, (CELL, K), F64));
+            .with_field("x", Field::zeros(grid, NLEV, (CELL, K), F64));
         Interpreter
             .run(
                 &examples::tridiagonal_solve(),
                 &Variant::new(),
-                &grid,
+                grid,
                 &mut args,
             )
             .unwrap();

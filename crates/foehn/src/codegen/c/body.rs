@@ -15,7 +15,7 @@ impl<'a> Gen<'a> {
             .into_iter()
             .filter(|&id| matches!(self.prog.node(id), Node::Scan { .. }))
             .collect();
-        let cuda = matches!(self.target, Target::Cuda { .. });
+        let cuda = matches!(self.target, Target::Cuda);
         if cuda {
             if self.k_major {
                 // k-major block order: consecutive blocks walk the level blocks of one
@@ -144,7 +144,7 @@ impl<'a> Gen<'a> {
     /// A stencil with scans: per horizontal point, every scan's column, then the outputs.
     fn column_body(&mut self, scans: &[ExprId]) -> Result<(), CodegenError> {
         let st = self.st;
-        let cuda = matches!(self.target, Target::Cuda { .. });
+        let cuda = matches!(self.target, Target::Cuda);
         if !cuda {
             self.open("for (foehn_idx h = h0; h < h1; ++h)");
         }
@@ -224,7 +224,7 @@ impl<'a> Gen<'a> {
             let c = format!("C{id}_{i}");
             match self.target {
                 Target::C => self.line(format!("{t} {col}[(k1 - k0) > 0 ? (k1 - k0) : 1];")),
-                Target::Cuda { .. } => self.line(format!("{t} {col}[FOEHN_MAXK];")),
+                Target::Cuda => self.line(format!("{t} {col}[FOEHN_MAXK];")),
             }
             let v = self.emit(init[i], &pt0)?;
             self.line(format!("{t} {c} = {};", v.s()));
