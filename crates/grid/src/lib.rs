@@ -21,14 +21,16 @@ pub mod info;
 pub mod io;
 pub mod location;
 pub mod space;
+pub mod spec;
 pub mod topology;
 pub mod zones;
 
 pub use connectivity::{Connectivity, NeighborTable, SKIP};
 pub use error::{GridError, Result};
 pub use geometry::{Geometry, Points};
-pub use grid::{Grid, GridKind, GridSpec};
+pub use grid::{Grid, GridKind};
 pub use location::Location;
 pub use space::{Space, EARTH_ANGULAR_VELOCITY, EARTH_RADIUS};
+pub use spec::GridSpec;
 pub use topology::Topology;
 pub use zones::{LocationZones, Zone, Zones};

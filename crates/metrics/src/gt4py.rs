@@ -9,7 +9,7 @@
 //! One entry per program variant, one sample (seconds) per call.
 
 use crate::error::{Error, Result};
-use crate::registry::ProgramKey;
+use crate::key::ProgramKey;
 use crate::variant::{json_to_static_arg, variant_hash, VariantMap};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;

@@ -1,7 +1,8 @@
 //! Measuring and reporting for foehn, independent of the compiler.
 //!
 //! - [`registry`]: per-program call metrics (host "total" time, kernel "compute" time), switched
-//!   on by `FOEHN_METRICS` and written at exit in GT4Py's metrics JSON layout ([`gt4py`]).
+//!   on by `FOEHN_METRICS` and written at exit in GT4Py's metrics JSON layout ([`gt4py`]);
+//!   samples are grouped by [`key::ProgramKey`].
 //! - [`report`]: the benchmark report that `foehn bench` writes (JSON + table).
 //! - [`compare`]: speedups between reports in three formats (our bench report, GT4Py metrics,
 //!   ICON's OpenACC/Bencher timers; see [`load`] and [`openacc_map`]).
@@ -13,6 +14,7 @@ pub mod compare;
 pub mod error;
 pub mod fsio;
 pub mod gt4py;
+pub mod key;
 pub mod load;
 pub mod openacc_map;
 pub mod plot;

@@ -7,8 +7,8 @@
 //! hold a [`ProgramSlot`] per compiled program to skip the key lookup too.
 
 use crate::error::{Error, Result};
+pub use crate::key::{ProgramKey, Samples};
 use crate::snapshot::MetricsSnapshot;
-use crate::variant::variant_label;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -49,57 +49,14 @@ pub fn parse_level(text: &str) -> Result<u32> {
         })
 }
 
-/// Identity of a compiled program variant: what samples are grouped by.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ProgramKey {
-    /// Program name, e.g. `compute_averaged_vn_and_fluxes`.
-    pub program: String,
-    /// Backend name, e.g. `cuda` or `cpu`.
-    pub backend: String,
-    /// Static (compile-time) arguments selecting the variant, in declaration order.
-    pub variant: Vec<(String, String)>,
-}
-
-impl ProgramKey {
-    /// A key for `program` on `backend`, default variant.
-    pub fn new(program: impl Into<String>, backend: impl Into<String>) -> ProgramKey {
-        ProgramKey {
-            program: program.into(),
-            backend: backend.into(),
-            variant: Vec::new(),
-        }
+/// Appends one call's samples at collection level `level` to `s`.
+fn push_call(s: &mut Samples, level: u32, total_s: f64, compute_s: Option<f64>) {
+    if level < LEVEL_TOTAL {
+        return;
     }
-
-    /// The same key with one more static argument appended.
-    pub fn with_arg(mut self, name: impl Into<String>, value: impl ToString) -> ProgramKey {
-        self.variant.push((name.into(), value.to_string()));
-        self
-    }
-
-    /// The variant as text (`a=true,b=false`; empty for the default variant).
-    pub fn variant_label(&self) -> String {
-        variant_label(&self.variant)
-    }
-}
-
-/// The samples of one program variant, in seconds, one per call.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Samples {
-    /// Host wall time per call ("total").
-    pub total: Vec<f64>,
-    /// Backend-measured kernel time per call ("compute"); empty below level 10.
-    pub compute: Vec<f64>,
-}
-
-impl Samples {
-    fn push(&mut self, level: u32, total_s: f64, compute_s: Option<f64>) {
-        if level < LEVEL_TOTAL {
-            return;
-        }
-        self.total.push(total_s);
-        if let (true, Some(c)) = (level >= LEVEL_COMPUTE, compute_s) {
-            self.compute.push(c);
-        }
+    s.total.push(total_s);
+    if let (true, Some(c)) = (level >= LEVEL_COMPUTE, compute_s) {
+        s.compute.push(c);
     }
 }
 
@@ -170,10 +127,10 @@ impl Registry {
         }
         let mut slots = lock(&self.inner.slots);
         match slots.get(key) {
-            Some(s) => lock(s).push(level, total_s, compute_s),
+            Some(s) => push_call(&mut lock(s), level, total_s, compute_s),
             None => {
                 let s = samples_of(&mut slots, key);
-                lock(&s).push(level, total_s, compute_s);
+                push_call(&mut lock(&s), level, total_s, compute_s);
             }
         }
     }
@@ -229,7 +186,7 @@ impl ProgramSlot {
     pub fn record(&self, total_s: f64, compute_s: Option<f64>) {
         let level = self.inner.level.load(Ordering::Relaxed);
         if level >= LEVEL_TOTAL {
-            lock(&self.samples).push(level, total_s, compute_s);
+            push_call(&mut lock(&self.samples), level, total_s, compute_s);
         }
     }
 

@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 use crate::gt4py::{gt4py_key, Gt4pyEntry, Gt4pyMetadata, Gt4pyMetrics, COMPUTE, TOTAL};
-use crate::registry::{ProgramKey, Samples};
+use crate::key::{ProgramKey, Samples};
 use crate::stats::Summary;
 use crate::table::{fmt_num, Align, Table};
 use crate::variant::static_arg_to_json;

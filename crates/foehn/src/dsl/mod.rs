@@ -20,18 +20,17 @@
 //! println!("{ir}");
 //! ```
 
+mod decl;
 mod expr;
 mod lower;
 mod ops;
 mod print;
 mod program;
-mod stencil;
-mod structural;
-mod weak;
 
+pub use decl::{IntoOutputs, ProgramBuilder, StaticDecl, StaticValues, StencilDecl};
 pub use expr::Expr;
 pub use ops::*;
-pub use program::{IntoOutputs, ProgramBuilder, ProgramDef, StaticDecl, StaticValues, StencilDecl};
+pub use program::ProgramDef;
 
 /// Everything a stencil author needs: `use foehn::dsl::prelude::*;`.
 pub mod prelude {

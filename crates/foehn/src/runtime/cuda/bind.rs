@@ -1,7 +1,7 @@
 //! Binding a compiled program to device arguments: domains resolved, temporaries and
 //! snapshots allocated, each kernel's argument block and launch shape built once.
 
-use super::bound::BoundStencil;
+use super::bound::{scalar_bits, BoundStencil};
 use super::*;
 use crate::runtime::{check_fixed_size, program_key, KernelLaunch};
 
@@ -318,15 +318,6 @@ fn model_block(kernel: &foehn_gpu::Kernel, nh: usize, gy: usize, sms: usize) -> 
         b /= 2;
     }
     b
-}
-
-pub(super) fn scalar_bits(s: Scalar) -> u64 {
-    match s {
-        Scalar::F64(x) => x.to_bits(),
-        Scalar::F32(x) => x.to_bits() as u64,
-        Scalar::I32(x) => x as u32 as u64,
-        Scalar::Bool(b) => b as u64,
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! A program bound to device arguments: launches that only enqueue work, per-kernel
 //! timing for the tuner, and the run-time error check.
 
-use super::bind::scalar_bits;
 use super::{gpu_err, CudaBackend, CudaCompiled, DeviceField};
 use crate::error::{Error, Result};
 use crate::ir::Scalar;
@@ -207,5 +206,15 @@ impl Bound<'_> {
             });
         }
         Ok(())
+    }
+}
+
+/// The 64-bit pattern a scalar argument is passed as.
+pub(super) fn scalar_bits(s: Scalar) -> u64 {
+    match s {
+        Scalar::F64(x) => x.to_bits(),
+        Scalar::F32(x) => x.to_bits() as u64,
+        Scalar::I32(x) => x as u32 as u64,
+        Scalar::Bool(b) => b as u64,
     }
 }

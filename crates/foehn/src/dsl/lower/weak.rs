@@ -2,8 +2,8 @@
 //! operand (f32 or f64, i32 or a float), and operators on literals alone are folded so
 //! they stay adaptable (`0.5 * 0.5 * x` with `x: f32` is f32).
 
-use super::expr::Expr;
-use super::lower::{Lowered, Lowerer};
+use super::ctx::{Lowered, Lowerer};
+use crate::dsl::expr::Expr;
 use crate::error::{CheckError, CheckErrorKind as K};
 use crate::ir::{BinaryOp, DType, FieldType, Node, Scalar, Type, UnaryOp};
 
@@ -135,5 +135,17 @@ impl Lowerer<'_> {
         }
         let v = crate::ir::semantics::binary(op, x, y).ok()?;
         Some(self.make_weak(e, v))
+    }
+
+    pub(crate) fn make_concrete(&mut self, e: &Expr, l: Lowered) -> Lowered {
+        self.concrete(e, l)
+    }
+
+    pub(crate) fn adapt_to(&mut self, e: &Expr, l: &Lowered, to: DType) -> Option<Lowered> {
+        if l.weak {
+            self.adapt(e, l, to)
+        } else {
+            None
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! DSL → IR for stencils: outputs, the root expression against them, the domain, and
 //! read/write conflicts.
 
-use super::expr::EKind;
-use super::lower::{is_default_vertical, Lowerer};
-use super::program::StencilDecl;
+use super::ctx::{is_default_vertical, Lowerer};
+use crate::dsl::decl::StencilDecl;
+use crate::dsl::expr::EKind;
 use crate::error::{CheckError, CheckErrorKind as K};
 use crate::ir::{self, BoundBase, FieldId, FieldType, IndexDim, Node, SrcLoc, Type};
 use std::collections::BTreeSet;

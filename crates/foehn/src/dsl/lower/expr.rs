@@ -1,140 +1,17 @@
-//! DSL → IR: type and dimension checking, hash-consing, canonical node order.
+//! DSL expressions → IR nodes: leaves, arithmetic, `where` and `concat_where`, casts;
+//! the structural operations are handed to `structural`.
 
-use super::expr::{EKind, ENode, Expr};
-use super::program::{ProgramBuilder, StencilDecl};
+use super::ctx::{Lowered, Lowerer};
+use super::structural::lower_structural;
+use crate::dsl::expr::{EKind, Expr};
 use crate::error::{CheckError, CheckErrorKind as K};
 use crate::ir::{
-    self, BinaryOp, BoundBase, DType, Dim, Dims, ExprId, FieldId, FieldType, IndexDim, Node,
-    ScalarId, SrcLoc, Type, UnaryOp, VKind,
+    BinaryOp, DType, Dims, ExprId, FieldId, FieldType, IndexDim, Node, ScalarId, Type, UnaryOp,
 };
-use std::collections::HashMap;
 
 type R<T> = Result<T, Box<CheckError>>;
 
-/// A lowered expression: its node, type, and whether it is a weak (untyped) literal.
-#[derive(Clone)]
-pub(crate) struct Lowered {
-    pub(crate) id: ExprId,
-    pub(crate) ty: Type,
-    pub(crate) weak: bool,
-}
-
-impl Lowered {
-    fn fty(&self) -> Option<FieldType> {
-        self.ty.field().copied()
-    }
-}
-
-pub(crate) struct Lowerer<'a> {
-    pub(crate) b: &'a ProgramBuilder,
-    pub(crate) stencil: Option<String>,
-    pub(crate) nodes: Vec<Node>,
-    pub(crate) types: Vec<Type>,
-    pub(crate) spans: Vec<Option<SrcLoc>>,
-    intern: HashMap<Node, ExprId>,
-    memo: HashMap<(*const ENode, u64), Lowered>,
-    scans: Vec<(u64, Vec<DType>, u32)>,
-    next_scan: u32,
-}
-
-impl<'a> Lowerer<'a> {
-    pub(crate) fn new(b: &'a ProgramBuilder) -> Self {
-        Lowerer {
-            b,
-            stencil: None,
-            nodes: vec![],
-            types: vec![],
-            spans: vec![],
-            intern: HashMap::new(),
-            memo: HashMap::new(),
-            scans: vec![],
-            next_scan: 0,
-        }
-    }
-
-    pub(crate) fn err(&self, e: &Expr, kind: K, message: String) -> Box<CheckError> {
-        Box::new(CheckError {
-            program: self.b.name.clone(),
-            stencil: self.stencil.clone(),
-            kind,
-            message,
-            expr: Some(e.to_string()),
-            span: Some(SrcLoc::from_panic(e.location())),
-        })
-    }
-
-    pub(crate) fn intern(
-        &mut self,
-        node: Node,
-        ty: Type,
-        span: &std::panic::Location<'_>,
-    ) -> ExprId {
-        if let Some(&id) = self.intern.get(&node) {
-            return id;
-        }
-        let id = ExprId(self.nodes.len() as u32);
-        self.intern.insert(node.clone(), id);
-        self.nodes.push(node);
-        self.types.push(ty);
-        self.spans.push(Some(SrcLoc::from_panic(span)));
-        id
-    }
-
-    pub(crate) fn field_of(&self, e: &Expr, l: &Lowered) -> R<FieldType> {
-        l.fty().ok_or_else(|| {
-            self.err(
-                e,
-                K::Tuple,
-                format!("a tuple ({}) is used where a single value is needed", l.ty),
-            )
-        })
-    }
-
-    /// The union of two operands' dimensions (broadcasting missing ones).
-    pub(crate) fn union(&self, e: &Expr, what: &str, a: Dims, b: Dims) -> R<Dims> {
-        let mut d = a;
-        match (a.horizontal, b.horizontal) {
-            (Some(x), Some(y)) if x != y => {
-                return Err(self.err(
-                    e,
-                    K::DimensionMismatch,
-                    format!(
-                        "dimension mismatch: operands of {what} have dims {a} and {b} ({x} vs {y})"
-                    ),
-                ))
-            }
-            (None, y) => d.horizontal = y,
-            _ => {}
-        }
-        match (a.local, b.local) {
-            (Some(x), Some(y)) if x != y => {
-                return Err(self.err(
-                    e,
-                    K::LocalDim,
-                    format!("operands of {what} have two different local dimensions ({a} and {b}); reduce one first"),
-                ))
-            }
-            (None, y) => d.local = y,
-            _ => {}
-        }
-        match (a.vertical, b.vertical) {
-            (Some(x), Some(y)) if x != y => {
-                let (half, full) = if x == VKind::Half { (a, b) } else { (b, a) };
-                return Err(self.err(
-                    e,
-                    K::VerticalKind,
-                    format!(
-                        "half-level value {half} used where full levels {full} are expected (operands of {what}); \
-                         convert explicitly with .as_full() / .as_half() (with .k_shift for the other neighbour)"
-                    ),
-                ));
-            }
-            (None, y) => d.vertical = y,
-            _ => {}
-        }
-        Ok(d)
-    }
-
+impl Lowerer<'_> {
     pub(crate) fn lower(&mut self, e: &Expr) -> R<Lowered> {
         let key = (
             std::rc::Rc::as_ptr(&e.0),
@@ -146,15 +23,6 @@ impl<'a> Lowerer<'a> {
         let l = self.lower_uncached(e)?;
         self.memo.insert(key, l.clone());
         Ok(l)
-    }
-
-    pub(crate) fn mk(&mut self, e: &Expr, node: Node, ty: FieldType) -> Lowered {
-        let id = self.intern(node, Type::Field(ty), e.location());
-        Lowered {
-            id,
-            ty: Type::Field(ty),
-            weak: false,
-        }
     }
 
     fn lower_uncached(&mut self, e: &Expr) -> R<Lowered> {
@@ -336,7 +204,7 @@ impl<'a> Lowerer<'a> {
                 let ta = self.field_of(e, &la)?;
                 self.mk(e, Node::Cast(*t, la.id), FieldType::new(ta.dims, *t))
             }
-            _ => return super::structural::lower_structural(self, e),
+            _ => return lower_structural(self, e),
         })
     }
 
@@ -389,148 +257,4 @@ impl<'a> Lowerer<'a> {
             )),
         }
     }
-
-    /// Enters a scan body; returns the scan's number.
-    pub(crate) fn push_scan(&mut self, tag: u64, dtypes: Vec<DType>) -> u32 {
-        let id = self.next_scan;
-        self.next_scan += 1;
-        self.scans.push((tag, dtypes, id));
-        id
-    }
-
-    /// Enters a context where no carry may be read (a scan's initial values).
-    pub(crate) fn push_barrier(&mut self) {
-        self.scans.push((u64::MAX, vec![], u32::MAX));
-    }
-
-    pub(crate) fn pop_scan(&mut self) {
-        self.scans.pop();
-    }
-
-    /// The type and scan number of a carry, if its scan is the innermost one.
-    pub(crate) fn carry_type(&self, tag: u64, index: usize) -> Option<(DType, u32)> {
-        self.scans
-            .last()
-            .filter(|s| s.0 == tag)
-            .and_then(|s| Some((*s.1.get(index)?, s.2)))
-    }
-
-    pub(crate) fn field_type(&self, e: &Expr, l: &Lowered) -> R<FieldType> {
-        self.field_of(e, l)
-    }
-
-    pub(crate) fn make(&mut self, e: &Expr, node: Node, ty: Type) -> Lowered {
-        let id = self.intern(node, ty.clone(), e.location());
-        Lowered {
-            id,
-            ty,
-            weak: false,
-        }
-    }
-
-    pub(crate) fn make_concrete(&mut self, e: &Expr, l: Lowered) -> Lowered {
-        self.concrete(e, l)
-    }
-
-    pub(crate) fn adapt_to(&mut self, e: &Expr, l: &Lowered, to: DType) -> Option<Lowered> {
-        if l.weak {
-            self.adapt(e, l, to)
-        } else {
-            None
-        }
-    }
-}
-
-/// Lowers and checks a whole program.
-pub(crate) fn lower_program(b: &ProgramBuilder) -> R<ir::Program> {
-    let mut lw = Lowerer::new(b);
-    let mut stencils = vec![];
-    for s in &b.stencils {
-        lw.stencil = Some(s.name.clone());
-        stencils.push(super::stencil::lower_stencil(&mut lw, s)?);
-        super::stencil::check_conflicts(&lw, s, stencils.last().unwrap())?;
-    }
-    let fields = b
-        .fields
-        .iter()
-        .map(|f| ir::FieldDecl {
-            name: f.name.clone(),
-            ty: FieldType::new(f.dims, f.dtype),
-            role: f.role,
-        })
-        .collect();
-    let scalars = b
-        .scalars
-        .iter()
-        .map(|(n, d)| ir::ScalarDecl {
-            name: n.clone(),
-            dtype: *d,
-        })
-        .collect();
-    Ok(canonicalize(ir::Program {
-        name: b.name.clone(),
-        variant: b.variant().clone(),
-        fields,
-        scalars,
-        nodes: lw.nodes,
-        types: lw.types,
-        spans: lw.spans,
-        stencils,
-    }))
-}
-
-/// Renumbers the arena: only nodes reachable from the stencils, in post-order of a
-/// depth-first walk from each stencil root in turn (children before parents).
-fn canonicalize(p: ir::Program) -> ir::Program {
-    fn visit(
-        p: &ir::Program,
-        id: ExprId,
-        map: &mut Vec<Option<ExprId>>,
-        out: &mut ir::Program,
-    ) -> ExprId {
-        if let Some(n) = map[id.index()] {
-            return n;
-        }
-        let node = p.node(id).map_children(&mut |c| visit(p, c, map, out));
-        let n = ExprId(out.nodes.len() as u32);
-        out.nodes.push(node);
-        out.types.push(p.types[id.index()].clone());
-        out.spans.push(p.spans[id.index()].clone());
-        map[id.index()] = Some(n);
-        n
-    }
-    let mut out = ir::Program {
-        nodes: vec![],
-        types: vec![],
-        spans: vec![],
-        stencils: vec![],
-        ..p.clone()
-    };
-    let mut map = vec![None; p.nodes.len()];
-    for s in &p.stencils {
-        let root = visit(&p, s.root, &mut map, &mut out);
-        out.stencils.push(ir::Stencil { root, ..s.clone() });
-    }
-    // Number scans by first appearance in the canonical order.
-    let mut scan_ids = std::collections::BTreeMap::new();
-    for n in &mut out.nodes {
-        let next = scan_ids.len() as u32;
-        match n {
-            Node::Scan { id, .. } | Node::Carry { scan: id, .. } => {
-                *id = *scan_ids.entry(*id).or_insert(next)
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-pub(crate) fn dims_of(list: &[Dim]) -> Result<Dims, String> {
-    Dims::from_list(list)
-}
-
-pub(crate) fn is_default_vertical(d: &StencilDecl) -> bool {
-    d.domain.vertical.0.base == BoundBase::Zero
-        && d.domain.vertical.0.offset == 0
-        && d.domain.vertical.1 == ir::Bound::size()
 }

@@ -1,7 +1,7 @@
 //! DSL → IR, continued: shifts, reductions, vertical access, tuples and scans.
 
-use super::expr::{EKind, Expr};
-use super::lower::{dims_of, Lowered, Lowerer};
+use super::ctx::{dims_of, Lowered, Lowerer};
+use crate::dsl::expr::{EKind, Expr};
 use crate::error::{CheckError, CheckErrorKind as K};
 use crate::ir::{self, DType, Dim, Dims, ExprId, FieldType, Node, Type};
 
