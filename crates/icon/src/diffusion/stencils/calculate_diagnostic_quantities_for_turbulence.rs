@@ -16,14 +16,7 @@
 //! left untouched. ICON4Py's half-level fields are `KDim` fields of `nlev + 1` levels;
 //! here they are `KHalf` fields (`wgtfac_c`, `div_ic`, `hdef_ic`).
 
-use foehn::catalog::Entry;
 use foehn::dsl::prelude::*;
-use foehn::error::Result;
-use foehn::field::access::{f64s, with_outputs};
-use foehn::field::{Args, Field};
-use foehn::ir::{self, Scalar};
-use foehn::testing::SplitMix64;
-use foehn_grid::Grid;
 
 /// Program name.
 pub const NAME: &str = "calculate_diagnostic_quantities_for_turbulence";
@@ -118,108 +111,4 @@ pub fn program() -> ProgramDef {
         };
         add_stencils(b, &f);
     })
-}
-
-/// Plain-Rust reference: `kh_c` and `div` per column on full levels, then the
-/// interface values on half levels `[1, nlev)`.
-pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
-    let zones = grid.zones.of(Location::Cell);
-    let (c0, c1) = (zones.start(Zone::Nudging(1))?, zones.end(Zone::Local)?);
-    let c2e = grid.topology.table(Connectivity::C2E);
-    let (nc, ne) = (grid.size(Location::Cell), grid.size(Location::Edge));
-    with_outputs(args, &["div_ic", "hdef_ic"], |args, out| {
-        let kh_smag_ec = f64s(args, "kh_smag_ec")?;
-        let vn = f64s(args, "vn")?;
-        let e_bln_c_s = f64s(args, "e_bln_c_s")?;
-        let geofac_div = f64s(args, "geofac_div")?;
-        let dms = f64s(args, "diff_multfac_smag")?;
-        let wgtfac_c = f64s(args, "wgtfac_c")?;
-        let nlev = dms.len();
-        let (mut kh_c, mut div) = (vec![0.0; nlev], vec![0.0; nlev]);
-        for c in c0..c1 {
-            for k in 0..nlev {
-                let (mut kh, mut d) = (0.0, 0.0);
-                for j in 0..c2e.width() {
-                    if let Some(e) = c2e.neighbor(c, j) {
-                        kh += kh_smag_ec[e + ne * k] * e_bln_c_s[c + nc * j];
-                        d += vn[e + ne * k] * geofac_div[c + nc * j];
-                    }
-                }
-                kh_c[k] = kh / dms[k];
-                div[k] = d;
-            }
-            for k in 1..nlev {
-                let w = wgtfac_c[c + nc * k];
-                out[0][c + nc * k] = w * div[k] + (1.0 - w) * div[k - 1];
-                let h = w * kh_c[k] + (1.0 - w) * kh_c[k - 1];
-                out[1][c + nc * k] = h * h;
-            }
-        }
-        Ok(())
-    })
-}
-
-/// Realistic inputs: `kh_smag_ec` ≥ 0 in [1e-4, 0.3); `vn` of ±[0.5, 30) m/s;
-/// `e_bln_c_s` ≈ 1/3; `geofac_div` = primal edge length · orientation / cell area from the
-/// grid's geometry; `diff_multfac_smag` (= enh_smag_fac·dtime) in [0.5, 50); `wgtfac_c` in
-/// [0.4, 0.7) (about ½ on a smoothly stretched grid).
-pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    let mut args = foehn::testing::random_args(program, grid, nlev, seed);
-    let mut rng = SplitMix64::new(seed ^ 0x5eed_0004);
-    let mut uniform = |dims: Vec<Dim>, lo: f64, hi: f64| {
-        Field::from_fn(grid, nlev, dims, F64, |_| {
-            Scalar::F64(rng.range_f64(lo, hi))
-        })
-    };
-    args.set_field(
-        "kh_smag_ec",
-        uniform(vec![EDGE.into(), K.into()], 1e-4, 0.3),
-    );
-    args.set_field(
-        "e_bln_c_s",
-        uniform(vec![CELL.into(), C2E.into()], 0.28, 0.39),
-    );
-    args.set_field("diff_multfac_smag", uniform(vec![K.into()], 0.5, 50.0));
-    args.set_field(
-        "wgtfac_c",
-        uniform(vec![CELL.into(), KHALF.into()], 0.4, 0.7),
-    );
-    args.set_field(
-        "div_ic",
-        uniform(vec![CELL.into(), KHALF.into()], -1e-4, 1e-4),
-    );
-    args.set_field(
-        "hdef_ic",
-        uniform(vec![CELL.into(), KHALF.into()], 1e-6, 1e-3),
-    );
-    let signed = |rng: &mut SplitMix64| {
-        let x = rng.range_f64(0.5, 30.0);
-        if rng.chance(0.5) {
-            x
-        } else {
-            -x
-        }
-    };
-    args.set_field(
-        "vn",
-        Field::from_fn(grid, nlev, (EDGE, K), F64, |_| {
-            Scalar::F64(signed(&mut rng))
-        }),
-    );
-    let g = &grid.geometry;
-    let c2e = grid.topology.table(Connectivity::C2E);
-    args.set_field(
-        "geofac_div",
-        Field::from_fn(grid, nlev, (CELL, C2E), F64, |i| {
-            let (c, j) = (i[0], i[1]);
-            let length = c2e.neighbor(c, j).map_or(0.0, |e| g.primal_edge_length[e]);
-            Scalar::F64(length * g.cell_edge_orientation[3 * c + j] / g.cell_area[c])
-        }),
-    );
-    args
-}
-
-/// Catalog entry.
-pub fn entry() -> Entry {
-    Entry::new(NAME, program, inputs, reference)
 }
