@@ -1,7 +1,7 @@
 //! Realistic random inputs of
 //! [`apply_diffusion_to_vn`](crate::diffusion::stencils::apply_diffusion_to_vn).
 
-use super::{diamond_field, edge_field};
+use super::{set_diamond_fields, set_edge_fields};
 use crate::common::constants::DBL_EPS;
 use foehn::dsl::prelude::*;
 use foehn::field::Args;
@@ -38,19 +38,17 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
         5e-4,
         1.0 / 128.0,
     );
-    for (name, data) in [
+    let edge_geometry: [(&str, &[f64]); 3] = [
         ("inv_vert_vert_length", &geo.inv_vert_vert_length),
         ("inv_primal_edge_length", &geo.inv_primal_edge_length),
         ("area_edge", &geo.edge_area),
-    ] {
-        args.set_field(name, edge_field(grid, nlev, data));
-    }
-    for (name, data) in [
+    ];
+    set_edge_fields(&mut args, grid, nlev, &edge_geometry);
+    let diamond_geometry: [(&str, &[f64]); 2] = [
         ("primal_normal_vert_v1", &geo.primal_normal_vert_x),
         ("primal_normal_vert_v2", &geo.primal_normal_vert_y),
-    ] {
-        args.set_field(name, diamond_field(grid, nlev, data));
-    }
+    ];
+    set_diamond_fields(&mut args, grid, nlev, &diamond_geometry);
     set(&mut args, "nudgecoeff_e", vec![EDGE.into()], 1e-3, 0.1);
     args.set_scalar("nudgezone_diff", 0.04 / (0.1 + DBL_EPS));
     args.set_scalar("fac_bdydiff_v", 5f64.sqrt() / 200.0);

@@ -1,7 +1,7 @@
 //! Realistic random inputs of
 //! [`calculate_nabla2_and_smag_coefficients_for_vn`](crate::diffusion::stencils::calculate_nabla2_and_smag_coefficients_for_vn).
 
-use super::{diamond_field, edge_field, signed_field};
+use super::{set_diamond_fields, set_edge_fields, signed_field};
 use foehn::dsl::prelude::*;
 use foehn::field::{Args, Field};
 use foehn::ir::{self, Scalar};
@@ -19,21 +19,19 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
     let mut args = random_args(program, grid, nlev, seed);
     let mut rng = SplitMix64::new(seed ^ 0x5eed_0003);
     let g = &grid.geometry;
-    for (name, data) in [
+    let edge_geometry: [(&str, &[f64]); 3] = [
         ("tangent_orientation", &g.tangent_orientation),
         ("inv_primal_edge_length", &g.inv_primal_edge_length),
         ("inv_vert_vert_length", &g.inv_vert_vert_length),
-    ] {
-        args.set_field(name, edge_field(grid, nlev, data));
-    }
-    for (name, data) in [
+    ];
+    set_edge_fields(&mut args, grid, nlev, &edge_geometry);
+    let diamond_geometry: [(&str, &[f64]); 4] = [
         ("primal_normal_vert_x", &g.primal_normal_vert_x),
         ("primal_normal_vert_y", &g.primal_normal_vert_y),
         ("dual_normal_vert_x", &g.dual_normal_vert_x),
         ("dual_normal_vert_y", &g.dual_normal_vert_y),
-    ] {
-        args.set_field(name, diamond_field(grid, nlev, data));
-    }
+    ];
+    set_diamond_fields(&mut args, grid, nlev, &diamond_geometry);
     let mut wind = |loc: Location| signed_field(&mut rng, grid, nlev, (loc, K), 0.5, 30.0);
     for (name, loc) in [
         ("u_vert", VERTEX),

@@ -15,7 +15,7 @@ pub mod scale_k;
 
 use foehn::dsl::prelude::*;
 use foehn::dsl::IntoDims;
-use foehn::field::Field;
+use foehn::field::{Args, Field};
 use foehn::ir::Scalar;
 use foehn::testing::SplitMix64;
 use foehn_grid::Grid;
@@ -43,6 +43,20 @@ pub fn edge_field(grid: &Grid, nlev: usize, data: &[f64]) -> Field {
 /// A `Cell` field from a grid geometry array indexed by cell.
 pub fn cell_field(grid: &Grid, nlev: usize, data: &[f64]) -> Field {
     Field::from_fn_f64(grid, nlev, CELL, |c| data[c])
+}
+
+/// Sets each `(name, data)` of `fields` in `args` as an [`edge_field`].
+pub fn set_edge_fields(args: &mut Args, grid: &Grid, nlev: usize, fields: &[(&str, &[f64])]) {
+    for (name, data) in fields {
+        args.set_field(name, edge_field(grid, nlev, data));
+    }
+}
+
+/// Sets each `(name, data)` of `fields` in `args` as a [`diamond_field`].
+pub fn set_diamond_fields(args: &mut Args, grid: &Grid, nlev: usize, fields: &[(&str, &[f64])]) {
+    for (name, data) in fields {
+        args.set_field(name, diamond_field(grid, nlev, data));
+    }
 }
 
 /// An `(Edge, E2C2V)` field from a grid geometry array stored edge-major (`e·4 + i`, the
