@@ -17,34 +17,23 @@ use foehn::field::Field;
 use foehn_grid::Location;
 use std::collections::BTreeMap;
 
-/// Halo exchange of the fields of a component's state, named as in `store`.
+/// The fields of a component's state by name (as the diffusion component keeps them on
+/// the host).
+pub type Store = BTreeMap<String, Field>;
+
+/// Halo exchange of the fields of a component's state, named as in its [`Store`].
 pub trait Exchange {
     /// Starts exchanging the halos of `fields` (all on `location`); they are up to date
     /// only after [`Exchange::wait`] for the same fields.
-    fn start(
-        &mut self,
-        location: Location,
-        fields: &[&str],
-        store: &mut BTreeMap<String, Field>,
-    ) -> Result<()>;
+    fn start(&mut self, location: Location, fields: &[&str], store: &mut Store) -> Result<()>;
 
     /// Waits for the exchange of `fields` begun by [`Exchange::start`] and writes the
     /// received halo values into `store`.
-    fn wait(
-        &mut self,
-        location: Location,
-        fields: &[&str],
-        store: &mut BTreeMap<String, Field>,
-    ) -> Result<()>;
+    fn wait(&mut self, location: Location, fields: &[&str], store: &mut Store) -> Result<()>;
 
     /// Exchanges the halos of `fields` and waits for them (blocking exchange): by
     /// default [`Exchange::start`], then [`Exchange::wait`].
-    fn exchange(
-        &mut self,
-        location: Location,
-        fields: &[&str],
-        store: &mut BTreeMap<String, Field>,
-    ) -> Result<()> {
+    fn exchange(&mut self, location: Location, fields: &[&str], store: &mut Store) -> Result<()> {
         self.start(location, fields, store)?;
         self.wait(location, fields, store)
     }
@@ -56,11 +45,11 @@ pub trait Exchange {
 pub struct NoExchange;
 
 impl Exchange for NoExchange {
-    fn start(&mut self, _: Location, _: &[&str], _: &mut BTreeMap<String, Field>) -> Result<()> {
+    fn start(&mut self, _: Location, _: &[&str], _: &mut Store) -> Result<()> {
         Ok(())
     }
 
-    fn wait(&mut self, _: Location, _: &[&str], _: &mut BTreeMap<String, Field>) -> Result<()> {
+    fn wait(&mut self, _: Location, _: &[&str], _: &mut Store) -> Result<()> {
         Ok(())
     }
 }
@@ -76,23 +65,13 @@ mod tests {
     struct Recorder(Vec<String>);
 
     impl Exchange for Recorder {
-        fn start(
-            &mut self,
-            location: Location,
-            fields: &[&str],
-            _: &mut BTreeMap<String, Field>,
-        ) -> Result<()> {
+        fn start(&mut self, location: Location, fields: &[&str], _: &mut Store) -> Result<()> {
             self.0
                 .push(format!("start {location:?} {}", fields.join(",")));
             Ok(())
         }
 
-        fn wait(
-            &mut self,
-            location: Location,
-            fields: &[&str],
-            _: &mut BTreeMap<String, Field>,
-        ) -> Result<()> {
+        fn wait(&mut self, location: Location, fields: &[&str], _: &mut Store) -> Result<()> {
             self.0
                 .push(format!("wait {location:?} {}", fields.join(",")));
             Ok(())
@@ -103,7 +82,7 @@ mod tests {
     fn no_exchange_leaves_the_fields_as_they_are() {
         let grid = Grid::icosahedral(2, 0, 1.0).unwrap();
         let vn = Field::from_fn_f64(&grid, 3, (EDGE, K), |i| i as f64);
-        let mut store = BTreeMap::from([("vn".to_string(), vn)]);
+        let mut store = Store::from([("vn".to_string(), vn)]);
         let before = store.clone();
         let mut hook = NoExchange;
         hook.exchange(EDGE, &["vn"], &mut store).unwrap();
@@ -115,7 +94,7 @@ mod tests {
     #[test]
     fn a_blocking_exchange_is_a_start_then_a_wait() {
         let mut hook = Recorder::default();
-        let mut store = BTreeMap::new();
+        let mut store = Store::new();
         hook.exchange(CELL, &["theta_v", "exner"], &mut store)
             .unwrap();
         assert_eq!(
