@@ -31,7 +31,7 @@ pub fn reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<
     reference_with(grid, args, type_shear, nrdmax)
 }
 
-/// [`reference`] with explicit `type_shear` and `nrdmax`: `dwdx`, `dwdy` are written
+/// [`reference`](fn@reference) with explicit `type_shear` and `nrdmax`: `dwdx`, `dwdy` are written
 /// only for `type_shear == 2` (and left as they are otherwise).
 pub fn reference_with(grid: &Grid, args: &mut Args, type_shear: i32, nrdmax: i32) -> Result<()> {
     let gradients = type_shear == 2;
