@@ -12,8 +12,9 @@ use foehn_grid::Grid;
 
 /// Plain-Rust reference, straight from the formulas on cells `[NUDGING, LOCAL end)`,
 /// with the steep-slope term wherever `zd_diffcoef ≠ 0`. It serves both variants:
-/// [`inputs`](crate::diffusion::inputs::apply_diffusion_to_theta_and_exner::inputs) gives the `apply_zdiffusion_t = false` variant an all-zero `zd_diffcoef`
-/// (ICON does not set up the steep-slope list then), for which both variants agree.
+/// [`inputs`](crate::diffusion::inputs::apply_diffusion_to_theta_and_exner::inputs)
+/// gives the `apply_zdiffusion_t = false` variant an all-zero `zd_diffcoef` (ICON does
+/// not set up the steep-slope list then), for which both variants agree.
 pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
     let cells = grid.zones.of(Location::Cell);
     let (c_lo, c_hi) = (cells.start(CELL_START)?, cells.end(CELL_END)?);
