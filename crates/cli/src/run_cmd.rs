@@ -8,11 +8,11 @@ use clap::Args as ClapArgs;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::Cache;
+use foehn_icon::common::vertical::{VerticalConfig, VerticalGrid};
 use foehn_icon::diffusion::component::{
     fused::realistic_dtime, Diffusion, DiffusionState, Engine, Schedule,
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
-use foehn_icon::vertical::{VerticalConfig, VerticalGrid};
 use std::time::Instant;
 
 /// Options of `foehn run`.

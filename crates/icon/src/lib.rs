@@ -1,14 +1,14 @@
 //! ICON's nonhydrostatic dynamical core written in foehn. Each program has its DSL
 //! definition, an independent plain-Rust reference written straight from the math, and
-//! realistic random inputs; [`catalog`] lists them for `foehn bench`, `explain`, `exec`.
+//! realistic random inputs; [`catalog()`] lists them for `foehn bench`, `explain`, `exec`
+//! and `compile`.
+//!
+//! [`common`] holds what the dycore components share (vertical grid, physical constants,
+//! the halo-exchange hook); [`diffusion`] is the first component.
 #![deny(missing_docs)]
 
+pub mod catalog;
+pub mod common;
 pub mod diffusion;
-pub mod vertical;
 
-use foehn_testkit::catalog::Entry;
-
-/// Every ICON program foehn provides.
-pub fn catalog() -> Vec<Entry> {
-    diffusion::catalog()
-}
+pub use catalog::catalog;

@@ -9,11 +9,7 @@ use foehn::ir::Variant;
 use foehn::runtime::field::Args;
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::{Connectivity, Grid, Location, Zone};
-use foehn_icon::diffusion::stencils::{
-    calculate_diagnostic_quantities_for_turbulence as diag,
-    calculate_nabla2_and_smag_coefficients_for_vn as nabla2,
-    mo_intp_rbf_rbf_vec_interpol_vertex as rbf, scale_k,
-};
+use foehn_icon::diffusion::entry;
 
 const NLEV: usize = 10;
 const TOL: f64 = 1e-12;
@@ -57,13 +53,13 @@ fn assert_untouched_outside(
 
 #[test]
 fn scale_k_matches_reference() {
-    common::check_entry(&scale_k::entry(), NLEV, TOL);
+    common::check_entry(&entry::scale_k(), NLEV, TOL);
 }
 
 #[test]
 fn scale_k_writes_the_k_field() {
     let grid = &common::grids()[0];
-    let (args, out) = run_interpreter(&scale_k::entry(), grid);
+    let (args, out) = run_interpreter(&entry::scale_k(), grid);
     let field = args.field("field").unwrap().as_f64().unwrap();
     let factor = args.scalar("factor").unwrap().as_f64();
     let scaled = out.field("scaled_field").unwrap();
@@ -75,7 +71,7 @@ fn scale_k_writes_the_k_field() {
 
 #[test]
 fn rbf_vec_interpol_vertex_matches_reference() {
-    common::check_entry(&rbf::entry(), NLEV, TOL);
+    common::check_entry(&entry::mo_intp_rbf_rbf_vec_interpol_vertex(), NLEV, TOL);
 }
 
 #[test]
@@ -94,7 +90,7 @@ fn rbf_vec_interpol_vertex_domain_and_pentagons() {
             z.start(Zone::LateralBoundary(2)).unwrap(),
             z.end(Zone::Local).unwrap(),
         );
-        let (args, out) = run_interpreter(&rbf::entry(), grid);
+        let (args, out) = run_interpreter(&entry::mo_intp_rbf_rbf_vec_interpol_vertex(), grid);
         for name in ["p_u_out", "p_v_out"] {
             assert_untouched_outside(&args, &out, name, range, (0, NLEV));
         }
@@ -108,7 +104,11 @@ fn rbf_vec_interpol_vertex_domain_and_pentagons() {
 
 #[test]
 fn nabla2_and_smag_coefficients_match_reference() {
-    common::check_entry(&nabla2::entry(), NLEV, TOL);
+    common::check_entry(
+        &entry::calculate_nabla2_and_smag_coefficients_for_vn(),
+        NLEV,
+        TOL,
+    );
 }
 
 #[test]
@@ -122,7 +122,10 @@ fn nabla2_and_smag_coefficients_domain_and_limiter_branches() {
         // Every edge of the domain has a full diamond (no skip values read).
         let e2c2v = grid.topology.table(Connectivity::E2C2V);
         assert!((range.0..range.1).all(|e| (0..4).all(|i| e2c2v.neighbor(e, i).is_some())));
-        let (args, out) = run_interpreter(&nabla2::entry(), grid);
+        let (args, out) = run_interpreter(
+            &entry::calculate_nabla2_and_smag_coefficients_for_vn(),
+            grid,
+        );
         for name in ["kh_smag_e", "kh_smag_ec", "z_nabla2_e"] {
             assert_untouched_outside(&args, &out, name, range, (0, NLEV));
         }
@@ -159,7 +162,11 @@ fn nabla2_and_smag_coefficients_domain_and_limiter_branches() {
 
 #[test]
 fn diagnostic_quantities_for_turbulence_match_reference() {
-    common::check_entry(&diag::entry(), NLEV, TOL);
+    common::check_entry(
+        &entry::calculate_diagnostic_quantities_for_turbulence(),
+        NLEV,
+        TOL,
+    );
 }
 
 #[test]
@@ -170,7 +177,10 @@ fn diagnostic_quantities_for_turbulence_domain() {
             z.start(Zone::Nudging(1)).unwrap(),
             z.end(Zone::Local).unwrap(),
         );
-        let (args, out) = run_interpreter(&diag::entry(), grid);
+        let (args, out) = run_interpreter(
+            &entry::calculate_diagnostic_quantities_for_turbulence(),
+            grid,
+        );
         // Half levels 0 (model top) and nlev (surface) are not written.
         for name in ["div_ic", "hdef_ic"] {
             assert_untouched_outside(&args, &out, name, range, (1, NLEV));

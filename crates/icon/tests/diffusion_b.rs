@@ -9,6 +9,8 @@ use foehn::ir::Variant;
 use foehn::runtime::field::Args;
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::{Grid, Location, Zone};
+use foehn_icon::diffusion::entry;
+use foehn_icon::diffusion::references::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::reference_with as w_reference_with;
 use foehn_icon::diffusion::stencils::apply_diffusion_to_vn as vn;
 use foehn_icon::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence as w;
 
@@ -35,12 +37,16 @@ fn data<'a>(a: &'a Args, name: &str) -> &'a [f64] {
 
 #[test]
 fn apply_diffusion_to_vn_matches_reference() {
-    common::check_entry(&vn::entry(), NLEV, 1e-12);
+    common::check_entry(&entry::apply_diffusion_to_vn(), NLEV, 1e-12);
 }
 
 #[test]
 fn apply_diffusion_to_w_matches_reference() {
-    common::check_entry(&w::entry(), NLEV, 1e-12);
+    common::check_entry(
+        &entry::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(),
+        NLEV,
+        1e-12,
+    );
 }
 
 /// The argument names of `ir` (fields, then scalars; temporaries excluded), sorted.
@@ -105,8 +111,16 @@ fn vn_only_changes_inside_domain_and_lam_branch_differs_in_boundary_rows() {
         lo < nudge2 && nudge2 < hi,
         "LAM grid has boundary rows 5..8 and nudging row 1"
     );
-    let (b0, a_glob) = run(&vn::entry(), &Variant::new().with("limited_area", false), g);
-    let (b1, a_lam) = run(&vn::entry(), &Variant::new().with("limited_area", true), g);
+    let (b0, a_glob) = run(
+        &entry::apply_diffusion_to_vn(),
+        &Variant::new().with("limited_area", false),
+        g,
+    );
+    let (b1, a_lam) = run(
+        &entry::apply_diffusion_to_vn(),
+        &Variant::new().with("limited_area", true),
+        g,
+    );
     assert_eq!(data(&b0, "vn"), data(&b1, "vn"), "same seed, same vn");
     let (old, glob, lamv) = (data(&b0, "vn"), data(&a_glob, "vn"), data(&a_lam, "vn"));
     for k in 0..NLEV {
@@ -149,7 +163,10 @@ fn w_variants_and_domain() {
         let variant = Variant::new()
             .with("type_shear", ts)
             .with("nrdmax", w::NRDMAX);
-        let ir = (w::entry().build)().specialize(&variant).unwrap();
+        let ir = (entry::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence()
+            .build)()
+        .specialize(&variant)
+        .unwrap();
         // ICON4Py's full argument list in every variant.
         let mut want = sorted(&[
             "area",
@@ -164,7 +181,11 @@ fn w_variants_and_domain() {
         ]);
         want.extend(sorted(&["diff_multfac_w"]));
         assert_eq!(argument_names(&ir), want, "type_shear={ts}");
-        let (before, after) = run(&w::entry(), &variant, g);
+        let (before, after) = run(
+            &entry::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(),
+            &variant,
+            g,
+        );
         let (old, new, w_old) = (
             data(&before, "w"),
             data(&after, "w"),
@@ -208,9 +229,13 @@ fn w_damping_layer_is_levels_1_to_nrdmax() {
     let variant = Variant::new()
         .with("type_shear", 0)
         .with("nrdmax", w::NRDMAX);
-    let (before, after) = run(&w::entry(), &variant, g);
+    let (before, after) = run(
+        &entry::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence(),
+        &variant,
+        g,
+    );
     let mut undamped = before.clone();
-    w::reference_with(g, &mut undamped, 0, 1).unwrap();
+    w_reference_with(g, &mut undamped, 0, 1).unwrap();
     let (a, u) = (data(&after, "w"), data(&undamped, "w"));
     for k in 0..NLEV {
         let damped = k >= 1 && (k as i32) < w::NRDMAX;

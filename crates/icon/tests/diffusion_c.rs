@@ -8,6 +8,8 @@ use foehn::ir;
 use foehn::runtime::field::{Args, Field};
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
+use foehn_icon::diffusion::entry;
+use foehn_icon::diffusion::inputs::apply_diffusion_to_theta_and_exner::set_steep_points;
 use foehn_icon::diffusion::stencils::{
     apply_diffusion_to_theta_and_exner as theta_exner,
     calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools as cold_pools,
@@ -45,12 +47,16 @@ fn assert_close(what: &str, want: &[f64], got: &[f64]) {
 
 #[test]
 fn cold_pools_match_reference() {
-    common::check_entry(&cold_pools::entry(), NLEV, 1e-12);
+    common::check_entry(
+        &entry::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools(),
+        NLEV,
+        1e-12,
+    );
 }
 
 #[test]
 fn theta_and_exner_match_reference() {
-    common::check_entry(&theta_exner::entry(), NLEV, 1e-12);
+    common::check_entry(&entry::apply_diffusion_to_theta_and_exner(), NLEV, 1e-12);
 }
 
 #[test]
@@ -85,7 +91,7 @@ fn cold_pool_temporary_covers_the_cells_of_the_edge_domain() {
 
 #[test]
 fn cold_pools_update_only_the_two_lowest_levels_of_the_edge_domain() {
-    let entry = cold_pools::entry();
+    let entry = entry::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools();
     for grid in common::grids() {
         let ir = (entry.build)().specialize(&Variant::new()).unwrap();
         let args = (entry.inputs)(&ir, grid, NLEV, 3);
@@ -129,7 +135,7 @@ fn cold_pools_update_only_the_two_lowest_levels_of_the_edge_domain() {
 
 #[test]
 fn theta_and_exner_untouched_outside_the_cell_domain() {
-    let entry = theta_exner::entry();
+    let entry = entry::apply_diffusion_to_theta_and_exner();
     for grid in common::grids() {
         let ir = (entry.build)().specialize(&variant(true)).unwrap();
         let args = (entry.inputs)(&ir, grid, NLEV, 5);
@@ -155,12 +161,12 @@ fn theta_and_exner_untouched_outside_the_cell_domain() {
 fn steep_point_term_only_in_the_zdiffusion_variant() {
     // With the same steep-point list, the `false` variant equals the reference without
     // the list, and the `true` variant differs from it exactly at the listed points.
-    let entry = theta_exner::entry();
+    let entry = entry::apply_diffusion_to_theta_and_exner();
     for grid in common::grids() {
         let ir_false = (entry.build)().specialize(&variant(false)).unwrap();
         let ir_true = (entry.build)().specialize(&variant(true)).unwrap();
         let mut args = (entry.inputs)(&ir_false, grid, NLEV, 11);
-        theta_exner::set_steep_points(&mut args, grid, NLEV, 11);
+        set_steep_points(&mut args, grid, NLEV, 11);
         let coef = data(&args, "zd_diffcoef").to_vec();
         assert!(coef.iter().any(|&c| c != 0.0));
 

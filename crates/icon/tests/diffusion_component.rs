@@ -9,13 +9,13 @@ use foehn::ir::Role;
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
+use foehn_icon::common::vertical::{VerticalConfig, VerticalGrid};
 use foehn_icon::diffusion::component::plan::{self, calls, intermediates};
 use foehn_icon::diffusion::component::state::{DIAGNOSTIC, PROGNOSTIC};
 use foehn_icon::diffusion::component::{
     self, fused, Diffusion, DiffusionState, Engine, Schedule, Statics,
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
-use foehn_icon::vertical::{VerticalConfig, VerticalGrid};
 use foehn_testkit::catalog::Entry;
 use std::collections::BTreeSet;
 

@@ -25,7 +25,8 @@
 //! `apply_to_vertical_wind` / `apply_to_horizontal_wind` are not consulted.
 //!
 //! Halo exchanges are no-ops (one domain): the steps list them where ICON exchanges and
-//! [`plan::halo_exchange`] is the hook a decomposed run fills in.
+//! [`plan::halo_exchange`] runs them through the
+//! [`Exchange`](crate::common::exchange::Exchange) hook a decomposed run fills in.
 //!
 //! Engines: [`Engine::Interpreter`], [`Engine::Cpu`], [`Engine::Reference`] (the
 //! programs' plain-Rust references chained), [`Engine::Cuda`] (upload, launch, download
@@ -39,9 +40,10 @@ pub mod state;
 
 pub use state::DiffusionState;
 
-use crate::diffusion::config::{DiffusionConfig, DiffusionParams, DBL_EPS};
+use crate::common::constants::DBL_EPS;
+use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::TYPE_SHEAR_VALUES;
-use crate::vertical::VerticalGrid;
+use crate::common::vertical::VerticalGrid;
 use foehn_testkit::catalog::Entry;
 use foehn::runtime::cpu::{CompiledProgram, CpuBackend};
 use foehn::runtime::cuda::CudaBackend;

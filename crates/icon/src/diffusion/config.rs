@@ -1,14 +1,8 @@
 //! Diffusion configuration with ICON's defaults, and the coefficients derived from it
 //! (ICON4Py `DiffusionConfig`, `DiffusionParams` and the `Diffusion` constructor).
 
-use crate::vertical::VerticalGrid;
-
-/// Gas constant of dry air (J/(kg K)).
-pub const RD: f64 = 287.04;
-/// Specific heat of dry air at constant pressure (J/(kg K)).
-pub const CPD: f64 = 1004.64;
-/// Machine epsilon as ICON's `dbl_eps`.
-pub const DBL_EPS: f64 = f64::EPSILON;
+use crate::common::constants::{DBL_EPS, RD_O_CVD};
+use crate::common::vertical::VerticalGrid;
 
 /// Namelist parameters of the diffusion (type 5 only: Smagorinsky with 4th-order background).
 #[derive(Debug, Clone, PartialEq)]
@@ -145,7 +139,7 @@ impl DiffusionParams {
             fac_bdydiff_v: ndyn.sqrt() / config.velocity_boundary_diffusion_denominator,
             smag_offset: if initial_run { 0.0 } else { 0.25 * k4 * ndyn },
             diff_multfac_w: (1.0f64 / 48.0).min(k4w * ndyn),
-            rd_o_cvd: RD / (CPD - RD),
+            rd_o_cvd: RD_O_CVD,
             thresh_tdiff: -5.0,
             diff_multfac_vn,
             smag_limit,

@@ -24,7 +24,7 @@ use crate::diffusion::stencils::calculate_enhanced_diffusion_coefficients_for_gr
 use crate::diffusion::stencils::calculate_nabla2_and_smag_coefficients_for_vn as nabla2_and_smag;
 use crate::diffusion::stencils::mo_intp_rbf_rbf_vec_interpol_vertex as rbf;
 use crate::diffusion::stencils::scale_k;
-use crate::vertical::{VerticalConfig, VerticalGrid};
+use crate::common::vertical::{VerticalConfig, VerticalGrid};
 use foehn_testkit::catalog::Entry;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};

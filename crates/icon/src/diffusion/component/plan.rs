@@ -9,6 +9,15 @@
 //! runs it.
 
 use super::{fused, Engine, Schedule, Statics};
+use crate::common::exchange::{Exchange as HaloExchange, NoExchange};
+use crate::diffusion::references::{
+    apply_diffusion_to_theta_and_exner as theta_ref, apply_diffusion_to_vn as vn_ref,
+    apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence as w_ref,
+    calculate_diagnostic_quantities_for_turbulence as diagnostics_ref,
+    calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools as cold_pools_ref,
+    calculate_nabla2_and_smag_coefficients_for_vn as nabla2_ref,
+    mo_intp_rbf_rbf_vec_interpol_vertex as rbf_ref, scale_k as scale_k_ref,
+};
 use crate::diffusion::stencils::{
     apply_diffusion_to_theta_and_exner as theta, apply_diffusion_to_vn as vn_program,
     apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence as w_program,
@@ -236,7 +245,7 @@ pub fn copy_reference(_program: &ir::Program, _grid: &Grid, args: &mut Args) -> 
 /// without it is given zero coefficients.
 fn theta_reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
     if program.variant.get("apply_zdiffusion_t") != Some(false.into()) {
-        return theta::reference(program, grid, args);
+        return theta_ref::reference(program, grid, args);
     }
     let coef = args
         .take_field("zd_diffcoef")
@@ -246,7 +255,7 @@ fn theta_reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Resul
         v.fill(0.0);
     }
     args.set_field("zd_diffcoef", zero);
-    let r = theta::reference(program, grid, args);
+    let r = theta_ref::reference(program, grid, args);
     args.set_field("zd_diffcoef", coef);
     r
 }
@@ -297,18 +306,22 @@ pub fn unfused_steps(s: &Statics, initial: bool) -> Result<Vec<Step>> {
             ("factor", "dtime"),
             ("scaled_field", "diff_multfac_smag"),
         ],
-        scale_k::reference,
+        scale_k_ref::reference,
     );
-    st.call(rbf_ir.clone(), &rbf_of("vn"), rbf::reference);
+    st.call(rbf_ir.clone(), &rbf_of("vn"), rbf_ref::reference);
     st.exchange(VERTEX, &uv, ExchangeMode::Blocking);
-    st.call(specialize(nabla2::program(), v())?, &[], nabla2::reference);
+    st.call(
+        specialize(nabla2::program(), v())?,
+        &[],
+        nabla2_ref::reference,
+    );
     if s.turbulence_diagnostics() {
         let ir = specialize(diagnostics::program(), v())?;
-        st.call(ir, &[], diagnostics::reference);
+        st.call(ir, &[], diagnostics_ref::reference);
     }
     // ICON exchanges z_nabla2_e only for type_vn_diffu > 1.
     st.exchange(EDGE, &["z_nabla2_e"], ExchangeMode::Blocking);
-    st.call(rbf_ir, &rbf_of("z_nabla2_e"), rbf::reference);
+    st.call(rbf_ir, &rbf_of("z_nabla2_e"), rbf_ref::reference);
     st.exchange(VERTEX, &uv, ExchangeMode::Blocking);
     st.call(
         specialize(
@@ -320,7 +333,7 @@ pub fn unfused_steps(s: &Statics, initial: bool) -> Result<Vec<Step>> {
             ("primal_normal_vert_v2", "primal_normal_vert_y"),
             ("area_edge", "edge_area"),
         ],
-        vn_program::reference,
+        vn_ref::reference,
     );
     st.exchange(EDGE, &["vn"], ExchangeMode::Start);
     st.call(
@@ -335,12 +348,12 @@ pub fn unfused_steps(s: &Statics, initial: bool) -> Result<Vec<Step>> {
                 .with("nrdmax", s.nrdmax),
         )?,
         &[("area", "cell_area")],
-        w_program::reference,
+        w_ref::reference,
     );
     st.exchange(EDGE, &["vn"], ExchangeMode::Wait);
     if s.apply_to_temperature {
         let ir = specialize(cold_pools::program(), v())?;
-        st.call(ir, &[], cold_pools::reference);
+        st.call(ir, &[], cold_pools_ref::reference);
         st.call(
             specialize(copy_program("copy_theta_v", CELL, K), v())?,
             &[("src", "theta_v"), ("dst", "theta_v_in")],
@@ -378,10 +391,26 @@ pub fn bound_fields(steps: &[Step]) -> Vec<&ir::FieldDecl> {
         .collect()
 }
 
-/// The halo-exchange hook: a no-op on one domain. A decomposed run exchanges the listed
-/// fields of `store` here (and starts/waits for asynchronous exchanges).
-pub fn halo_exchange(_exchange: &Exchange, _store: &mut BTreeMap<String, Field>) -> Result<()> {
-    Ok(())
+/// The halo-exchange step on one domain: [`exchange_with`] the no-op [`NoExchange`].
+pub fn halo_exchange(exchange: &Exchange, store: &mut BTreeMap<String, Field>) -> Result<()> {
+    exchange_with(&mut NoExchange, exchange, store)
+}
+
+/// Runs the halo-exchange step `exchange` through `hook` (the
+/// [`Exchange`](crate::common::exchange::Exchange) a decomposed run fills in): a blocking
+/// exchange, or the start or the wait of an asynchronous one, of the listed fields of
+/// `store`.
+pub fn exchange_with(
+    hook: &mut dyn HaloExchange,
+    exchange: &Exchange,
+    store: &mut BTreeMap<String, Field>,
+) -> Result<()> {
+    let (location, fields) = (exchange.location, &exchange.fields);
+    match exchange.mode {
+        ExchangeMode::Blocking => hook.exchange(location, fields, store),
+        ExchangeMode::Start => hook.start(location, fields, store),
+        ExchangeMode::Wait => hook.wait(location, fields, store),
+    }
 }
 
 /// Runs `steps` on a host engine over the fields of `store` (component names).

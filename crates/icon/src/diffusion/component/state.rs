@@ -3,9 +3,10 @@
 //! component's field names (ICON4Py's `PrognosticState`, `DiffusionDiagnosticState`,
 //! `DiffusionInterpolationState`, `DiffusionMetricState`, `EdgeParams`, `CellParams`).
 
+use crate::common::vertical::VerticalGrid;
 use crate::diffusion::config::DiffusionConfig;
+use crate::diffusion::inputs::apply_diffusion_to_theta_and_exner as theta_inputs;
 use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner as theta_program;
-use crate::vertical::VerticalGrid;
 use foehn::dsl::prelude::*;
 use foehn::runtime::field::Field;
 use foehn_grid::Grid;
@@ -135,7 +136,7 @@ impl DiffusionState {
     ///   vertical grid (ICON's extrapolation at the top and bottom), ± 2 % per cell
     ///   (terrain); `theta_ref_mc = theta_v` ± 6 K (so some cold pools occur);
     /// - the steep-point list `zd_diffcoef`, `zd_vertoffset`, `zd_intcoef` as
-    ///   [`theta_program::set_steep_points`] (all zero coefficients when
+    ///   [`theta_inputs::set_steep_points`] (all zero coefficients when
     ///   `!config.apply_zdiffusion_t`).
     pub fn random(
         grid: &Grid,
@@ -184,7 +185,7 @@ impl DiffusionState {
         let theta_ir = theta_program::program()
             .specialize(&variant)
             .expect("apply_diffusion_to_theta_and_exner specialises");
-        let mut t = theta_program::inputs(&theta_ir, grid, nlev, seed);
+        let mut t = theta_inputs::inputs(&theta_ir, grid, nlev, seed);
         let mut take = |name: &str| t.take_field(name).expect("generated");
         let theta_v = take("theta_v");
         let n2s_c = take("geofac_n2s_c");

@@ -22,13 +22,6 @@
 //! `smallest_vpfloat`.
 
 use foehn::dsl::prelude::*;
-use foehn::error::Result;
-use foehn::ir;
-use foehn::runtime::field::access::{f64s, scalar_f64, with_output};
-use foehn::runtime::field::{Args, Field};
-use foehn_grid::Grid;
-use foehn_testkit::catalog::Entry;
-use foehn_testkit::{random_args, SplitMix64};
 
 /// Program name.
 pub const NAME: &str = "calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools";
@@ -126,80 +119,4 @@ pub fn program() -> ProgramDef {
         };
         add_stencils(b, &f);
     })
-}
-
-/// Plain-Rust reference: for every edge of `[NUDGING, HALO end)` and level of
-/// `[nlev−2, nlev)`, the enhancement of each adjacent cell straight from the formula.
-pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
-    let edges = grid.zones.of(Location::Edge);
-    let (e_lo, e_hi) = (edges.start(EDGE_START)?, edges.end(EDGE_END)?);
-    with_output(args, "kh_smag_e", |args, kh| {
-        let theta = f64s(args, "theta_v")?;
-        let theta_ref = f64s(args, "theta_ref_mc")?;
-        let thresh = scalar_f64(args, "thresh_tdiff")?;
-        let smallest = scalar_f64(args, "smallest_vpfloat")?;
-        let (nc, ne) = (grid.size(Location::Cell), grid.size(Location::Edge));
-        let nlev = theta.len() / nc;
-        let (e2c, c2e2c) = (grid.topology.table(E2C), grid.topology.table(C2E2C));
-        // x(c) − (x(n0) + x(n1) + x(n2))/3 over the existing neighbours.
-        let deviation = |x: &[f64], c: usize, k: usize| {
-            let mut sum = 0.0;
-            for j in 0..3 {
-                if let Some(n) = c2e2c.neighbor(c, j) {
-                    sum += x[n + nc * k];
-                }
-            }
-            x[c + nc * k] - sum / 3.0
-        };
-        let enhancement = |c: usize, k: usize| {
-            let tdiff = deviation(theta, c, k);
-            let trefdiff = deviation(theta_ref, c, k);
-            let cold =
-                (tdiff - trefdiff < thresh && trefdiff < 0.0) || tdiff - trefdiff < 1.5 * thresh;
-            if cold {
-                (thresh - tdiff + trefdiff) * 5.0e-4
-            } else {
-                smallest
-            }
-        };
-        for k in nlev.saturating_sub(2)..nlev {
-            for e in e_lo..e_hi {
-                let mut m = f64::NEG_INFINITY;
-                for j in 0..2 {
-                    if let Some(c) = e2c.neighbor(e, j) {
-                        m = m.max(enhancement(c, k));
-                    }
-                }
-                let i = e + ne * k;
-                kh[i] = kh[i].max(m);
-            }
-        }
-        Ok(())
-    })
-}
-
-/// Realistic random inputs for the lowest levels: θref 285–295 K (so valley points,
-/// `trefdiff < 0`, and others occur), θv = θref ± 8 K (so cold pools are rare but
-/// present), `kh_smag_e` of the size of the enhancement (0–4e-3), and
-/// ICON's constants `thresh_tdiff = −5 K`, `smallest_vpfloat = DBL_EPS`.
-pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
-    let mut args = random_args(program, grid, nlev, seed);
-    let mut rng = SplitMix64::new(seed ^ 0xc01d_9001);
-    let theta_ref = Field::from_fn_f64(grid, nlev, (CELL, K), |_| rng.range_f64(285.0, 295.0));
-    let reference = theta_ref.as_f64().unwrap_or_default().to_vec();
-    let theta_v = Field::from_fn_f64(grid, nlev, (CELL, K), |i| {
-        reference[i] + rng.range_f64(-8.0, 8.0)
-    });
-    let kh = Field::from_fn_f64(grid, nlev, (EDGE, K), |_| rng.range_f64(1.0e-6, 4.0e-3));
-    args.set_field("theta_ref_mc", theta_ref);
-    args.set_field("theta_v", theta_v);
-    args.set_field("kh_smag_e", kh);
-    args.set_scalar("thresh_tdiff", -5.0);
-    args.set_scalar("smallest_vpfloat", f64::EPSILON);
-    args
-}
-
-/// Catalog entry.
-pub fn entry() -> Entry {
-    Entry::new(NAME, program, inputs, reference)
 }

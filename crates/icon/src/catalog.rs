@@ -1,0 +1,12 @@
+//! The one list of ICON programs foehn provides, which `foehn bench`, `explain`, `exec`
+//! and `compile` read: each entry is a program with its realistic inputs and its
+//! plain-Rust reference. Each dycore component contributes its entries.
+
+use crate::diffusion;
+use foehn_testkit::catalog::Entry;
+
+/// Every ICON program foehn provides: the diffusion's programs in ICON's call order,
+/// then the whole diffusion step as one program.
+pub fn catalog() -> Vec<Entry> {
+    diffusion::entries()
+}
