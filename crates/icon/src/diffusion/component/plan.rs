@@ -24,6 +24,7 @@ use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::field::{Args, Field};
 use foehn::interp::Interpreter;
+use foehn::ir::link::{link, LinkCall, LinkSpec};
 use foehn::ir::{self, Role, Scalar};
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn_grid::Grid;
@@ -469,4 +470,48 @@ fn run_call(
         }
     }
     result
+}
+
+/// The later versions of the re-written intermediates in [`linked_program`]: the second
+/// `mo_intp_rbf_rbf_vec_interpol_vertex` call (of `z_nabla2_e`) writes `u_vert`/`v_vert`
+/// after `calculate_nabla2_and_smag_coefficients_for_vn` read them.
+pub const LINKED_VERSIONS: [(&str, &str); 2] = [
+    ("u_vert", "u_vert_of_nabla2"),
+    ("v_vert", "v_vert_of_nabla2"),
+];
+
+/// The whole diffusion step as one program, linked (`foehn::ir::link`) from the calls of
+/// [`unfused_steps`] with their argument bindings (the component names of
+/// [`Call::renamed`], initial-run coefficients included with `initial`),
+/// [`intermediates`] as temporaries ([`LINKED_VERSIONS`] naming the re-written ones) and
+/// the variant's statics ([`Statics::variant`], so that it also records
+/// `apply_to_temperature`).
+pub fn linked_program(statics: &Statics, initial: bool) -> Result<ir::Program> {
+    let steps = unfused_steps(statics, initial)?;
+    let link_calls: Vec<LinkCall<'_>> = calls(&steps)
+        .map(|c| {
+            let fields = c.ir.fields.iter().zip(&c.renamed.fields);
+            let fields = fields
+                .filter(|(d, _)| d.role != Role::Temp)
+                .map(|(d, r)| (&d.name, &r.name));
+            let scalars = c.ir.scalars.iter().zip(&c.renamed.scalars);
+            let pairs = fields.chain(scalars.map(|(d, r)| (&d.name, &r.name)));
+            pairs
+                .filter(|(own, component)| own != component)
+                .fold(LinkCall::new(&c.ir), |call, (own, component)| {
+                    call.bind(own, component)
+                })
+        })
+        .collect();
+    let mut spec = LinkSpec {
+        statics: statics.variant(),
+        ..LinkSpec::new()
+    };
+    for (name, _) in intermediates() {
+        spec = spec.intermediate(name);
+    }
+    for (name, later) in LINKED_VERSIONS {
+        spec = spec.versions(name, &[later]);
+    }
+    Ok(link(fused::NAME, &link_calls, &spec)?)
 }

@@ -1,0 +1,227 @@
+//! The diffusion step linked from the unfused calls (`plan::linked_program`, through
+//! `foehn::ir::link`) against the hand-written `fused::program()`: for every statics
+//! combination of the fused-program tests, the same results on the interpreter and the
+//! CPU backend on a global and a limited-area grid, and the same program up to argument
+//! order (the differences are listed by `structural_differences`).
+
+mod common;
+
+use foehn::field::Args;
+use foehn::interp::Interpreter;
+use foehn::ir::{FieldId, Node, Program, Role, ScalarId};
+use foehn_icon::diffusion::component::plan::{self, linked_program};
+use foehn_icon::diffusion::component::{fused, Statics};
+use std::collections::BTreeMap;
+
+const NLEV: usize = 10;
+
+/// The combinations of `fused_program_binds_what_the_unfused_programs_bind` (`nrdmax`
+/// 4) and the catalog entry's (ICON's defaults with `nrdmax` 8).
+fn all_statics() -> Vec<Statics> {
+    let mut out = vec![];
+    for limited_area in [false, true] {
+        for type_shear in [0, 1, 2] {
+            for apply_zdiffusion_t in [false, true] {
+                for apply_to_temperature in [false, true] {
+                    out.push(Statics {
+                        limited_area,
+                        type_shear,
+                        nrdmax: 4,
+                        apply_zdiffusion_t,
+                        apply_to_temperature,
+                    });
+                }
+            }
+        }
+        out.push(Statics {
+            limited_area,
+            type_shear: 0,
+            nrdmax: 8,
+            apply_zdiffusion_t: true,
+            apply_to_temperature: true,
+        });
+    }
+    out
+}
+
+fn programs(s: &Statics) -> (Program, Program) {
+    let linked = linked_program(s, false).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+    let fused = fused::program()
+        .specialize(&s.variant())
+        .unwrap_or_else(|e| panic!("{s:?}: {e}"));
+    (linked, fused)
+}
+
+/// How two programs that compute the same differ in presentation.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Differences {
+    /// Argument fields in the linked order where it differs from the fused order.
+    argument_order: Option<(Vec<String>, Vec<String>)>,
+    /// Scalars likewise.
+    scalar_order: Option<(Vec<String>, Vec<String>)>,
+    /// Temporaries (linked, fused) where the lists differ (order or names).
+    temporaries: Option<(Vec<String>, Vec<String>)>,
+    /// Stencils named differently (linked, fused), by position.
+    stencil_names: Vec<(String, String)>,
+}
+
+fn names(p: &Program, temps: bool) -> Vec<String> {
+    p.fields
+        .iter()
+        .filter(|d| (d.role == Role::Temp) == temps)
+        .map(|d| d.name.clone())
+        .collect()
+}
+
+/// Asserts that `linked` is `fused` up to the numbering of fields and scalars (matched
+/// by name): the same declarations (types and roles) and variant, the same node arena
+/// node for node (types included), the same stencils (outputs, domains, roots) in the
+/// same order; returns what differs in presentation.
+fn structural_differences(what: &str, linked: &Program, fused: &Program) -> Differences {
+    assert_eq!(linked.name, fused.name, "{what}");
+    assert_eq!(linked.variant, fused.variant, "{what}");
+    let decls = |p: &Program| -> BTreeMap<String, _> {
+        p.fields
+            .iter()
+            .filter(|d| d.role != Role::Temp)
+            .map(|d| (d.name.clone(), (d.ty, d.role)))
+            .collect()
+    };
+    assert_eq!(decls(linked), decls(fused), "{what}: argument fields");
+    let scalars = |p: &Program| -> BTreeMap<String, _> {
+        p.scalars.iter().map(|s| (s.name.clone(), s.dtype)).collect()
+    };
+    assert_eq!(scalars(linked), scalars(fused), "{what}: scalars");
+    let temps = |p: &Program| -> BTreeMap<String, _> {
+        p.fields
+            .iter()
+            .filter(|d| d.role == Role::Temp)
+            .map(|d| (d.name.clone(), d.ty))
+            .collect()
+    };
+    assert_eq!(temps(linked), temps(fused), "{what}: temporaries");
+
+    let field = |i: FieldId| fused.field_id(&linked.field(i).name).expect("same names");
+    let scalar = |i: ScalarId| {
+        let name = &linked.scalars[i.0 as usize].name;
+        let j = fused.scalars.iter().position(|s| &s.name == name);
+        ScalarId(j.expect("same names") as u32)
+    };
+    assert_eq!(linked.nodes.len(), fused.nodes.len(), "{what}: arena sizes");
+    for (i, n) in linked.nodes.iter().enumerate() {
+        let mapped = match n {
+            Node::Field(f) => Node::Field(field(*f)),
+            Node::Scalar(s) => Node::Scalar(scalar(*s)),
+            other => other.clone(),
+        };
+        assert_eq!(mapped, fused.nodes[i], "{what}: node {i}");
+        assert_eq!(linked.types[i], fused.types[i], "{what}: type of node {i}");
+    }
+    assert_eq!(linked.stencils.len(), fused.stencils.len(), "{what}");
+    let mut d = Differences::default();
+    for (a, b) in linked.stencils.iter().zip(&fused.stencils) {
+        let outputs: Vec<FieldId> = a.outputs.iter().map(|&f| field(f)).collect();
+        assert_eq!(outputs, b.outputs, "{what}: stencil `{}`", a.name);
+        assert_eq!(a.root, b.root, "{what}: stencil `{}`", a.name);
+        assert_eq!(
+            (&a.domain, a.location, a.vertical),
+            (&b.domain, b.location, b.vertical),
+            "{what}: stencil `{}`",
+            a.name
+        );
+        if a.name != b.name {
+            d.stencil_names.push((a.name.clone(), b.name.clone()));
+        }
+    }
+    let differ = |a: Vec<String>, b: Vec<String>| (a != b).then_some((a, b));
+    d.argument_order = differ(names(linked, false), names(fused, false));
+    d.temporaries = differ(names(linked, true), names(fused, true));
+    let scalar_names = |p: &Program| p.scalars.iter().map(|s| s.name.clone()).collect();
+    d.scalar_order = differ(scalar_names(linked), scalar_names(fused));
+    d
+}
+
+#[test]
+fn linked_step_is_the_fused_program_up_to_argument_order() {
+    for s in all_statics() {
+        let (linked, fused) = programs(&s);
+        let d = structural_differences(&format!("{s:?}"), &linked, &fused);
+        // Only presentation differs: declaration order and the second rbf stencil's name.
+        assert_eq!(
+            d.stencil_names,
+            [(
+                "rbf_vec_interpol_vertex_2".to_string(),
+                "rbf_vec_interpol_vertex_of_nabla2".to_string()
+            )],
+            "{s:?}"
+        );
+        eprintln!("{s:?}:\n{d:#?}");
+    }
+}
+
+#[test]
+fn linked_step_binds_the_initial_run_coefficients() {
+    let s = all_statics()[0];
+    let regular = linked_program(&s, false).unwrap();
+    let initial = linked_program(&s, true).unwrap();
+    for name in ["diff_multfac_vn", "smag_limit"] {
+        let initial_name = plan::initial_name(name);
+        assert!(regular.field_id(name).is_some(), "{name}");
+        assert!(regular.field_id(&initial_name).is_none(), "{name}");
+        assert!(initial.field_id(name).is_none(), "{name}");
+        assert!(initial.field_id(&initial_name).is_some(), "{name}");
+    }
+}
+
+/// Every writable argument of `fused` agrees bit for bit between `want` and `got`.
+fn assert_identical(what: &str, fused: &Program, want: &Args, got: &Args) {
+    for d in fused
+        .fields
+        .iter()
+        .filter(|d| d.role.writable() && d.role != Role::Temp)
+    {
+        let (a, b) = (
+            want.field(&d.name).unwrap().data(),
+            got.field(&d.name).unwrap().data(),
+        );
+        for i in 0..a.len() {
+            let (x, y) = (a.get(i).as_f64(), b.get(i).as_f64());
+            assert!(
+                x.to_bits() == y.to_bits(),
+                "{what}: `{}`[{i}]: fused {x:e}, linked {y:e}",
+                d.name
+            );
+        }
+    }
+}
+
+#[test]
+fn linked_step_gives_the_fused_results_on_the_interpreter_and_the_cpu() {
+    let cpu = common::cpu();
+    for s in all_statics() {
+        let (linked, fused) = programs(&s);
+        let (linked_bin, fused_bin) = (cpu.compile(&linked).unwrap(), cpu.compile(&fused).unwrap());
+        for grid in common::grids() {
+            let what = format!("{s:?} on {}", grid.name);
+            let args = fused::inputs(&fused, grid, NLEV, 5);
+            let run = |p: &Program| {
+                let mut a = args.clone();
+                Interpreter
+                    .run_ir(p, grid, &mut a)
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                a
+            };
+            let (want, got) = (run(&fused), run(&linked));
+            assert_ne!(want.field("vn"), args.field("vn"), "{what}: vn unchanged");
+            assert_identical(&format!("{what} (interpreter)"), &fused, &want, &got);
+            let native = |p: &Program, bin| {
+                let mut a = args.clone();
+                cpu.run_compiled(p, bin, grid, &mut a).unwrap();
+                a
+            };
+            let (want_cpu, got_cpu) = (native(&fused, &fused_bin), native(&linked, &linked_bin));
+            assert_identical(&format!("{what} (cpu)"), &fused, &want_cpu, &got_cpu);
+            common::assert_outputs_agree(&format!("{what} (interpreter vs cpu)"), &fused, &want, &got_cpu, 1e-12);
+        }
+    }
+}
