@@ -89,7 +89,10 @@ fn structural_differences(what: &str, linked: &Program, fused: &Program) -> Diff
     };
     assert_eq!(decls(linked), decls(fused), "{what}: argument fields");
     let scalars = |p: &Program| -> BTreeMap<String, _> {
-        p.scalars.iter().map(|s| (s.name.clone(), s.dtype)).collect()
+        p.scalars
+            .iter()
+            .map(|s| (s.name.clone(), s.dtype))
+            .collect()
     };
     assert_eq!(scalars(linked), scalars(fused), "{what}: scalars");
     let temps = |p: &Program| -> BTreeMap<String, _> {
@@ -221,7 +224,13 @@ fn linked_step_gives_the_fused_results_on_the_interpreter_and_the_cpu() {
             };
             let (want_cpu, got_cpu) = (native(&fused, &fused_bin), native(&linked, &linked_bin));
             assert_identical(&format!("{what} (cpu)"), &fused, &want_cpu, &got_cpu);
-            common::assert_outputs_agree(&format!("{what} (interpreter vs cpu)"), &fused, &want, &got_cpu, 1e-12);
+            common::assert_outputs_agree(
+                &format!("{what} (interpreter vs cpu)"),
+                &fused,
+                &want,
+                &got_cpu,
+                1e-12,
+            );
         }
     }
 }
