@@ -313,10 +313,7 @@ fn roles_merge_and_shared_arguments_become_one() {
         ]
     );
     // Hash-consing across calls: the third call's nodes are the first's.
-    assert_eq!(linked.stencils[0].root, {
-        let r = linked.stencils[2].root;
-        r
-    });
+    assert_eq!(linked.stencils[0].root, linked.stencils[2].root);
     check_linked("shared arguments", &linked, &calls);
 }
 

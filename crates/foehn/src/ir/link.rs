@@ -228,14 +228,8 @@ impl Linker<'_> {
 
     /// `base`, or `base_2`, `base_3`, … : the first name not taken (then taken).
     fn fresh(&mut self, base: &str) -> String {
-        let name = (1..)
-            .map(|n| {
-                if n == 1 {
-                    base.to_string()
-                } else {
-                    format!("{base}_{n}")
-                }
-            })
+        let name = std::iter::once(base.to_string())
+            .chain((2..).map(|n| format!("{base}_{n}")))
             .find(|n| !self.taken.contains(n))
             .expect("a free name");
         self.taken.insert(name.clone());
@@ -573,15 +567,10 @@ impl Linker<'_> {
             nodes.push(id);
         }
         for s in &p.stencils {
-            let name = if self.stencil_names.contains(&s.name) {
-                let n = (2..)
-                    .map(|n| format!("{}_{n}", s.name))
-                    .find(|n| !self.stencil_names.contains(n))
-                    .expect("a free name");
-                n
-            } else {
-                s.name.clone()
-            };
+            let name = std::iter::once(s.name.clone())
+                .chain((2..).map(|n| format!("{}_{n}", s.name)))
+                .find(|n| !self.stencil_names.contains(n))
+                .expect("a free name");
             self.stencil_names.insert(name.clone());
             self.out.stencils.push(Stencil {
                 name,
