@@ -181,6 +181,23 @@ fn divergence_then_interpolation_through_an_intermediate() {
         .vertical(0, nlev());
     }));
     assert_eq!(without_spans(&linked), without_spans(&by_hand));
+
+    // Declared in a chosen order (unknown names skipped), the rest in first-use order.
+    let spec = LinkSpec::new()
+        .intermediate("div")
+        .order(&["div_ic", "nope", "div", "wgtfac_c"]);
+    let ordered = link("div_ic", &calls, &spec).unwrap();
+    assert_eq!(
+        roles(&ordered),
+        [
+            ("div_ic", Role::Out),
+            ("div", Role::Temp),
+            ("wgtfac_c", Role::In),
+            ("vn", Role::In),
+            ("geofac_div", Role::In),
+        ]
+    );
+    check_linked("divergence → interpolation, ordered", &ordered, &calls);
 }
 
 #[test]

@@ -8,8 +8,9 @@ mod common;
 
 use foehn::field::Args;
 use foehn::interp::Interpreter;
+use foehn::ir::link::link;
 use foehn::ir::{FieldId, Node, Program, Role, ScalarId};
-use foehn_icon::diffusion::component::plan::{self, linked_program};
+use foehn_icon::diffusion::component::plan::{self, link_calls, link_spec, linked_program};
 use foehn_icon::diffusion::component::{fused, Statics};
 use std::collections::BTreeMap;
 
@@ -159,6 +160,11 @@ fn linked_step_is_the_fused_program_up_to_argument_order() {
             "{s:?}"
         );
         eprintln!("{s:?}:\n{d:#?}");
+        // The optimiser treats both alike.
+        let opts = foehn::opt::OptOptions::default();
+        let (lo, _) = foehn::opt::optimise(&linked, &opts);
+        let (fo, _) = foehn::opt::optimise(&fused, &opts);
+        structural_differences(&format!("{s:?} optimised"), &lo, &fo);
     }
 }
 
@@ -232,5 +238,68 @@ fn linked_step_gives_the_fused_results_on_the_interpreter_and_the_cpu() {
                 1e-12,
             );
         }
+    }
+}
+
+/// `p` without source positions (not part of a program's meaning).
+fn without_spans(p: &Program) -> Program {
+    let mut p = p.clone();
+    p.spans.iter_mut().for_each(|s| *s = None);
+    p.stencils.iter_mut().for_each(|s| s.span = None);
+    p
+}
+
+/// The C source the CPU backend generates for `p` (default schedule).
+fn c_source(p: &Program) -> String {
+    foehn::codegen::cpu::source_for(p, &Default::default(), None)
+        .unwrap()
+        .source
+}
+
+/// Linked with the fused program's declaration order (`LinkSpec::order`), the step is
+/// `fused::program()` but for the name of the second rbf stencil, and the CPU backend
+/// generates the same C source for both but for the comment naming that stencil.
+#[test]
+fn linked_in_the_fused_order_generates_the_fused_code() {
+    for s in all_statics() {
+        let fused = programs(&s).1;
+        let steps = plan::unfused_steps(&s, false).unwrap();
+        let order: Vec<&str> = fused
+            .fields
+            .iter()
+            .map(|d| d.name.as_str())
+            .chain(fused.scalars.iter().map(|x| x.name.as_str()))
+            .collect();
+        let spec = link_spec(&s).order(&order);
+        let mut linked = link(fused::NAME, &link_calls(&steps), &spec).unwrap();
+        let c_linked = c_source(&linked);
+        let c_fused = c_source(&fused);
+        let renamed = linked
+            .stencils
+            .iter_mut()
+            .find(|st| st.name == "rbf_vec_interpol_vertex_2")
+            .expect("the second rbf stencil");
+        renamed.name = "rbf_vec_interpol_vertex_of_nabla2".into();
+        assert_eq!(without_spans(&linked), without_spans(&fused), "{s:?}");
+        // The C sources differ only in the kernel comment naming the stencil.
+        let differing: Vec<(&str, &str)> = c_linked
+            .lines()
+            .zip(c_fused.lines())
+            .filter(|(a, b)| a != b)
+            .collect();
+        assert_eq!(c_linked.lines().count(), c_fused.lines().count(), "{s:?}");
+        assert!(
+            differing.len() == 1
+                && differing[0].0.ends_with(": rbf_vec_interpol_vertex_2 */")
+                && differing[0]
+                    .1
+                    .ends_with(": rbf_vec_interpol_vertex_of_nabla2 */"),
+            "{s:?}: {differing:?}"
+        );
+        assert_eq!(
+            c_source(&linked),
+            c_fused,
+            "{s:?}: C source after the rename"
+        );
     }
 }

@@ -37,6 +37,10 @@
 //!   arena up to field and scalar numbering.
 //! * **Statics.** The result's [`Variant`] is the union of the calls' variants and
 //!   [`LinkSpec::statics`]; one static name with two different values is an error.
+//! * **Order.** Fields and scalars are declared in order of first use over the calls,
+//!   except that the names of [`LinkSpec::order`] come first (so a linked program can
+//!   declare its arguments as a hand-written one does: the generated code numbers
+//!   fields by declaration).
 
 use super::{
     canonicalize, ExprId, FieldDecl, FieldId, FieldType, Node, Program, Role, ScalarDecl, ScalarId,
@@ -101,6 +105,9 @@ pub struct LinkSpec {
     /// Statics added to the result's variant (e.g. switches that chose which calls
     /// are linked); they must agree with the calls' statics.
     pub statics: Variant,
+    /// Field and scalar names declared first, in this order (names the result lacks
+    /// are skipped); the others follow in order of first use.
+    pub order: Vec<String>,
 }
 
 impl LinkSpec {
@@ -121,6 +128,12 @@ impl LinkSpec {
             name.to_string(),
             later.iter().map(|s| s.to_string()).collect(),
         );
+        self
+    }
+
+    /// Declares the listed fields and scalars first, in this order (builder style).
+    pub fn order<S: AsRef<str>>(mut self, names: &[S]) -> LinkSpec {
+        self.order = names.iter().map(|s| s.as_ref().to_string()).collect();
         self
     }
 
@@ -638,5 +651,51 @@ pub fn link(name: &str, calls: &[LinkCall<'_>], spec: &LinkSpec) -> Result<Progr
             _ => Role::In,
         };
     }
-    Ok(canonicalize(l.out))
+    Ok(canonicalize(reorder(l.out, &spec.order)))
+}
+
+/// `p` with the fields and scalars named in `order` declared first, in that order.
+fn reorder(mut p: Program, order: &[String]) -> Program {
+    /// The new index of each old index when the names listed in `order` go first.
+    fn permutation(names: Vec<&str>, order: &[String]) -> Vec<usize> {
+        let rank = |n: &str| order.iter().position(|o| o == n).unwrap_or(order.len());
+        let mut old: Vec<usize> = (0..names.len()).collect();
+        old.sort_by_key(|&i| (rank(names[i]), i));
+        let mut new = vec![0; old.len()];
+        for (pos, &i) in old.iter().enumerate() {
+            new[i] = pos;
+        }
+        new
+    }
+    let fields = permutation(p.fields.iter().map(|d| d.name.as_str()).collect(), order);
+    let scalars = permutation(p.scalars.iter().map(|s| s.name.as_str()).collect(), order);
+    let mut decls: Vec<Option<FieldDecl>> = vec![None; p.fields.len()];
+    for (i, d) in p.fields.drain(..).enumerate() {
+        decls[fields[i]] = Some(d);
+    }
+    p.fields = decls
+        .into_iter()
+        .map(|d| d.expect("a permutation"))
+        .collect();
+    let mut decls: Vec<Option<ScalarDecl>> = vec![None; p.scalars.len()];
+    for (i, d) in p.scalars.drain(..).enumerate() {
+        decls[scalars[i]] = Some(d);
+    }
+    p.scalars = decls
+        .into_iter()
+        .map(|d| d.expect("a permutation"))
+        .collect();
+    for n in &mut p.nodes {
+        match n {
+            Node::Field(f) => *f = FieldId(fields[f.0 as usize] as u32),
+            Node::Scalar(s) => *s = ScalarId(scalars[s.0 as usize] as u32),
+            _ => {}
+        }
+    }
+    for st in &mut p.stencils {
+        for f in &mut st.outputs {
+            *f = FieldId(fields[f.0 as usize] as u32);
+        }
+    }
+    p
 }

@@ -480,15 +480,10 @@ pub const LINKED_VERSIONS: [(&str, &str); 2] = [
     ("v_vert", "v_vert_of_nabla2"),
 ];
 
-/// The whole diffusion step as one program, linked (`foehn::ir::link`) from the calls of
-/// [`unfused_steps`] with their argument bindings (the component names of
-/// [`Call::renamed`], initial-run coefficients included with `initial`),
-/// [`intermediates`] as temporaries ([`LINKED_VERSIONS`] naming the re-written ones) and
-/// the variant's statics ([`Statics::variant`], so that it also records
-/// `apply_to_temperature`).
-pub fn linked_program(statics: &Statics, initial: bool) -> Result<ir::Program> {
-    let steps = unfused_steps(statics, initial)?;
-    let link_calls: Vec<LinkCall<'_>> = calls(&steps)
+/// The calls of `steps` as link calls: each program as specialised (`ir`) with its
+/// arguments bound to the component names of [`Call::renamed`].
+pub fn link_calls(steps: &[Step]) -> Vec<LinkCall<'_>> {
+    calls(steps)
         .map(|c| {
             let fields = c.ir.fields.iter().zip(&c.renamed.fields);
             let fields = fields
@@ -502,7 +497,13 @@ pub fn linked_program(statics: &Statics, initial: bool) -> Result<ir::Program> {
                     call.bind(own, component)
                 })
         })
-        .collect();
+        .collect()
+}
+
+/// What [`linked_program`] declares beyond the calls: [`intermediates`] as temporaries,
+/// [`LINKED_VERSIONS`] naming the re-written ones, and the variant's statics
+/// ([`Statics::variant`], so that it also records `apply_to_temperature`).
+pub fn link_spec(statics: &Statics) -> LinkSpec {
     let mut spec = LinkSpec {
         statics: statics.variant(),
         ..LinkSpec::new()
@@ -513,5 +514,13 @@ pub fn linked_program(statics: &Statics, initial: bool) -> Result<ir::Program> {
     for (name, later) in LINKED_VERSIONS {
         spec = spec.versions(name, &[later]);
     }
-    Ok(link(fused::NAME, &link_calls, &spec)?)
+    spec
+}
+
+/// The whole diffusion step as one program named [`fused::NAME`], linked
+/// (`foehn::ir::link`) from the calls of [`unfused_steps`] ([`link_calls`]; the
+/// initial-run coefficients bound with `initial`) with [`link_spec`].
+pub fn linked_program(statics: &Statics, initial: bool) -> Result<ir::Program> {
+    let steps = unfused_steps(statics, initial)?;
+    Ok(link(fused::NAME, &link_calls(&steps), &link_spec(statics))?)
 }
