@@ -15,6 +15,9 @@
 //! shifts change `k`, reductions are fixed-width loops over a table row skipping −1,
 //! and scans are sequential loops over the stencil's vertical range whose results are
 //! materialised per column. See `docs/adr/0002-dsl-and-ir.md`.
+//!
+//! [`link::link`] builds one program from specialised programs called in turn (a
+//! component's step from its program calls).
 
 mod access;
 mod cost;

@@ -7,6 +7,10 @@
 //! scalar names are the component's (`renamed`: what runs, and what the CUDA backend
 //! binds device fields to). The copy differs in names only, so code compiled for `ir`
 //! runs it.
+//!
+//! [`linked_program`] links the unfused calls into the whole step with
+//! `foehn::ir::link` (the program `fused::program` writes by hand; see
+//! `tests/diffusion_link.rs` for how the two compare).
 
 use super::{fused, Engine, Schedule, Statics};
 use crate::diffusion::stencils::{
