@@ -15,6 +15,9 @@
 //! shifts change `k`, reductions are fixed-width loops over a table row skipping −1,
 //! and scans are sequential loops over the stencil's vertical range whose results are
 //! materialised per column. See `docs/adr/0002-dsl-and-ir.md`.
+//!
+//! [`link::link`] builds one program from specialised programs called in turn (a
+//! component's step from its program calls).
 
 mod access;
 mod cost;
@@ -22,6 +25,7 @@ mod display;
 pub mod domain;
 mod hash;
 pub mod layout;
+pub mod link;
 pub mod schedule;
 pub mod semantics;
 pub mod types;
@@ -667,4 +671,45 @@ impl Program {
             .filter(|id| seen[id.index()])
             .collect()
     }
+}
+
+/// Renumbers the arena: only nodes reachable from the stencils, in post-order of a
+/// depth-first walk from each stencil root in turn (children before parents).
+pub(crate) fn canonicalize(p: Program) -> Program {
+    fn visit(p: &Program, id: ExprId, map: &mut Vec<Option<ExprId>>, out: &mut Program) -> ExprId {
+        if let Some(n) = map[id.index()] {
+            return n;
+        }
+        let node = p.node(id).map_children(&mut |c| visit(p, c, map, out));
+        let n = ExprId(out.nodes.len() as u32);
+        out.nodes.push(node);
+        out.types.push(p.types[id.index()].clone());
+        out.spans.push(p.spans[id.index()].clone());
+        map[id.index()] = Some(n);
+        n
+    }
+    let mut out = Program {
+        nodes: vec![],
+        types: vec![],
+        spans: vec![],
+        stencils: vec![],
+        ..p.clone()
+    };
+    let mut map = vec![None; p.nodes.len()];
+    for s in &p.stencils {
+        let root = visit(&p, s.root, &mut map, &mut out);
+        out.stencils.push(Stencil { root, ..s.clone() });
+    }
+    // Number scans by first appearance in the canonical order.
+    let mut scan_ids = std::collections::BTreeMap::new();
+    for n in &mut out.nodes {
+        let next = scan_ids.len() as u32;
+        match n {
+            Node::Scan { id, .. } | Node::Carry { scan: id, .. } => {
+                *id = *scan_ids.entry(*id).or_insert(next)
+            }
+            _ => {}
+        }
+    }
+    out
 }

@@ -203,8 +203,10 @@ impl CpuBackend {
             .part("compiler", &tc.identity)
             .part("flags", CFLAGS.join(" "))
             .finish();
-        // The same library may serve several fixed sizes; each keeps its size check.
-        let loaded_key = format!("{key}:{fixed_for:?}");
+        // The same library may serve several fixed sizes, and variants whose region
+        // bounds (read at run time from `ctx->bounds`) differ; each keeps its size check
+        // and its own bounds.
+        let loaded_key = format!("{key}:{fixed_for:?}:{:?}", code.bounds);
         if let Some(p) = self.loaded.get(&loaded_key) {
             return Ok(p);
         }

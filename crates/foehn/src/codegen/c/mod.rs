@@ -53,16 +53,27 @@ impl CProgram {
         grid: &foehn_grid::Grid,
         nlev: usize,
     ) -> crate::Result<Vec<i64>> {
-        self.bounds
-            .iter()
-            .map(|(dim, b)| b.resolve(*dim, grid, nlev))
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|message| crate::Error::Runtime {
-                program: program.name.clone(),
-                stencil: "-".into(),
-                message,
-            })
+        resolve_bounds(&self.bounds, program, grid, nlev)
     }
+}
+
+/// The values of region `bounds` (a [`CProgram::bounds`] list) for `program` on `grid`
+/// with `nlev` levels.
+pub(crate) fn resolve_bounds(
+    bounds: &[(IndexDim, Bound)],
+    program: &Program,
+    grid: &foehn_grid::Grid,
+    nlev: usize,
+) -> crate::Result<Vec<i64>> {
+    bounds
+        .iter()
+        .map(|(dim, b)| b.resolve(*dim, grid, nlev))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|message| crate::Error::Runtime {
+            program: program.name.clone(),
+            stencil: "-".into(),
+            message,
+        })
 }
 
 /// Calling information of one kernel function (one stencil, or several fused).

@@ -59,7 +59,7 @@ impl CudaBackend {
             }
         }
         check_fixed_size(program, compiled.fixed_for.as_deref(), grid, nlev)?;
-        let bounds = code.resolve_bounds(program, grid, nlev)?;
+        let bounds = crate::codegen::c::resolve_bounds(&compiled.bounds, program, grid, nlev)?;
         let err = DeviceBuffer::from_slice(&self.gpu, &[0i32]).map_err(&fail)?;
         let max_members = code.max_members();
         let sms = self.gpu.multiprocessors().map_err(&fail)?.max(1) as usize;

@@ -54,6 +54,9 @@ pub struct CudaCompiled {
     fixed_for: Option<String>,
     /// Threads per block of each kernel chosen by the schedule (tuned), if any.
     blocks: Vec<Option<u32>>,
+    /// This variant's region bounds (`ctx->bounds`): the module's code may be shared
+    /// with a variant whose bounds differ.
+    bounds: Vec<(ir::IndexDim, ir::Bound)>,
 }
 
 impl CudaCompiled {
@@ -200,6 +203,7 @@ impl CudaBackend {
             idx32,
             fixed_for,
             blocks: schedule.kernels.iter().map(|k| k.block).collect(),
+            bounds: code.bounds.clone(),
         };
         Ok(self.compiled.insert(alias.clone(), alias, c))
     }

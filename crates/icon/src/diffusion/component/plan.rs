@@ -7,6 +7,10 @@
 //! scalar names are the component's (`renamed`: what runs, and what the CUDA backend
 //! binds device fields to). The copy differs in names only, so code compiled for `ir`
 //! runs it.
+//!
+//! [`linked_program`] links the unfused calls into the whole step with
+//! `foehn::ir::link` (the program `fused::program` writes by hand; see
+//! `tests/diffusion_link.rs` for how the two compare).
 
 use super::{fused, Engine, Schedule, Statics};
 use crate::common::exchange::{Exchange as HaloExchange, NoExchange};
@@ -28,6 +32,7 @@ use crate::diffusion::stencils::{
 };
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
+use foehn::ir::link::{link, LinkCall, LinkSpec};
 use foehn::ir::{self, Role, Scalar};
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cpu::CompiledProgram;
@@ -502,4 +507,57 @@ fn run_call(
         }
     }
     result
+}
+
+/// The later versions of the re-written intermediates in [`linked_program`]: the second
+/// `mo_intp_rbf_rbf_vec_interpol_vertex` call (of `z_nabla2_e`) writes `u_vert`/`v_vert`
+/// after `calculate_nabla2_and_smag_coefficients_for_vn` read them.
+pub const LINKED_VERSIONS: [(&str, &str); 2] = [
+    ("u_vert", "u_vert_of_nabla2"),
+    ("v_vert", "v_vert_of_nabla2"),
+];
+
+/// The calls of `steps` as link calls: each program as specialised (`ir`) with its
+/// arguments bound to the component names of [`Call::renamed`].
+pub fn link_calls(steps: &[Step]) -> Vec<LinkCall<'_>> {
+    calls(steps)
+        .map(|c| {
+            let fields = c.ir.fields.iter().zip(&c.renamed.fields);
+            let fields = fields
+                .filter(|(d, _)| d.role != Role::Temp)
+                .map(|(d, r)| (&d.name, &r.name));
+            let scalars = c.ir.scalars.iter().zip(&c.renamed.scalars);
+            let pairs = fields.chain(scalars.map(|(d, r)| (&d.name, &r.name)));
+            pairs
+                .filter(|(own, component)| own != component)
+                .fold(LinkCall::new(&c.ir), |call, (own, component)| {
+                    call.bind(own, component)
+                })
+        })
+        .collect()
+}
+
+/// What [`linked_program`] declares beyond the calls: [`intermediates`] as temporaries,
+/// [`LINKED_VERSIONS`] naming the re-written ones, and the variant's statics
+/// ([`Statics::variant`], so that it also records `apply_to_temperature`).
+pub fn link_spec(statics: &Statics) -> LinkSpec {
+    let mut spec = LinkSpec {
+        statics: statics.variant(),
+        ..LinkSpec::new()
+    };
+    for (name, _) in intermediates() {
+        spec = spec.intermediate(name);
+    }
+    for (name, later) in LINKED_VERSIONS {
+        spec = spec.versions(name, &[later]);
+    }
+    spec
+}
+
+/// The whole diffusion step as one program named [`fused::NAME`], linked
+/// (`foehn::ir::link`) from the calls of [`unfused_steps`] ([`link_calls`]; the
+/// initial-run coefficients bound with `initial`) with [`link_spec`].
+pub fn linked_program(statics: &Statics, initial: bool) -> Result<ir::Program> {
+    let steps = unfused_steps(statics, initial)?;
+    Ok(link(fused::NAME, &link_calls(&steps), &link_spec(statics))?)
 }
