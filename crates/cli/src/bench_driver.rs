@@ -178,8 +178,7 @@ pub fn bench_cpu_side(
     cfg: &BenchConfig,
 ) -> Result<BenchResult> {
     let (grid, nlev, cpu, peak_gbs) = (setup.grid, setup.nlev, setup.cpu, setup.peak_gbs);
-    let def = (entry.build)();
-    let ir = def.specialize(variant)?;
+    let ir = entry.specialize(variant)?;
     let (run, schedule) = cfg.prepare(ir.clone(), grid, nlev);
     let compiled = if engine == Engine::Cpu {
         Some(cpu.compile(&run, &schedule, Sizes::of(grid, nlev))?)
@@ -269,7 +268,7 @@ pub fn bench_cuda(
     cfg: &BenchConfig,
 ) -> Result<BenchResult> {
     let (grid, nlev, peak_gbs) = (setup.grid, setup.nlev, setup.peak_gbs);
-    let ir = (entry.build)().specialize(variant)?;
+    let ir = entry.specialize(variant)?;
     let gpu_fail = |e: foehn_gpu::GpuError| Error::Runtime {
         program: ir.name.clone(),
         stencil: "-".into(),

@@ -36,9 +36,8 @@ pub fn run(a: CompileArgs) -> Result<()> {
     let entries = catalog();
     let mut programs: Vec<ir::Program> = Vec::new();
     for e in select(&entries, &a.programs)? {
-        let def = (e.build)();
         for v in e.variants()? {
-            programs.push(def.specialize(&v)?);
+            programs.push(e.specialize(&v)?);
         }
     }
     for seed in 0..a.random {

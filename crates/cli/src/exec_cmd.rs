@@ -46,21 +46,17 @@ pub struct ExecArgs {
 pub fn run(a: ExecArgs) -> Result<()> {
     let entries = catalog();
     let entry = select(&entries, std::slice::from_ref(&a.program))?[0];
-    let def = (entry.build)();
-    let mut fixed = entry.fixed_statics.map(|f| f()).unwrap_or_default();
-    for (name, value) in parse_variant(&a.variant)?.0 {
-        fixed = fixed.with(&name, value);
-    }
-    let variants = def.variants(&fixed)?;
+    let variants = entry.variants_with(&parse_variant(&a.variant)?)?;
     if variants.len() != 1 {
-        let names: Vec<&str> = def.statics().iter().map(|s| s.name.as_str()).collect();
+        let listed: Vec<String> = variants.iter().map(|v| format!("[{v}]")).collect();
         bail!(
-            "program `{}` has static arguments {}: give each with --variant name=value",
+            "program `{}` has {} variants ({}): choose one with --variant name=value",
             a.program,
-            names.join(", ")
+            variants.len(),
+            listed.join(", ")
         );
     }
-    let ir = def.specialize(&variants[0])?;
+    let ir = entry.specialize(&variants[0])?;
     let grid = grid_cmd::load(&a.grid)?;
     let arrays = load_npz(&a.inputs)?;
     let mut args = Args::new();

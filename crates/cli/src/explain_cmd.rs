@@ -122,19 +122,15 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             names.join(", ")
         );
     };
-    let def = (entry.build)();
-    let mut fixed = entry.fixed_statics.map(|f| f()).unwrap_or_default();
-    for (name, value) in parse_variant(&a.variant)?.0 {
-        fixed = fixed.with(&name, value);
-    }
+    let chosen = parse_variant(&a.variant)?;
     let grid = GridSpec::parse(&a.grid)?;
     let grid = grid.build()?;
     let gbs = match &a.bandwidth_from {
         Some(p) => report_bandwidth(p)?,
         None => a.bandwidth,
     };
-    for variant in def.variants(&fixed)? {
-        let ir = def.specialize(&variant)?;
+    for variant in entry.variants_with(&chosen)? {
+        let ir = entry.specialize(&variant)?;
         println!("=== {} [{}]  hash {}", ir.name, variant, ir.content_hash());
         println!("{ir}");
         let bytes = ir.minimal_bytes(&grid, a.levels);

@@ -276,11 +276,11 @@ fn examples_agree_on_the_gpu() {
     let Some(cuda) = cuda() else { return };
     for entry in foehn_testkit::catalog::examples() {
         for grid in foehn_testkit::grids::compiler_grids() {
-            let ir = (entry.build)().specialize(&Variant::new()).unwrap();
+            let ir = entry.specialize(&Variant::new()).unwrap();
             let args = (entry.inputs)(&ir, grid, 7, 9);
             let (mut a, mut b) = (args.clone(), args);
             Interpreter.run_ir(&ir, grid, &mut a).unwrap();
-            cuda.run(&(entry.build)(), &Variant::new(), grid, &mut b)
+            cuda.execute(&entry.specialize(&Variant::new()).unwrap(), grid, &mut b)
                 .unwrap();
             assert_agree(entry.name, &a, &b, 1e-12);
         }
@@ -391,7 +391,7 @@ fn tuning_is_measured_once_persisted_and_preserves_results() {
         .into_iter()
         .find(|e| e.name == "divergence")
         .unwrap();
-    let ir = (entry.build)().specialize(&Variant::new()).unwrap();
+    let ir = entry.specialize(&Variant::new()).unwrap();
     let args = (entry.inputs)(&ir, grid, 9, 4);
     let opts = OptOptions::default();
     let (opt, schedule, _) = optimise_scheduled(&ir, &opts);

@@ -16,7 +16,7 @@ const TOL: f64 = 1e-12;
 
 /// Inputs for `entry` on `grid`, and the outputs the interpreter computes from them.
 fn run_interpreter(entry: &foehn_testkit::catalog::Entry, grid: &Grid) -> (Args, Args) {
-    let ir = (entry.build)().specialize(&Variant::new()).unwrap();
+    let ir = entry.specialize(&Variant::new()).unwrap();
     let args = (entry.inputs)(&ir, grid, NLEV, 11);
     let mut out = args.clone();
     Interpreter.run_ir(&ir, grid, &mut out).unwrap();

@@ -24,7 +24,7 @@ fn lam() -> &'static Grid {
 
 /// Runs one variant of `entry` in the interpreter on its own inputs; returns (before, after).
 fn run(entry: &foehn_testkit::catalog::Entry, variant: &Variant, grid: &Grid) -> (Args, Args) {
-    let ir = (entry.build)().specialize(variant).unwrap();
+    let ir = entry.specialize(variant).unwrap();
     let before = (entry.inputs)(&ir, grid, NLEV, 11);
     let mut after = before.clone();
     Interpreter.run_ir(&ir, grid, &mut after).unwrap();
@@ -163,10 +163,9 @@ fn w_variants_and_domain() {
         let variant = Variant::new()
             .with("type_shear", ts)
             .with("nrdmax", w::NRDMAX);
-        let ir = (entry::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence()
-            .build)()
-        .specialize(&variant)
-        .unwrap();
+        let ir = entry::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence()
+            .specialize(&variant)
+            .unwrap();
         // ICON4Py's full argument list in every variant.
         let mut want = sorted(&[
             "area",

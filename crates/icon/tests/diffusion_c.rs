@@ -93,7 +93,7 @@ fn cold_pool_temporary_covers_the_cells_of_the_edge_domain() {
 fn cold_pools_update_only_the_two_lowest_levels_of_the_edge_domain() {
     let entry = entry::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools();
     for grid in common::grids() {
-        let ir = (entry.build)().specialize(&Variant::new()).unwrap();
+        let ir = entry.specialize(&Variant::new()).unwrap();
         let args = (entry.inputs)(&ir, grid, NLEV, 3);
         let before = data(&args, "kh_smag_e");
         let ne = grid.size(EDGE);
@@ -137,7 +137,7 @@ fn cold_pools_update_only_the_two_lowest_levels_of_the_edge_domain() {
 fn theta_and_exner_untouched_outside_the_cell_domain() {
     let entry = entry::apply_diffusion_to_theta_and_exner();
     for grid in common::grids() {
-        let ir = (entry.build)().specialize(&variant(true)).unwrap();
+        let ir = entry.specialize(&variant(true)).unwrap();
         let args = (entry.inputs)(&ir, grid, NLEV, 5);
         let nc = grid.size(CELL);
         let cells = grid.zones.of(CELL);
@@ -163,8 +163,8 @@ fn steep_point_term_only_in_the_zdiffusion_variant() {
     // the list, and the `true` variant differs from it exactly at the listed points.
     let entry = entry::apply_diffusion_to_theta_and_exner();
     for grid in common::grids() {
-        let ir_false = (entry.build)().specialize(&variant(false)).unwrap();
-        let ir_true = (entry.build)().specialize(&variant(true)).unwrap();
+        let ir_false = entry.specialize(&variant(false)).unwrap();
+        let ir_true = entry.specialize(&variant(true)).unwrap();
         let mut args = (entry.inputs)(&ir_false, grid, NLEV, 11);
         set_steep_points(&mut args, grid, NLEV, 11);
         let coef = data(&args, "zd_diffcoef").to_vec();

@@ -10,8 +10,8 @@ use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
 use foehn_icon::common::vertical::{VerticalConfig, VerticalGrid};
-use foehn_icon::diffusion::component::plan::{self, calls, intermediates};
 use foehn_icon::diffusion::component::state::{DIAGNOSTIC, PROGNOSTIC};
+use foehn_icon::diffusion::component::steps::{self, calls, intermediates};
 use foehn_icon::diffusion::component::{
     self, fused, Diffusion, DiffusionState, Engine, Schedule, Statics,
 };
@@ -273,7 +273,7 @@ fn fused_program_binds_what_the_unfused_programs_bind() {
                         apply_zdiffusion_t,
                         apply_to_temperature,
                     };
-                    let unfused = plan::unfused_steps(&s, false).unwrap();
+                    let unfused = steps::unfused_steps(&s, false).unwrap();
                     let mut fields = BTreeSet::new();
                     let mut scalars = BTreeSet::new();
                     for c in calls(&unfused) {
@@ -284,7 +284,7 @@ fn fused_program_binds_what_the_unfused_programs_bind() {
                         );
                         scalars.extend(c.renamed.scalars.iter().map(|s| s.name.clone()));
                     }
-                    let ir = fused::program().specialize(&s.variant()).unwrap();
+                    let ir = fused::program(&s.variant()).unwrap();
                     let f: BTreeSet<String> = ir
                         .fields
                         .iter()
@@ -309,7 +309,7 @@ fn catalog_entry_reference_matches_the_fused_program() {
         .any(|e| e.name == "diffusion_step"));
     for grid in common::grids() {
         for variant in entries[0].variants().unwrap() {
-            let ir = (entries[0].build)().specialize(&variant).unwrap();
+            let ir = entries[0].specialize(&variant).unwrap();
             let args = (entries[0].inputs)(&ir, grid, NLEV, 3);
             let mut want = args.clone();
             (entries[0].reference.unwrap())(&ir, grid, &mut want).unwrap();
@@ -381,7 +381,7 @@ fn optimised_fused_step_matches_the_references() {
     let entry = foehn_icon::diffusion::component::catalog().remove(0);
     for variant in entry.variants().unwrap() {
         for grid in common::grids() {
-            let ir = (entry.build)().specialize(&variant).unwrap();
+            let ir = entry.specialize(&variant).unwrap();
             let generous = foehn::opt::OptOptions {
                 inline_load_factor: 16,
                 ..Default::default()

@@ -16,13 +16,28 @@ pub type ReferenceFn = fn(&ir::Program, &Grid, &mut Args) -> Result<()>;
 /// Builds realistic random inputs (never zeros) for a specialised program.
 pub type InputsFn = fn(&ir::Program, &Grid, usize, u64) -> Args;
 
+/// Where an entry's program comes from.
+#[derive(Clone, Copy)]
+pub enum Source {
+    /// A DSL program, specialised per variant; its static arguments are enumerated.
+    Dsl(fn() -> ProgramDef),
+    /// A program built per variant by other means (a component's whole step linked from
+    /// its program calls by `ir::link`), with the list of its variants.
+    Built {
+        /// The variants, in order.
+        variants: fn() -> Vec<Variant>,
+        /// The program of one variant.
+        build: fn(&Variant) -> Result<ir::Program>,
+    },
+}
+
 /// One program of the catalog.
 #[derive(Clone)]
 pub struct Entry {
     /// Program name (as `ProgramDef::name`).
     pub name: &'static str,
-    /// Builds the program definition.
-    pub build: fn() -> ProgramDef,
+    /// The program.
+    pub source: Source,
     /// Random inputs.
     pub inputs: InputsFn,
     /// Independent reference implementation, if any.
@@ -44,11 +59,35 @@ impl Entry {
     ) -> Entry {
         Entry {
             name,
-            build,
+            source: Source::Dsl(build),
             inputs,
             reference: Some(reference),
             fixed_statics: None,
             calls_per_step: Some(1.0),
+        }
+    }
+
+    /// An entry whose program is built per variant (see [`Source::Built`]), with a
+    /// reference, called once per step.
+    pub fn built(
+        name: &'static str,
+        variants: fn() -> Vec<Variant>,
+        build: fn(&Variant) -> Result<ir::Program>,
+        inputs: InputsFn,
+        reference: ReferenceFn,
+    ) -> Entry {
+        Entry {
+            source: Source::Built { variants, build },
+            ..Entry::new(name, || ProgramDef::new("", |_| {}), inputs, reference)
+        }
+    }
+
+    /// The program of `variant` (for a DSL program: specialised, with the entry's fixed
+    /// statics added where the variant leaves them open).
+    pub fn specialize(&self, variant: &Variant) -> Result<ir::Program> {
+        match self.source {
+            Source::Dsl(def) => def().specialize(variant),
+            Source::Built { build, .. } => build(variant),
         }
     }
 
@@ -64,10 +103,45 @@ impl Entry {
         self
     }
 
-    /// Every variant of the program (the cartesian product of its static arguments).
+    /// Every variant of the program (for a DSL program, the cartesian product of its
+    /// static arguments not fixed by the entry).
     pub fn variants(&self) -> Result<Vec<Variant>> {
-        let fixed = self.fixed_statics.map(|f| f()).unwrap_or_default();
-        (self.build)().variants(&fixed)
+        self.variants_with(&Variant::new())
+    }
+
+    /// The variants that agree with `chosen` (`name=value` pairs a user gave): a DSL
+    /// program enumerates the statics neither `chosen` nor the entry fixes; a built
+    /// program's list is filtered, and a chosen value no listed variant has is an error
+    /// naming the values there are.
+    pub fn variants_with(&self, chosen: &Variant) -> Result<Vec<Variant>> {
+        match self.source {
+            Source::Dsl(def) => {
+                let mut fixed = self.fixed_statics.map(|f| f()).unwrap_or_default();
+                for (name, value) in &chosen.0 {
+                    fixed = fixed.with(name, *value);
+                }
+                def().variants(&fixed)
+            }
+            Source::Built { variants, .. } => {
+                let all = variants();
+                let keep: Vec<Variant> = all
+                    .iter()
+                    .filter(|v| chosen.0.iter().all(|(n, x)| v.get(n) == Some(*x)))
+                    .cloned()
+                    .collect();
+                if keep.is_empty() && !chosen.0.is_empty() {
+                    let listed: Vec<String> = all.iter().map(|v| format!("[{v}]")).collect();
+                    return Err(foehn::Error::Variant {
+                        program: self.name.into(),
+                        message: format!(
+                            "no variant has [{chosen}]; the catalog has {}",
+                            listed.join(", ")
+                        ),
+                    });
+                }
+                Ok(keep)
+            }
+        }
     }
 }
 
@@ -131,7 +205,7 @@ pub fn examples() -> Vec<Entry> {
     vec![
         Entry {
             name: "divergence",
-            build: examples::divergence,
+            source: Source::Dsl(examples::divergence),
             inputs: random_args,
             reference: Some(examples::reference::divergence),
             fixed_statics: None,
@@ -139,7 +213,7 @@ pub fn examples() -> Vec<Entry> {
         },
         Entry {
             name: "interpolate_to_half_levels",
-            build: examples::interpolate_to_half_levels,
+            source: Source::Dsl(examples::interpolate_to_half_levels),
             inputs: random_args,
             reference: Some(examples::reference::interpolate_to_half_levels),
             fixed_statics: None,
@@ -147,7 +221,7 @@ pub fn examples() -> Vec<Entry> {
         },
         Entry {
             name: "tridiagonal_solve",
-            build: examples::tridiagonal_solve,
+            source: Source::Dsl(examples::tridiagonal_solve),
             inputs: tridiagonal_inputs,
             reference: Some(examples::reference::tridiagonal_solve),
             fixed_statics: None,
@@ -155,7 +229,7 @@ pub fn examples() -> Vec<Entry> {
         },
         Entry {
             name: "host_overhead_probe",
-            build: host_overhead_probe,
+            source: Source::Dsl(host_overhead_probe),
             inputs: random_args,
             reference: Some(host_overhead_probe_reference),
             fixed_statics: None,

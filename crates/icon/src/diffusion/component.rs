@@ -37,6 +37,7 @@ pub mod cuda;
 pub mod fused;
 pub mod plan;
 pub mod state;
+pub mod steps;
 
 pub use state::DiffusionState;
 
@@ -192,8 +193,11 @@ pub fn k_fields(
     out.insert("diff_multfac_vn".into(), k(&params.diff_multfac_vn));
     out.insert("smag_limit".into(), k(&params.smag_limit));
     if let Some(p) = initial {
-        out.insert(plan::initial_name("diff_multfac_vn"), k(&p.diff_multfac_vn));
-        out.insert(plan::initial_name("smag_limit"), k(&p.smag_limit));
+        out.insert(
+            steps::initial_name("diff_multfac_vn"),
+            k(&p.diff_multfac_vn),
+        );
+        out.insert(steps::initial_name("smag_limit"), k(&p.smag_limit));
     }
     out
 }
@@ -243,7 +247,7 @@ impl<'a> Diffusion<'a> {
         let statics = Statics::new(config, grid, vertical)?;
         let initial_params = DiffusionParams::new(config, vertical, true);
         let mut workspace = k_fields(grid, nlev, params, Some(&initial_params));
-        for (name, dims) in plan::intermediates() {
+        for (name, dims) in steps::intermediates() {
             workspace.insert(name.to_string(), Field::zeros(grid, nlev, dims, F64));
         }
         let schedule = Schedule::Unfused;

@@ -35,9 +35,7 @@ pub fn check_entry(entry: &Entry, nlev: usize, tol: f64) {
 
 /// [`check_entry`] for one variant and grid.
 pub fn check_variant(entry: &Entry, variant: &Variant, grid: &Grid, nlev: usize, tol: f64) {
-    let ir = (entry.build)()
-        .specialize(variant)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let ir = entry.specialize(variant).unwrap_or_else(|e| panic!("{e}"));
     let args = (entry.inputs)(&ir, grid, nlev, 7);
     let mut want = args.clone();
     (entry.reference.expect("reference"))(&ir, grid, &mut want).unwrap();

@@ -8,7 +8,7 @@
 //! is bound through its renamed copy (see [`super::plan`]), whose names are the
 //! component's, so all programs share the device fields of one upload.
 
-use super::plan::{bound_fields, calls, Step};
+use super::steps::{bound_fields, calls, Step};
 use super::{scalars, Diffusion, DiffusionState};
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};

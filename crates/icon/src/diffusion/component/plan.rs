@@ -1,126 +1,24 @@
-//! The steps of one diffusion step: the specialised programs in ICON's call order with
-//! their arguments mapped to the component's field names, the halo-exchange points, and
-//! their execution on the host engines.
-//!
-//! Each [`Call`] keeps the program variant as specialised (`ir`, the program's own
-//! argument names: compiled, and given to its reference) and a copy whose field and
-//! scalar names are the component's (`renamed`: what runs, and what the CUDA backend
-//! binds device fields to). The copy differs in names only, so code compiled for `ir`
-//! runs it.
-//!
-//! [`linked_program`] links the unfused calls into the whole step with
-//! `foehn::ir::link` (the program `fused::program` writes by hand; see
-//! `tests/diffusion_link.rs` for how the two compare).
+//! How a diffusion step runs: the steps of each schedule ([`Plan`]: the unfused calls
+//! of [`super::steps`], or the one linked step, optimised or not), their execution on
+//! the host engines, the halo-exchange hook, and the chained references of the whole
+//! step.
 
-use super::{fused, Engine, Schedule, Statics};
+use super::steps::{
+    call, calls, exchange, intermediates, linked_program, unfused_steps, Call, Exchange,
+    ExchangeMode, Step, STEP_NAME,
+};
+use super::{Engine, Schedule, Statics};
 use crate::common::exchange::{Exchange as HaloExchange, NoExchange};
-use crate::diffusion::references::{
-    apply_diffusion_to_theta_and_exner as theta_ref, apply_diffusion_to_vn as vn_ref,
-    apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence as w_ref,
-    calculate_diagnostic_quantities_for_turbulence as diagnostics_ref,
-    calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools as cold_pools_ref,
-    calculate_nabla2_and_smag_coefficients_for_vn as nabla2_ref,
-    mo_intp_rbf_rbf_vec_interpol_vertex as rbf_ref, scale_k as scale_k_ref,
-};
-use crate::diffusion::stencils::{
-    apply_diffusion_to_theta_and_exner as theta, apply_diffusion_to_vn as vn_program,
-    apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence as w_program,
-    calculate_diagnostic_quantities_for_turbulence as diagnostics,
-    calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools as cold_pools,
-    calculate_nabla2_and_smag_coefficients_for_vn as nabla2,
-    mo_intp_rbf_rbf_vec_interpol_vertex as rbf, scale_k,
-};
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::ir::link::{link, LinkCall, LinkSpec};
 use foehn::ir::{self, Role, Scalar};
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cpu::CompiledProgram;
 use foehn::runtime::field::{Args, Field};
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
-use foehn_testkit::catalog::ReferenceFn;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// The fields the unfused schedule passes between programs (the fused program's
-/// temporaries): `diff_multfac_smag`, `u_vert`, `v_vert`, `kh_smag_e`, `kh_smag_ec`,
-/// `z_nabla2_e`, `w_old`, `theta_v_in`.
-pub fn intermediates() -> Vec<(&'static str, Vec<Dim>)> {
-    vec![
-        ("diff_multfac_smag", vec![K.into()]),
-        ("u_vert", vec![VERTEX.into(), K.into()]),
-        ("v_vert", vec![VERTEX.into(), K.into()]),
-        ("kh_smag_e", vec![EDGE.into(), K.into()]),
-        ("kh_smag_ec", vec![EDGE.into(), K.into()]),
-        ("z_nabla2_e", vec![EDGE.into(), K.into()]),
-        ("w_old", vec![CELL.into(), KHALF.into()]),
-        ("theta_v_in", vec![CELL.into(), K.into()]),
-    ]
-}
-
-/// The name under which the initial-run value of a K coefficient is kept
-/// (`diff_multfac_vn` → `diff_multfac_vn_initial`, `smag_limit` likewise).
-pub fn initial_name(name: &str) -> String {
-    format!("{name}_initial")
-}
-
-/// Coefficients that differ in the initial run.
-const INITIAL_RUN_FIELDS: [&str; 2] = ["diff_multfac_vn", "smag_limit"];
-
-/// One program call.
-#[derive(Clone)]
-pub struct Call {
-    /// The program variant with its own argument names.
-    pub ir: ir::Program,
-    /// The same program with the component's field and scalar names.
-    pub renamed: ir::Program,
-    /// `renamed` after the optimiser (same arguments), under `Schedule::Optimised`.
-    pub optimised: Option<ir::Program>,
-    /// The resolved kernel schedule of [`Call::program`] (the optimiser's when
-    /// optimised, a kernel per stencil otherwise).
-    pub schedule: ir::Schedule,
-    /// Its plain-Rust reference (called with `ir` and the program's argument names).
-    pub reference: ReferenceFn,
-}
-
-impl Call {
-    /// What the engines run: the optimised program if there is one, else `renamed`.
-    pub fn program(&self) -> &ir::Program {
-        self.optimised.as_ref().unwrap_or(&self.renamed)
-    }
-}
-
-/// Whether an exchange is blocking, or the start or end of an asynchronous one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExchangeMode {
-    /// Exchange and wait.
-    Blocking,
-    /// Start an exchange (ICON4Py `exchange`).
-    Start,
-    /// Wait for the started exchange.
-    Wait,
-}
-
-/// A halo-exchange point of ICON's schedule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Exchange {
-    /// Location of the exchanged fields.
-    pub location: Location,
-    /// The fields (component names).
-    pub fields: Vec<&'static str>,
-    /// Blocking, start or wait.
-    pub mode: ExchangeMode,
-}
-
-/// A step of the schedule.
-#[derive(Clone)]
-pub enum Step {
-    /// Run a program.
-    Call(Box<Call>),
-    /// Exchange halos (a no-op on one domain).
-    Exchange(Exchange),
-}
 
 /// The steps of a regular and of an initial-run diffusion step.
 #[derive(Clone)]
@@ -175,225 +73,15 @@ fn optimised(step: Step) -> Step {
     }
 }
 
-/// The calls among `steps`.
-pub fn calls(steps: &[Step]) -> impl Iterator<Item = &Call> {
-    steps.iter().filter_map(|s| match s {
-        Step::Call(c) => Some(c.as_ref()),
-        Step::Exchange(_) => None,
-    })
-}
-
-fn specialize(def: ProgramDef, variant: Variant) -> Result<ir::Program> {
-    def.specialize(&variant)
-}
-
-/// A call of `ir` whose arguments `renames` (program name → component name) map to the
-/// component's names; unlisted arguments keep their names. With `initial`, the
-/// initial-run coefficients are bound instead of the regular ones.
-fn call(ir: ir::Program, renames: &[(&str, &str)], reference: ReferenceFn, initial: bool) -> Call {
-    let mut renamed = ir.clone();
-    let map = |name: &str| {
-        let n = renames
-            .iter()
-            .find(|(from, _)| *from == name)
-            .map_or(name, |(_, to)| to);
-        if initial && INITIAL_RUN_FIELDS.contains(&n) {
-            initial_name(n)
-        } else {
-            n.to_string()
-        }
-    };
-    for d in renamed.fields.iter_mut().filter(|d| d.role != Role::Temp) {
-        d.name = map(&d.name);
-    }
-    for s in renamed.scalars.iter_mut() {
-        s.name = map(&s.name);
-    }
-    Call {
-        schedule: ir::Schedule::unfused(&ir),
-        ir,
-        optimised: None,
-        renamed,
-        reference,
-    }
-}
-
-fn exchange(location: Location, fields: &[&'static str], mode: ExchangeMode) -> Step {
-    Step::Exchange(Exchange {
-        location,
-        fields: fields.to_vec(),
-        mode,
-    })
-}
-
-/// `dst = src` over the whole field (ICON4Py `copy_field`).
-pub fn copy_program(name: &'static str, location: Location, vertical: VKind) -> ProgramDef {
-    ProgramDef::new(name, move |b| {
-        let src = b.input("src", (location, vertical), F64);
-        let dst = b.output("dst", (location, vertical), F64);
-        b.stencil(name, &dst, &src);
-    })
-}
-
-/// Reference of [`copy_program`].
-pub fn copy_reference(_program: &ir::Program, _grid: &Grid, args: &mut Args) -> Result<()> {
-    let src = args
-        .field("src")
-        .cloned()
-        .ok_or_else(|| Error::Field("copy reference: missing `src`".into()))?;
-    args.set_field("dst", src);
-    Ok(())
-}
-
-/// Reference of `apply_diffusion_to_theta_and_exner` for either variant: the program's
-/// reference applies the steep-slope term wherever `zd_diffcoef ≠ 0`, so the variant
-/// without it is given zero coefficients.
-fn theta_reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
-    if program.variant.get("apply_zdiffusion_t") != Some(false.into()) {
-        return theta_ref::reference(program, grid, args);
-    }
-    let coef = args
-        .take_field("zd_diffcoef")
-        .ok_or_else(|| Error::Field("theta reference: missing `zd_diffcoef`".into()))?;
-    let mut zero = coef.clone();
-    if let Some(v) = zero.as_f64_mut() {
-        v.fill(0.0);
-    }
-    args.set_field("zd_diffcoef", zero);
-    let r = theta_ref::reference(program, grid, args);
-    args.set_field("zd_diffcoef", coef);
-    r
-}
-
-/// Collects steps.
-struct Steps {
-    steps: Vec<Step>,
-    initial: bool,
-}
-
-impl Steps {
-    fn call(&mut self, ir: ir::Program, renames: &[(&str, &str)], reference: ReferenceFn) {
-        self.steps.push(Step::Call(Box::new(call(
-            ir,
-            renames,
-            reference,
-            self.initial,
-        ))));
-    }
-
-    fn exchange(&mut self, location: Location, fields: &[&'static str], mode: ExchangeMode) {
-        self.steps.push(exchange(location, fields, mode));
-    }
-}
-
-/// The unfused steps: each diffusion program in ICON's order, exchanges where ICON has them.
-pub fn unfused_steps(s: &Statics, initial: bool) -> Result<Vec<Step>> {
-    let v = Variant::new;
-    let mut st = Steps {
-        steps: vec![],
-        initial,
-    };
-    let rbf_ir = specialize(rbf::program(), v())?;
-    let rbf_of = |input: &'static str| {
-        [
-            ("p_e_in", input),
-            ("ptr_coeff_1", "rbf_coeff_1"),
-            ("ptr_coeff_2", "rbf_coeff_2"),
-            ("p_u_out", "u_vert"),
-            ("p_v_out", "v_vert"),
-        ]
-    };
-    let uv = ["u_vert", "v_vert"];
-    st.call(
-        specialize(scale_k::program(), v())?,
-        &[
-            ("field", "enh_smag_fac"),
-            ("factor", "dtime"),
-            ("scaled_field", "diff_multfac_smag"),
-        ],
-        scale_k_ref::reference,
-    );
-    st.call(rbf_ir.clone(), &rbf_of("vn"), rbf_ref::reference);
-    st.exchange(VERTEX, &uv, ExchangeMode::Blocking);
-    st.call(
-        specialize(nabla2::program(), v())?,
-        &[],
-        nabla2_ref::reference,
-    );
-    if s.turbulence_diagnostics() {
-        let ir = specialize(diagnostics::program(), v())?;
-        st.call(ir, &[], diagnostics_ref::reference);
-    }
-    // ICON exchanges z_nabla2_e only for type_vn_diffu > 1.
-    st.exchange(EDGE, &["z_nabla2_e"], ExchangeMode::Blocking);
-    st.call(rbf_ir, &rbf_of("z_nabla2_e"), rbf_ref::reference);
-    st.exchange(VERTEX, &uv, ExchangeMode::Blocking);
-    st.call(
-        specialize(
-            vn_program::program(),
-            v().with("limited_area", s.limited_area),
-        )?,
-        &[
-            ("primal_normal_vert_v1", "primal_normal_vert_x"),
-            ("primal_normal_vert_v2", "primal_normal_vert_y"),
-            ("area_edge", "edge_area"),
-        ],
-        vn_ref::reference,
-    );
-    st.exchange(EDGE, &["vn"], ExchangeMode::Start);
-    st.call(
-        specialize(copy_program("copy_w", CELL, KHALF), v())?,
-        &[("src", "w"), ("dst", "w_old")],
-        copy_reference,
-    );
-    st.call(
-        specialize(
-            w_program::program(),
-            v().with("type_shear", s.type_shear)
-                .with("nrdmax", s.nrdmax),
-        )?,
-        &[("area", "cell_area")],
-        w_ref::reference,
-    );
-    st.exchange(EDGE, &["vn"], ExchangeMode::Wait);
-    if s.apply_to_temperature {
-        let ir = specialize(cold_pools::program(), v())?;
-        st.call(ir, &[], cold_pools_ref::reference);
-        st.call(
-            specialize(copy_program("copy_theta_v", CELL, K), v())?,
-            &[("src", "theta_v"), ("dst", "theta_v_in")],
-            copy_reference,
-        );
-        st.call(
-            specialize(
-                theta::program(),
-                v().with("apply_zdiffusion_t", s.apply_zdiffusion_t),
-            )?,
-            &[("vcoef", "zd_intcoef"), ("area", "cell_area")],
-            theta_reference,
-        );
-    }
-    // ICON: unless iforcing is NWP/AES and this is not the initial run.
-    st.exchange(CELL, &["theta_v", "exner", "w"], ExchangeMode::Blocking);
-    Ok(st.steps)
-}
-
-/// The fused step: one call of [`fused::program`].
+/// The fused step: one call of the step linked from the unfused calls
+/// ([`linked_program`], regular-step names; the initial run binds its coefficients as
+/// any call does).
 pub fn fused_steps(s: &Statics, initial: bool) -> Result<Vec<Step>> {
-    let ir = specialize(fused::program(), s.variant())?;
+    let ir = linked_program(s, false)?;
     Ok(vec![
-        Step::Call(Box::new(call(ir, &[], fused::reference, initial))),
+        Step::Call(Box::new(call(ir, &[], chained_reference, initial))),
         exchange(CELL, &["theta_v", "exner", "w"], ExchangeMode::Blocking),
     ])
-}
-
-/// The component fields (not temporaries) the calls of `steps` bind, in first-use order.
-pub fn bound_fields(steps: &[Step]) -> Vec<&ir::FieldDecl> {
-    let mut seen = BTreeSet::new();
-    calls(steps)
-        .flat_map(|c| c.renamed.fields.iter())
-        .filter(|d| d.role != Role::Temp && seen.insert(d.name.clone()))
-        .collect()
 }
 
 /// The halo-exchange step on one domain: [`exchange_with`] the no-op [`NoExchange`].
@@ -509,55 +197,49 @@ fn run_call(
     result
 }
 
-/// The later versions of the re-written intermediates in [`linked_program`]: the second
-/// `mo_intp_rbf_rbf_vec_interpol_vertex` call (of `z_nabla2_e`) writes `u_vert`/`v_vert`
-/// after `calculate_nabla2_and_smag_coefficients_for_vn` read them.
-pub const LINKED_VERSIONS: [(&str, &str); 2] = [
-    ("u_vert", "u_vert_of_nabla2"),
-    ("v_vert", "v_vert_of_nabla2"),
-];
-
-/// The calls of `steps` as link calls: each program as specialised (`ir`) with its
-/// arguments bound to the component names of [`Call::renamed`].
-pub fn link_calls(steps: &[Step]) -> Vec<LinkCall<'_>> {
-    calls(steps)
-        .map(|c| {
-            let fields = c.ir.fields.iter().zip(&c.renamed.fields);
-            let fields = fields
-                .filter(|(d, _)| d.role != Role::Temp)
-                .map(|(d, r)| (&d.name, &r.name));
-            let scalars = c.ir.scalars.iter().zip(&c.renamed.scalars);
-            let pairs = fields.chain(scalars.map(|(d, r)| (&d.name, &r.name)));
-            pairs
-                .filter(|(own, component)| own != component)
-                .fold(LinkCall::new(&c.ir), |call, (own, component)| {
-                    call.bind(own, component)
-                })
-        })
-        .collect()
-}
-
-/// What [`linked_program`] declares beyond the calls: [`intermediates`] as temporaries,
-/// [`LINKED_VERSIONS`] naming the re-written ones, and the variant's statics
-/// ([`Statics::variant`], so that it also records `apply_to_temperature`).
-pub fn link_spec(statics: &Statics) -> LinkSpec {
-    let mut spec = LinkSpec {
-        statics: statics.variant(),
-        ..LinkSpec::new()
-    };
-    for (name, _) in intermediates() {
-        spec = spec.intermediate(name);
+/// The chained references: the unfused steps of the variant's [`Statics`] run with the
+/// programs' plain-Rust references on `args` (the fused program's arguments; the
+/// intermediate fields start at zero).
+pub fn chained_reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
+    let statics = Statics::from_variant(&program.variant)?;
+    let nlev = args
+        .field("vn")
+        .map(Field::levels)
+        .ok_or_else(|| Error::Field(format!("{STEP_NAME} reference: missing `vn`")))?;
+    let steps = unfused_steps(&statics, false)?;
+    let names: Vec<&str> = program
+        .fields
+        .iter()
+        .filter(|d| d.role != Role::Temp)
+        .map(|d| d.name.as_str())
+        .collect();
+    let mut store = BTreeMap::new();
+    for &n in &names {
+        if let Some(f) = args.take_field(n) {
+            store.insert(n.to_string(), f);
+        }
     }
-    for (name, later) in LINKED_VERSIONS {
-        spec = spec.versions(name, &[later]);
+    for (name, dims) in intermediates() {
+        store.insert(name.to_string(), Field::zeros(grid, nlev, dims, F64));
     }
-    spec
-}
-
-/// The whole diffusion step as one program named [`fused::NAME`], linked
-/// (`foehn::ir::link`) from the calls of [`unfused_steps`] ([`link_calls`]; the
-/// initial-run coefficients bound with `initial`) with [`link_spec`].
-pub fn linked_program(statics: &Statics, initial: bool) -> Result<ir::Program> {
-    let steps = unfused_steps(statics, initial)?;
-    Ok(link(fused::NAME, &link_calls(&steps), &link_spec(statics))?)
+    let scalars = program
+        .scalars
+        .iter()
+        .filter_map(|s| Some((s.name.clone(), args.scalar(&s.name)?)))
+        .collect();
+    let result = execute(
+        &steps,
+        Engine::Reference,
+        grid,
+        nlev,
+        &mut store,
+        &scalars,
+        &mut BTreeMap::new(),
+    );
+    for n in names {
+        if let Some(f) = store.remove(n) {
+            args.set_field(n, f);
+        }
+    }
+    result
 }
