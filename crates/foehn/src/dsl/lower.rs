@@ -492,20 +492,11 @@ fn canonicalize(p: ir::Program) -> ir::Program {
             return n;
         }
         let node = p.node(id).map_children(&mut |c| visit(p, c, map, out));
-        let n = ExprId(out.nodes.len() as u32);
-        out.nodes.push(node);
-        out.types.push(p.types[id.index()].clone());
-        out.spans.push(p.spans[id.index()].clone());
+        let n = out.push(node, p.ty(id).clone(), p.spans[id.index()].clone());
         map[id.index()] = Some(n);
         n
     }
-    let mut out = ir::Program {
-        nodes: vec![],
-        types: vec![],
-        spans: vec![],
-        stencils: vec![],
-        ..p.clone()
-    };
+    let mut out = p.without_nodes();
     let mut map = vec![None; p.nodes.len()];
     for s in &p.stencils {
         let root = visit(&p, s.root, &mut map, &mut out);

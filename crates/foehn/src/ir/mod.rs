@@ -622,6 +622,43 @@ impl Program {
     }
 
     /// [`Program::resolve_domain`], or `None` when the domain has no points (nothing to run).
+    /// Appends a node with its type and source position, keeping [`Program::nodes`],
+    /// [`Program::types`] and [`Program::spans`] in step; returns its id. The caller
+    /// keeps the arena's order: every child of `node` must already be in it.
+    pub fn push(&mut self, node: Node, ty: Type, span: Option<SrcLoc>) -> ExprId {
+        debug_assert!(
+            node.children().iter().all(|c| c.index() < self.nodes.len()),
+            "pushed node {node:?} has a child not yet in the arena"
+        );
+        let id = ExprId(self.nodes.len() as u32);
+        self.nodes.push(node);
+        self.types.push(ty);
+        self.spans.push(span);
+        id
+    }
+
+    /// [`Program::push`] with the type and span of the existing node `like` (a rewrite
+    /// of `like`, or a wrapper of the same type such as a [`UnaryOp::Stage`]).
+    pub fn push_like(&mut self, node: Node, like: ExprId) -> ExprId {
+        let (ty, span) = (self.ty(like).clone(), self.spans[like.index()].clone());
+        self.push(node, ty, span)
+    }
+
+    /// A copy of the program with an empty expression arena and no stencils, for
+    /// passes that rebuild the arena with [`Program::push`].
+    pub fn without_nodes(&self) -> Program {
+        Program {
+            name: self.name.clone(),
+            variant: self.variant.clone(),
+            fields: self.fields.clone(),
+            scalars: self.scalars.clone(),
+            nodes: vec![],
+            types: vec![],
+            spans: vec![],
+            stencils: vec![],
+        }
+    }
+
     pub fn active_domain(
         &self,
         st: &Stencil,

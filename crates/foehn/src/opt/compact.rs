@@ -1,7 +1,7 @@
 //! Dead stencils and temporaries, and compaction of the expression arena.
 
 use super::OptReport;
-use crate::ir::{ExprId, FieldId, Node, Program, Role};
+use crate::ir::{ExprId, FieldId, Node, Program, Role, Stencil};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Removes stencils whose outputs are all temporaries that no later stencil reads (until
@@ -74,20 +74,21 @@ pub(super) fn compact(p: &mut Program) {
         .flat_map(|s| p.reachable(s.root))
         .collect();
     let mut map = BTreeMap::new();
-    let (mut nodes, mut types, mut spans) = (Vec::new(), Vec::new(), Vec::new());
+    let mut out = p.without_nodes();
     for &id in &live {
         let n = p.node(id).map_children(&mut |c| map[&c]);
-        map.insert(id, ExprId(nodes.len() as u32));
-        nodes.push(n);
-        types.push(p.types[id.index()].clone());
-        spans.push(p.spans[id.index()].clone());
+        let new = out.push(n, p.ty(id).clone(), p.spans[id.index()].clone());
+        map.insert(id, new);
     }
-    p.nodes = nodes;
-    p.types = types;
-    p.spans = spans;
-    for s in p.stencils.iter_mut() {
-        s.root = map[&s.root];
-    }
+    out.stencils = p
+        .stencils
+        .iter()
+        .map(|s| Stencil {
+            root: map[&s.root],
+            ..s.clone()
+        })
+        .collect();
+    *p = out;
 }
 
 /// Drops unread temporary outputs of stencils whose root is a tuple (keeping the others).
@@ -119,11 +120,12 @@ fn prune_dead_outputs(p: &mut Program, report: &mut OptReport) {
                     .map(|&j| p.types[items[j].index()].clone())
                     .collect(),
             );
-            p.nodes
-                .push(Node::Tuple(keep.iter().map(|&j| items[j]).collect()));
-            p.types.push(ty);
-            p.spans.push(p.spans[s.root.index()].clone());
-            ExprId((p.nodes.len() - 1) as u32)
+            let span = p.spans[s.root.index()].clone();
+            p.push(
+                Node::Tuple(keep.iter().map(|&j| items[j]).collect()),
+                ty,
+                span,
+            )
         };
         p.stencils[i].root = root;
         p.stencils[i].outputs = keep.iter().map(|&j| s.outputs[j]).collect();

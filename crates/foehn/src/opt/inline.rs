@@ -128,10 +128,7 @@ fn substitute(p: &mut Program, root: ExprId, t: FieldId, replacement: ExprId) ->
             if rewritten == node {
                 id
             } else {
-                p.nodes.push(rewritten);
-                p.types.push(p.types[id.index()].clone());
-                p.spans.push(p.spans[id.index()].clone());
-                ExprId((p.nodes.len() - 1) as u32)
+                p.push_like(rewritten, id)
             }
         };
         map.insert(id, new);
@@ -278,12 +275,7 @@ pub(super) fn inline_temporaries(
         for (r, cost, staged) in plan {
             let root = p.stencils[r].root;
             let replacement = match staged {
-                Some(_) => {
-                    p.nodes.push(Node::Unary(UnaryOp::Stage, value));
-                    p.types.push(p.types[value.index()].clone());
-                    p.spans.push(p.spans[value.index()].clone());
-                    ExprId((p.nodes.len() - 1) as u32)
-                }
+                Some(_) => p.push_like(Node::Unary(UnaryOp::Stage, value), value),
                 None => value,
             };
             let new_root = substitute(p, root, t, replacement);

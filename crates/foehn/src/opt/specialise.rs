@@ -214,10 +214,8 @@ impl<'a> Arena<'a> {
         if let Some(&id) = self.index.get(&(node.clone(), ty.clone())) {
             return id;
         }
-        let id = ExprId(self.p.nodes.len() as u32);
-        self.p.nodes.push(node.clone());
-        self.p.types.push(ty.clone());
-        self.p.spans.push(self.p.spans[like.index()].clone());
+        let span = self.p.spans[like.index()].clone();
+        let id = self.p.push(node.clone(), ty.clone(), span);
         self.index.insert((node, ty), id);
         id
     }
