@@ -4,8 +4,8 @@ use super::expr::{EKind, ENode, Expr};
 use super::program::{ProgramBuilder, StencilDecl};
 use crate::error::{CheckError, CheckErrorKind as K};
 use crate::ir::{
-    self, BinaryOp, BoundBase, DType, Dim, Dims, ExprId, FieldId, FieldType, IndexDim, Node,
-    ScalarId, SrcLoc, Type, UnaryOp, VKind,
+    self, BoundBase, DType, Dim, Dims, DimsConflict, ExprId, FieldId, FieldType, IndexDim, Node,
+    ScalarId, SrcLoc, Type, VKind,
 };
 use std::collections::HashMap;
 
@@ -92,33 +92,20 @@ impl<'a> Lowerer<'a> {
 
     /// The union of two operands' dimensions (broadcasting missing ones).
     pub(crate) fn union(&self, e: &Expr, what: &str, a: Dims, b: Dims) -> R<Dims> {
-        let mut d = a;
-        match (a.horizontal, b.horizontal) {
-            (Some(x), Some(y)) if x != y => {
-                return Err(self.err(
-                    e,
-                    K::DimensionMismatch,
-                    format!(
-                        "dimension mismatch: operands of {what} have dims {a} and {b} ({x} vs {y})"
-                    ),
-                ))
-            }
-            (None, y) => d.horizontal = y,
-            _ => {}
-        }
-        match (a.local, b.local) {
-            (Some(x), Some(y)) if x != y => {
-                return Err(self.err(
-                    e,
-                    K::LocalDim,
-                    format!("operands of {what} have two different local dimensions ({a} and {b}); reduce one first"),
-                ))
-            }
-            (None, y) => d.local = y,
-            _ => {}
-        }
-        match (a.vertical, b.vertical) {
-            (Some(x), Some(y)) if x != y => {
+        a.union(b).map_err(|conflict| match conflict {
+            DimsConflict::Horizontal(x, y) => self.err(
+                e,
+                K::DimensionMismatch,
+                format!(
+                    "dimension mismatch: operands of {what} have dims {a} and {b} ({x} vs {y})"
+                ),
+            ),
+            DimsConflict::Local(..) => self.err(
+                e,
+                K::LocalDim,
+                format!("operands of {what} have two different local dimensions ({a} and {b}); reduce one first"),
+            ),
+            DimsConflict::Vertical(x, _) => {
                 let (half, full) = if x == VKind::Half { (a, b) } else { (b, a) };
                 return Err(self.err(
                     e,
@@ -216,18 +203,8 @@ impl<'a> Lowerer<'a> {
                 }
                 let la = self.concrete(e, la);
                 let t = self.field_of(e, &la)?;
-                let ok = match op {
-                    UnaryOp::Not => t.dtype == DType::Bool,
-                    UnaryOp::Neg | UnaryOp::Abs => t.dtype.is_numeric(),
-                    _ => t.dtype.is_float(),
-                };
-                if !ok {
-                    let need = match op {
-                        UnaryOp::Not => "a bool",
-                        UnaryOp::Neg | UnaryOp::Abs => "a numeric (not bool)",
-                        _ => "a float (f64 or f32; cast integers first)",
-                    };
-                    return Err(self.err(
+                let dtype = op.result_dtype(t.dtype).map_err(|need| {
+                    self.err(
                         e,
                         K::TypeMismatch,
                         format!(
@@ -253,17 +230,8 @@ impl<'a> Lowerer<'a> {
                 let (dtype, la, lb) = self.unify(e, &what, la, lb)?;
                 let (ta, tb) = (self.field_of(e, &la)?, self.field_of(e, &lb)?);
                 let dims = self.union(e, &what, ta.dims, tb.dims)?;
-                let bad = if op.is_logical() {
-                    (dtype != DType::Bool).then_some("bool")
-                } else if *op == BinaryOp::Pow {
-                    (!dtype.is_float()).then_some("float")
-                } else if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
-                    None
-                } else {
-                    (!dtype.is_numeric()).then_some("numeric (arithmetic on bool is not defined)")
-                };
-                if let Some(need) = bad {
-                    return Err(self.err(
+                let rt = op.result_dtype(dtype).map_err(|need| {
+                    self.err(
                         e,
                         K::TypeMismatch,
                         format!("type mismatch: {what} needs {need} operands, got {dtype}"),

@@ -30,7 +30,7 @@ pub use domain::{
 };
 pub use hash::ContentHash;
 pub use schedule::{KernelPlan, Schedule};
-pub use types::{DType, Dim, Dims, FieldType, Scalar, Type, VKind};
+pub use types::{DType, Dim, Dims, DimsConflict, FieldType, Scalar, ShiftError, Type, VKind};
 
 use foehn_grid::{Connectivity, Location};
 use std::collections::BTreeMap;
@@ -138,6 +138,30 @@ impl UnaryOp {
     }
 }
 
+
+    /// The element type of the result for an operand of element type `operand`; `Err`
+    /// says what operand the operator needs (`not` a bool, `neg`/`abs` a numeric one,
+    /// math functions a float; `stage` takes any).
+    pub fn result_dtype(self, operand: DType) -> Result<DType, &'static str> {
+        let ok = match self {
+            UnaryOp::Not => operand == DType::Bool,
+            UnaryOp::Neg | UnaryOp::Abs => operand.is_numeric(),
+            UnaryOp::Stage => true,
+            _ => operand.is_float(),
+        };
+        if !ok {
+            return Err(match self {
+                UnaryOp::Not => "a bool",
+                UnaryOp::Neg | UnaryOp::Abs => "a numeric (not bool)",
+                _ => "a float (f64 or f32; cast integers first)",
+            });
+        }
+        Ok(if self.is_predicate() {
+            DType::Bool
+        } else {
+            operand
+        })
+    }
 /// Binary operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[allow(missing_docs)]
@@ -204,6 +228,26 @@ impl BinaryOp {
     }
 }
 
+
+    /// The element type of the result for operands of (the common) element type
+    /// `operands`; `Err` says what operands the operator needs (logical operators
+    /// bools, `pow` floats, `==`/`!=` any, the others numeric ones).
+    pub fn result_dtype(self, operands: DType) -> Result<DType, &'static str> {
+        let bad = if self.is_logical() {
+            (operands != DType::Bool).then_some("bool")
+        } else if self == BinaryOp::Pow {
+            (!operands.is_float()).then_some("float")
+        } else if matches!(self, BinaryOp::Eq | BinaryOp::Ne) {
+            None
+        } else {
+            (!operands.is_numeric()).then_some("numeric (arithmetic on bool is not defined)")
+        };
+        match bad {
+            Some(need) => Err(need),
+            None if self.is_comparison() => Ok(DType::Bool),
+            None => Ok(operands),
+        }
+    }
 /// Neighbour reductions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ReduceOp {
