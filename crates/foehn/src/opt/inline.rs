@@ -4,7 +4,7 @@
 //! substitution in the expression graph.
 
 use super::OptReport;
-use crate::ir::{DType, ExprId, FieldId, Node, Program, Role, UnaryOp, VKind};
+use crate::ir::{DType, ExprId, FieldId, Node, Program, Role, Type, UnaryOp, VKind};
 use foehn_grid::Connectivity;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -272,6 +272,15 @@ pub(super) fn inline_temporaries(
                 .push(format!("keep temporary `{name}`: {why}"));
             continue;
         }
+        // Consumers read the value as the temporary's type: a producer's value may vary
+        // along fewer dimensions than the temporary stores (broadcast, as the store did).
+        let stored = Type::Field(p.field(t).ty);
+        let value = if plan.is_empty() || *p.ty(value) == stored {
+            value
+        } else {
+            let span = p.spans[value.index()].clone();
+            p.push(Node::Broadcast(p.field(t).ty.dims, value), stored, span)
+        };
         for (r, cost, staged) in plan {
             let root = p.stencils[r].root;
             let replacement = match staged {
