@@ -107,19 +107,16 @@ impl<'a> Lowerer<'a> {
             ),
             DimsConflict::Vertical(x, _) => {
                 let (half, full) = if x == VKind::Half { (a, b) } else { (b, a) };
-                return Err(self.err(
+                self.err(
                     e,
                     K::VerticalKind,
                     format!(
                         "half-level value {half} used where full levels {full} are expected (operands of {what}); \
                          convert explicitly with .as_full() / .as_half() (with .k_shift for the other neighbour)"
                     ),
-                ));
+                )
             }
-            (None, y) => d.vertical = y,
-            _ => {}
-        }
-        Ok(d)
+        })
     }
 
     pub(crate) fn lower(&mut self, e: &Expr) -> R<Lowered> {
@@ -212,13 +209,8 @@ impl<'a> Lowerer<'a> {
                             op.name(),
                             t.dtype
                         ),
-                    ));
-                }
-                let dtype = if op.is_predicate() {
-                    DType::Bool
-                } else {
-                    t.dtype
-                };
+                    )
+                })?;
                 self.mk(e, Node::Unary(*op, la.id), FieldType::new(t.dims, dtype))
             }
             EKind::Binary(op, a, b) => {
@@ -235,13 +227,8 @@ impl<'a> Lowerer<'a> {
                         e,
                         K::TypeMismatch,
                         format!("type mismatch: {what} needs {need} operands, got {dtype}"),
-                    ));
-                }
-                let rt = if op.is_comparison() {
-                    DType::Bool
-                } else {
-                    dtype
-                };
+                    )
+                })?;
                 self.mk(e, Node::Binary(*op, la.id, lb.id), FieldType::new(dims, rt))
             }
             EKind::Where(m, a, b) => {
@@ -435,7 +422,7 @@ pub(crate) fn lower_program(b: &ProgramBuilder) -> R<ir::Program> {
             dtype: *d,
         })
         .collect();
-    Ok(canonicalize(ir::Program {
+    let p = canonicalize(ir::Program {
         name: b.name.clone(),
         variant: b.variant().clone(),
         fields,
@@ -444,7 +431,13 @@ pub(crate) fn lower_program(b: &ProgramBuilder) -> R<ir::Program> {
         types: lw.types,
         spans: lw.spans,
         stencils,
-    }))
+    });
+    if cfg!(debug_assertions) {
+        if let Err(e) = ir::verify(&p) {
+            panic!("the lowering produced invalid IR: {e}\n{p}");
+        }
+    }
+    Ok(p)
 }
 
 /// Renumbers the arena: only nodes reachable from the stencils, in post-order of a

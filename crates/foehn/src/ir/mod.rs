@@ -24,6 +24,7 @@ mod hash;
 pub mod schedule;
 pub mod semantics;
 pub mod types;
+pub mod verify;
 
 pub use domain::{
     end, nlev, start, Bound, BoundBase, Domain, IndexDim, Interval, Region, ResolvedDomain,
@@ -31,6 +32,7 @@ pub use domain::{
 pub use hash::ContentHash;
 pub use schedule::{KernelPlan, Schedule};
 pub use types::{DType, Dim, Dims, DimsConflict, FieldType, Scalar, ShiftError, Type, VKind};
+pub use verify::{verify, VerifyError, VerifyErrorKind};
 
 use foehn_grid::{Connectivity, Location};
 use std::collections::BTreeMap;
@@ -136,8 +138,6 @@ impl UnaryOp {
     pub fn is_predicate(self) -> bool {
         matches!(self, UnaryOp::IsFinite | UnaryOp::IsNan | UnaryOp::IsInf)
     }
-}
-
 
     /// The element type of the result for an operand of element type `operand`; `Err`
     /// says what operand the operator needs (`not` a bool, `neg`/`abs` a numeric one,
@@ -162,6 +162,8 @@ impl UnaryOp {
             operand
         })
     }
+}
+
 /// Binary operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[allow(missing_docs)]
@@ -226,8 +228,6 @@ impl BinaryOp {
     pub fn is_logical(self) -> bool {
         matches!(self, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor)
     }
-}
-
 
     /// The element type of the result for operands of (the common) element type
     /// `operands`; `Err` says what operands the operator needs (logical operators
@@ -248,6 +248,8 @@ impl BinaryOp {
             None => Ok(operands),
         }
     }
+}
+
 /// Neighbour reductions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ReduceOp {
@@ -620,6 +622,43 @@ pub struct Program {
 }
 
 impl Program {
+    /// Appends a node with its type and source position, keeping [`Program::nodes`],
+    /// [`Program::types`] and [`Program::spans`] in step; returns its id. The caller
+    /// keeps the arena's order: every child of `node` must already be in it.
+    pub fn push(&mut self, node: Node, ty: Type, span: Option<SrcLoc>) -> ExprId {
+        debug_assert!(
+            node.children().iter().all(|c| c.index() < self.nodes.len()),
+            "pushed node {node:?} has a child not yet in the arena"
+        );
+        let id = ExprId(self.nodes.len() as u32);
+        self.nodes.push(node);
+        self.types.push(ty);
+        self.spans.push(span);
+        id
+    }
+
+    /// [`Program::push`] with the type and span of the existing node `like` (a rewrite
+    /// of `like`, or a wrapper of the same type such as a [`UnaryOp::Stage`]).
+    pub fn push_like(&mut self, node: Node, like: ExprId) -> ExprId {
+        let (ty, span) = (self.ty(like).clone(), self.spans[like.index()].clone());
+        self.push(node, ty, span)
+    }
+
+    /// A copy of the program with an empty expression arena and no stencils, for
+    /// passes that rebuild the arena with [`Program::push`].
+    pub fn without_nodes(&self) -> Program {
+        Program {
+            name: self.name.clone(),
+            variant: self.variant.clone(),
+            fields: self.fields.clone(),
+            scalars: self.scalars.clone(),
+            nodes: vec![],
+            types: vec![],
+            spans: vec![],
+            stencils: vec![],
+        }
+    }
+
     /// The node with id `id`.
     pub fn node(&self, id: ExprId) -> &Node {
         &self.nodes[id.index()]
@@ -666,43 +705,6 @@ impl Program {
     }
 
     /// [`Program::resolve_domain`], or `None` when the domain has no points (nothing to run).
-    /// Appends a node with its type and source position, keeping [`Program::nodes`],
-    /// [`Program::types`] and [`Program::spans`] in step; returns its id. The caller
-    /// keeps the arena's order: every child of `node` must already be in it.
-    pub fn push(&mut self, node: Node, ty: Type, span: Option<SrcLoc>) -> ExprId {
-        debug_assert!(
-            node.children().iter().all(|c| c.index() < self.nodes.len()),
-            "pushed node {node:?} has a child not yet in the arena"
-        );
-        let id = ExprId(self.nodes.len() as u32);
-        self.nodes.push(node);
-        self.types.push(ty);
-        self.spans.push(span);
-        id
-    }
-
-    /// [`Program::push`] with the type and span of the existing node `like` (a rewrite
-    /// of `like`, or a wrapper of the same type such as a [`UnaryOp::Stage`]).
-    pub fn push_like(&mut self, node: Node, like: ExprId) -> ExprId {
-        let (ty, span) = (self.ty(like).clone(), self.spans[like.index()].clone());
-        self.push(node, ty, span)
-    }
-
-    /// A copy of the program with an empty expression arena and no stencils, for
-    /// passes that rebuild the arena with [`Program::push`].
-    pub fn without_nodes(&self) -> Program {
-        Program {
-            name: self.name.clone(),
-            variant: self.variant.clone(),
-            fields: self.fields.clone(),
-            scalars: self.scalars.clone(),
-            nodes: vec![],
-            types: vec![],
-            spans: vec![],
-            stencils: vec![],
-        }
-    }
-
     pub fn active_domain(
         &self,
         st: &Stencil,

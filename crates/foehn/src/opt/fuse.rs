@@ -167,6 +167,7 @@ fn add(p: &Program, g: &mut Group, t: usize, reads: BTreeMap<FieldId, bool>) {
 /// Groups consecutive stencils into kernels (greedy, in program order); reports every
 /// fusion and every refusal with its reason.
 pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
+    super::checked(p, "fuse (its input)");
     let mut kernels = Vec::new();
     let mut g = Group::default();
     for t in 0..p.stencils.len() {
@@ -199,7 +200,7 @@ pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
     if !g.members.is_empty() {
         kernels.push(g.members);
     }
-    Schedule {
+    let schedule = Schedule {
         kernels: kernels
             .into_iter()
             .map(|stencils| KernelPlan {
@@ -211,5 +212,11 @@ pub fn fuse(p: &Program, report: &mut OptReport) -> Schedule {
                 hoist: None,
             })
             .collect(),
+    };
+    if cfg!(debug_assertions) {
+        if let Err(e) = schedule.validate(p) {
+            panic!("optimiser pass `fuse` left an invalid schedule: {e}");
+        }
     }
+    schedule
 }

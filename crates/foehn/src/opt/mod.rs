@@ -103,8 +103,19 @@ pub struct OptReport {
     pub actions: Vec<String>,
 }
 
+/// In debug builds (and so in tests), checks the IR invariants ([`crate::ir::verify`])
+/// of the program `pass` left, and panics naming the pass when one is violated.
+pub(crate) fn checked(p: &Program, pass: &str) {
+    if cfg!(debug_assertions) {
+        if let Err(e) = crate::ir::verify(p) {
+            panic!("optimiser pass `{pass}` left invalid IR: {e}\n{p}");
+        }
+    }
+}
+
 /// Runs the enabled passes; returns the optimised program and what was done.
 pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
+    checked(program, "input");
     let mut p = program.clone();
     let mut report = OptReport::default();
     if opts.inline {
@@ -115,15 +126,19 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
             opts.stage,
             &mut report,
         );
+        checked(&p, "inline");
     }
     if opts.remove_dead {
         compact::remove_dead(&mut p, &mut report);
+        checked(&p, "remove_dead");
     }
     // After inlining: split parts would look like several producers of a temporary.
     if opts.specialise_regions {
         specialise::specialise_regions(&mut p, &mut report);
+        checked(&p, "specialise_regions");
     }
     compact::compact(&mut p);
+    checked(&p, "compact");
     (p, report)
 }
 
