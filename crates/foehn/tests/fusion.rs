@@ -11,7 +11,9 @@ use foehn::dsl::prelude::*;
 use foehn::field::Args;
 use foehn::interp::Interpreter;
 use foehn::ir::{Program, Schedule};
-use foehn::opt::{fuse::fuse, optimise_scheduled, OptOptions, OptReport};
+use foehn::opt::{
+    fuse::fuse, optimise_scheduled, Decision, FusionRejectReason, OptOptions, OptReport,
+};
 use foehn::testing::{random_args, GenConfig, RandomProgram};
 use foehn_cache::Cache;
 use foehn_grid::{Grid, EARTH_RADIUS};
@@ -79,7 +81,7 @@ fn fused_and_fixed_size_kernels_agree_with_the_interpreter_on_random_programs() 
                 let what = format!(
                     "seed {seed}, grid {g}, {label}, kernels {:?}\n{}\n{ir}",
                     schedule.describe(&opt),
-                    report.actions.join("\n")
+                    report
                 );
                 for fixed_sizes in [false, true] {
                     let k = KernelOptions {
@@ -129,26 +131,27 @@ fn pointwise_producers_and_siblings_fuse_neighbour_reads_split_kernels() {
     let mut report = OptReport::default();
     let s = fuse(&p, &mut report);
     let kernels: Vec<Vec<usize>> = s.kernels.iter().map(|k| k.stencils.clone()).collect();
+    assert_eq!(kernels, vec![vec![0, 1], vec![2, 3]], "{report}");
+    let fused = |stencil: &str, into: &str| Decision::Fused {
+        stencil: stencil.into(),
+        into: into.into(),
+    };
     assert_eq!(
-        kernels,
-        vec![vec![0, 1], vec![2, 3]],
-        "{:?}",
-        report.actions
+        report.decisions,
+        vec![
+            fused("smooth", "scale"),
+            Decision::FusionRejected {
+                stencil: "laplace".into(),
+                reason: FusionRejectReason::ReadsWrittenAway { field: "b".into() },
+            },
+            fused("square", "laplace"),
+        ],
+        "{report}"
     );
-    let text = report.actions.join("\n");
-    assert!(
-        text.contains("fuse `smooth` into the kernel of `scale`"),
-        "{text}"
-    );
-    assert!(
-        text.contains(
-            "new kernel for `laplace`: it reads `b`, written in the group, away from its own point"
-        ),
-        "{text}"
-    );
-    assert!(
-        text.contains("fuse `square` into the kernel of `laplace`"),
-        "{text}"
+    // As `foehn explain` prints it.
+    assert_eq!(
+        report.decisions[1].to_string(),
+        "new kernel for `laplace`: it reads `b`, written in the group, away from its own point"
     );
     for grid in grids() {
         let args = random_args(&p, grid, 5, 11);
@@ -179,10 +182,13 @@ fn a_write_after_a_neighbour_read_is_not_fused() {
     let mut report = OptReport::default();
     let s = fuse(&p, &mut report);
     assert_eq!(s.kernels.len(), 2);
-    assert!(
-        report.actions[0].contains("it writes `x`, which the group reads away from its own point"),
-        "{:?}",
-        report.actions
+    assert_eq!(
+        report.decisions,
+        vec![Decision::FusionRejected {
+            stencil: "overwrite".into(),
+            reason: FusionRejectReason::WritesReadAway { field: "x".into() },
+        }],
+        "{report}"
     );
 }
 
@@ -274,7 +280,7 @@ fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
     .unwrap();
     let mut report = OptReport::default();
     let s = fuse(&p, &mut report);
-    assert_eq!(s.kernels.len(), 1, "{:?}", report.actions);
+    assert_eq!(s.kernels.len(), 1, "{report}");
     // Without `whole`, the two ranges leave a gap: two kernels.
     let gapped = ProgramDef::new("gapped", |b| {
         let x = b.input("x", (CELL, K), F64);
@@ -289,7 +295,16 @@ fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
     let mut report = OptReport::default();
     let g = fuse(&gapped, &mut report);
     assert_eq!(g.kernels.len(), 2);
-    assert!(report.actions[0].contains("gap"), "{:?}", report.actions);
+    assert!(
+        matches!(
+            report.decisions[..],
+            [Decision::FusionRejected {
+                reason: FusionRejectReason::VerticalGap { .. },
+                ..
+            }]
+        ),
+        "{report}"
+    );
     for (prog, sched) in [(&p, s), (&gapped, g)] {
         for grid in grids() {
             let args = random_args(prog, grid, 6, 5);

@@ -8,7 +8,9 @@ use foehn::codegen::cpu::CpuBackend;
 use foehn::dsl::prelude::*;
 use foehn::interp::Interpreter;
 use foehn::ir::{ExprId, IndexDim, Node, Program, Role, Stencil};
-use foehn::opt::{optimise, OptOptions};
+use foehn::opt::{
+    optimise, Decision, InlineRejectReason, OptOptions, RegionRejectReason, SpecialiseRejectReason,
+};
 use foehn::testing::{random_args, GenConfig, RandomProgram};
 use foehn_cache::Cache;
 use foehn_grid::{Grid, GridSpec, EARTH_RADIUS};
@@ -90,21 +92,18 @@ fn passes_preserve_results_on_random_programs() {
             for (label, opts) in variants() {
                 let (opt, report) = optimise(&ir, &opts);
                 inlined += report
-                    .actions
+                    .decisions
                     .iter()
-                    .filter(|a| a.starts_with("inline"))
+                    .filter(|d| matches!(d, Decision::Inlined { .. } | Decision::Staged { .. }))
                     .count();
                 if label == "all passes" {
                     specialised += report
-                        .actions
+                        .decisions
                         .iter()
-                        .filter(|a| a.starts_with("specialise stencil"))
+                        .filter(|d| matches!(d, Decision::Specialised { .. }))
                         .count();
                 }
-                let what = format!(
-                    "seed {seed}, grid {g}, {label}\n{}\n{ir}\n{opt}",
-                    report.actions.join("\n")
-                );
+                let what = format!("seed {seed}, grid {g}, {label}\n{report}\n{ir}\n{opt}");
                 let mut got = args.clone();
                 Interpreter
                     .run_ir(&opt, grid, &mut got)
@@ -173,31 +172,36 @@ fn a_cell_temporary_read_through_e2c_is_inlined_and_removed() {
     let (kept_by_model, r0) = optimise(&ir, &OptOptions::default());
     assert_eq!(kept_by_model.stencils.len(), 2);
     assert!(
-        r0.actions
-            .iter()
-            .any(|a| a.contains("loads 16 values per point instead of 3")),
-        "{:?}",
-        r0.actions
+        r0.decisions.iter().any(|d| matches!(
+            d,
+            Decision::InlineRejected {
+                reason: InlineRejectReason::TooManyLoads {
+                    loads: 16,
+                    stored: 3,
+                    ..
+                },
+                ..
+            }
+        )),
+        "{r0}"
     );
     let generous = OptOptions {
         inline_load_factor: 8,
         ..OptOptions::default()
     };
     let (opt, report) = optimise(&ir, &generous);
-    assert_eq!(opt.stencils.len(), 1, "{}", report.actions.join("\n"));
+    assert_eq!(opt.stencils.len(), 1, "{report}");
     assert!(opt.fields.iter().all(|f| f.role != Role::Temp));
     assert!(
-        report
-            .actions
-            .iter()
-            .any(|a| a.starts_with("inline `nabla2`")),
-        "{:?}",
-        report.actions
+        report.decisions.iter().any(|d| matches!(
+            d,
+            Decision::Inlined { temporary, into, .. } if temporary == "nabla2" && into == "gradient"
+        )),
+        "{report}"
     );
-    assert!(report
-        .actions
-        .iter()
-        .any(|a| a.starts_with("remove stencil `nabla2`")));
+    assert!(report.decisions.contains(&Decision::RemovedStencil {
+        stencil: "nabla2".into()
+    }));
     // Same results as the program as written.
     let grid = &grids()[0];
     let args = random_args(&ir, grid, 5, 1);
@@ -215,9 +219,14 @@ fn a_cell_temporary_read_through_e2c_is_inlined_and_removed() {
     );
     assert_eq!(kept.stencils.len(), 2);
     assert!(
-        r.actions.iter().any(|a| a.contains("exceeds 10")),
-        "{:?}",
-        r.actions
+        r.decisions.iter().any(|d| matches!(
+            d,
+            Decision::InlineRejected {
+                reason: InlineRejectReason::CostExceeded { limit: 10, .. },
+                ..
+            }
+        )),
+        "{r}"
     );
 }
 
@@ -233,23 +242,36 @@ fn loads_at_a_point_and_at_its_neighbours_count_separately() {
         ..OptOptions::default()
     };
     let (opt, report) = optimise(&ir, &unstaged);
-    assert_eq!(opt.stencils.len(), 2, "{}", report.actions.join("\n"));
+    assert_eq!(opt.stencils.len(), 2, "{report}");
     assert!(
-        report
-            .actions
-            .iter()
-            .any(|a| a.contains("loads 8 values per point instead of 3")),
-        "{:?}",
-        report.actions
+        report.decisions.iter().any(|d| matches!(
+            d,
+            Decision::InlineRejected {
+                reason: InlineRejectReason::TooManyLoads {
+                    loads: 8,
+                    stored: 3,
+                    staging_blocked_by: None,
+                    ..
+                },
+                ..
+            }
+        )),
+        "{report}"
     );
     // Staged, its 4 loads are made once per point of a block and its neighbours: the
     // temporary is inlined (marked for shared memory), with the same results.
     let (staged, report) = optimise(&ir, &OptOptions::default());
-    assert_eq!(staged.stencils.len(), 1, "{}", report.actions.join("\n"));
+    assert_eq!(staged.stencils.len(), 1, "{report}");
     assert!(
-        report.actions.iter().any(|a| a.contains("staged")),
-        "{:?}",
-        report.actions
+        report.decisions.iter().any(|d| matches!(
+            d,
+            Decision::Staged {
+                loads: 4,
+                recomputed_loads: 8,
+                ..
+            }
+        )),
+        "{report}"
     );
     for grid in grids() {
         let args = random_args(&ir, grid, 3, 7);
@@ -278,14 +300,20 @@ fn a_producer_reading_what_its_consumer_writes_is_not_staged() {
     });
     let ir = p.specialize(&Variant::new()).unwrap();
     let (opt, report) = optimise(&ir, &OptOptions::default());
-    assert_eq!(opt.stencils.len(), 2, "{}", report.actions.join("\n"));
+    assert_eq!(opt.stencils.len(), 2, "{report}");
     assert!(
-        report
-            .actions
-            .iter()
-            .any(|a| a.contains("staged it would read `w`, which `update` writes")),
-        "{:?}",
-        report.actions
+        report.decisions.iter().any(|d| matches!(
+            d,
+            Decision::InlineRejected {
+                reason: InlineRejectReason::TooManyLoads {
+                    consumer,
+                    staging_blocked_by: Some(field),
+                    ..
+                },
+                ..
+            } if consumer == "update" && field == "w"
+        )),
+        "{report}"
     );
 }
 
@@ -413,7 +441,7 @@ fn concat_where_regions_on_levels_and_zones_become_branch_free_parts() {
     });
     let ir = p.specialize(&Variant::new()).unwrap();
     let (opt, report) = optimise(&ir, &OptOptions::default());
-    let text = report.actions.join("\n");
+    let text = report.to_string();
     assert!(opt.stencils.len() > ir.stencils.len(), "{text}\n{opt}");
     for st in &ir.stencils {
         let n = if st.name == "mixed" { 2 } else { 1 };
@@ -436,13 +464,13 @@ fn concat_where_regions_on_levels_and_zones_become_branch_free_parts() {
         ("mixed", 2, 3),
         ("mixed[Cell >= start(INTERIOR)]", 2, 2),
     ] {
-        let line = format!("specialise stencil `{name}` on");
         assert!(
-            report
-                .actions
-                .iter()
-                .any(|a| a.starts_with(&line) && a.contains(&format!(": {splits} parts"))),
-            "{line} ({splits} parts)\n{text}"
+            report.decisions.iter().any(|d| matches!(
+                d,
+                Decision::Specialised { stencil, parts, .. }
+                    if stencil == name && parts.len() == splits
+            )),
+            "{name} ({splits} parts)\n{text}"
         );
         let n = opt
             .stencils
@@ -519,7 +547,7 @@ fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
     });
     let ir = p.specialize(&Variant::new()).unwrap();
     let (opt, report) = optimise(&ir, &OptOptions::default());
-    let text = report.actions.join("\n");
+    let text = report.to_string();
     let names: Vec<&str> = opt.stencils.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
@@ -532,16 +560,21 @@ fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
         ],
         "{text}"
     );
-    for (what, needle) in [
-        ("scan", "scans run over the whole vertical range"),
-        ("two[K < nlev-1]", "the smaller of nlev-1 and 1"),
-        ("two[K >= nlev-1]", "the larger of nlev-1 and 1"),
+    let clip = |why: &str| RegionRejectReason::UnknownClip(why.into());
+    for (what, want) in [
+        ("scan", RegionRejectReason::Scans),
+        ("two[K < nlev-1]", clip("the smaller of nlev-1 and 1")),
+        ("two[K >= nlev-1]", clip("the larger of nlev-1 and 1")),
     ] {
         assert!(
-            report.actions.iter().any(|a| a
-                .starts_with(&format!("keep `concat_where` in stencil `{what}`"))
-                && a.contains(needle)),
-            "{what}: {needle}\n{text}"
+            report.decisions.iter().any(|d| matches!(
+                d,
+                Decision::SpecialiseRejected {
+                    stencil,
+                    reason: SpecialiseRejectReason::Region { why, .. },
+                } if stencil == what && *why == want
+            )),
+            "{what}: {want}\n{text}"
         );
     }
     for grid in [&grids()[0], &grids()[2]] {

@@ -1,6 +1,6 @@
 //! Dead stencils and temporaries, and compaction of the expression arena.
 
-use super::OptReport;
+use super::{Decision, OptReport};
 use crate::ir::{ExprId, FieldId, Node, Program, Role, Stencil};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -19,10 +19,9 @@ pub(super) fn remove_dead(p: &mut Program, report: &mut OptReport) {
         match dead {
             Some(i) => {
                 let s = p.stencils.remove(i);
-                report.actions.push(format!(
-                    "remove stencil `{}`: its outputs are unused temporaries",
-                    s.name
-                ));
+                report
+                    .decisions
+                    .push(Decision::RemovedStencil { stencil: s.name });
             }
             None => break,
         }
@@ -40,9 +39,9 @@ pub(super) fn remove_dead(p: &mut Program, report: &mut OptReport) {
         .collect();
     for (i, d) in p.fields.iter().enumerate() {
         if !keep[i] {
-            report
-                .actions
-                .push(format!("remove temporary `{}`: no longer stored", d.name));
+            report.decisions.push(Decision::RemovedTemporary {
+                temporary: d.name.clone(),
+            });
         }
     }
     // Renumber the kept fields.
@@ -106,11 +105,10 @@ fn prune_dead_outputs(p: &mut Program, report: &mut OptReport) {
             continue;
         }
         for j in (0..s.outputs.len()).filter(|j| !keep.contains(j)) {
-            report.actions.push(format!(
-                "drop output `{}` of `{}`: an unused temporary",
-                p.field(s.outputs[j]).name,
-                s.name
-            ));
+            report.decisions.push(Decision::DroppedOutput {
+                output: p.field(s.outputs[j]).name.clone(),
+                stencil: s.name.clone(),
+            });
         }
         let root = if keep.len() == 1 {
             items[keep[0]]
