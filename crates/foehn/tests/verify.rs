@@ -118,6 +118,7 @@ fn a_wrong_type_is_rejected() {
     let e = verify(&p).unwrap_err();
     assert_eq!(e.kind, K::Type, "{e}");
     assert_eq!(e.node, Some(ExprId(i as u32)));
+    assert_eq!(e.stencil.as_deref(), Some(p.stencils[0].name.as_str()));
 }
 
 #[test]

@@ -102,14 +102,22 @@ pub fn verify(p: &Program) -> R {
     let mut c = Checker { p, stencil: None };
     check_arena(&c)?;
     let scans = scan_dtypes(&c)?;
-    let live = live_nodes(p);
-    for id in (0..p.nodes.len() as u32).map(ExprId) {
-        if live[id.index()] {
-            check_type(&c, id, &scans)?;
-        }
-    }
+    // Types of the nodes each stencil reaches (errors name the first such stencil).
+    let mut typed = vec![false; p.nodes.len()];
     for st in &p.stencils {
         c.stencil = Some(&st.name);
+        if st.root.index() >= p.nodes.len() {
+            return Err(c.err(
+                None,
+                VerifyErrorKind::RootOutOfRange,
+                format!("root %{} of {} nodes", st.root.0, p.nodes.len()),
+            ));
+        }
+        for id in p.reachable(st.root) {
+            if !std::mem::replace(&mut typed[id.index()], true) {
+                check_type(&c, id, &scans)?;
+            }
+        }
         check_stencil(&c, st)?;
     }
     check_carries(&mut c)
@@ -208,23 +216,6 @@ fn scan_dtypes(c: &Checker<'_>) -> Result<BTreeMap<u32, Vec<DType>>, VerifyError
         }
     }
     Ok(scans)
-}
-
-/// Which nodes some stencil root reaches.
-fn live_nodes(p: &Program) -> Vec<bool> {
-    let mut live = vec![false; p.nodes.len()];
-    let mut stack: Vec<ExprId> = p
-        .stencils
-        .iter()
-        .map(|s| s.root)
-        .filter(|r| r.index() < p.nodes.len())
-        .collect();
-    while let Some(id) = stack.pop() {
-        if !std::mem::replace(&mut live[id.index()], true) {
-            stack.extend(p.node(id).children());
-        }
-    }
-    live
 }
 
 /// The field type of child `x` of node `id`.
@@ -538,17 +529,11 @@ fn check_type(c: &Checker<'_>, id: ExprId, scans: &BTreeMap<u32, Vec<DType>>) ->
     Ok(())
 }
 
-/// Outputs (ids, writability, dims, the root's type) and the domain.
+/// Outputs (ids, writability, dims, the root's type) and the domain; the root is in
+/// range.
 fn check_stencil(c: &Checker<'_>, st: &Stencil) -> R {
     let p = c.p;
     let out = |m: String| c.err(None, VerifyErrorKind::Output, m);
-    if st.root.index() >= p.nodes.len() {
-        return Err(c.err(
-            None,
-            VerifyErrorKind::RootOutOfRange,
-            format!("root %{} of {} nodes", st.root.0, p.nodes.len()),
-        ));
-    }
     if st.outputs.is_empty() {
         return Err(out("no outputs".into()));
     }
