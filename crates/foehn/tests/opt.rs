@@ -592,3 +592,72 @@ fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
         assert_same("kept (cpu)", &ir, &want, &native);
     }
 }
+
+#[test]
+fn decisions_display_as_the_lines_foehn_explain_prints() {
+    use foehn::ir::{Interval, Region, VKind};
+    let region = Region {
+        intervals: vec![Interval {
+            dim: IndexDim::V(VKind::Full),
+            lo: None,
+            hi: Some(foehn::ir::Bound::index(1)),
+        }],
+    };
+    let cases = [
+        (
+            Decision::Inlined {
+                temporary: "t".into(),
+                producer: "p".into(),
+                into: "c".into(),
+                cost: 3,
+                recompute_cost: 6,
+            },
+            "inline `t` (stencil `p`, cost 3 per point) into `c` (recompute cost 6)".to_string(),
+        ),
+        (
+            Decision::InlineRejected {
+                temporary: "t".into(),
+                reason: InlineRejectReason::TooManyLoads {
+                    consumer: "c".into(),
+                    loads: 72,
+                    stored: 10,
+                    factor: 2,
+                    staging_blocked_by: Some("w".into()),
+                },
+            },
+            "keep temporary `t`: inlining into `c` loads 72 values per point instead of 10 (limit factor 2); \
+             staged it would read `w`, which `c` writes, at neighbours"
+                .to_string(),
+        ),
+        (
+            Decision::Specialised {
+                stencil: "s".into(),
+                region: region.clone(),
+                parts: vec!["s[K < 1]".into(), "s[K >= 1]".into()],
+                empty_sides: 0,
+            },
+            format!("specialise stencil `s` on `{region}`: 2 parts `s[K < 1]`, `s[K >= 1]`, without that branch"),
+        ),
+        (
+            Decision::SpecialiseRejected {
+                stencil: "s".into(),
+                reason: SpecialiseRejectReason::Region {
+                    region: region.clone(),
+                    why: RegionRejectReason::Scans,
+                },
+            },
+            format!(
+                "keep `concat_where` in stencil `s` on `{region}`: its scans run over the whole vertical range"
+            ),
+        ),
+        (
+            Decision::RemovedStencil {
+                stencil: "p".into(),
+            },
+            "remove stencil `p`: its outputs are unused temporaries".to_string(),
+        ),
+    ];
+    for (d, text) in cases {
+        assert_eq!(d.to_string(), text);
+    }
+}
