@@ -6,10 +6,10 @@
 //! Checked: the parallel arrays have one entry per node; children come before their
 //! parents; field, scalar and root ids are in range; every node's type follows from
 //! its children's types by the rules of the lowering (shared with it: [`Dims::union`],
-//! [`Dims::shifted`], [`Dims::reduced`], [`UnaryOp::result_dtype`],
-//! [`BinaryOp::result_dtype`]); scan carries appear only in the body of their own
-//! (innermost) scan; outputs are writable fields whose type the root's fits; domains
-//! are well formed ([`Domain::misuse`]).
+//! [`Dims::shifted`], [`Dims::reduced`], [`super::UnaryOp::result_dtype`],
+//! [`super::BinaryOp::result_dtype`]); scan carries appear only in the body of their
+//! own (innermost) scan; outputs are writable fields whose type the root's fits;
+//! domains are well formed ([`super::Domain::misuse`]).
 //!
 //! Types are checked on the nodes some stencil reaches: passes leave unreachable
 //! nodes for compaction (dead stencils' field reads, say, renumbered to field 0). A
