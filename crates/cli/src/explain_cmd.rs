@@ -161,8 +161,8 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             "schedule optimised: {} kernel(s); the optimiser's decisions:",
             schedule.kernels.len()
         );
-        for action in &report.actions {
-            println!("  - {action}");
+        for decision in &report.decisions {
+            println!("  - {decision}");
         }
         println!(
             "  - code: k-block {} on the GPU{}, {}-bit indices where fields fit, sizes {}",

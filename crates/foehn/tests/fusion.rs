@@ -8,7 +8,9 @@ use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::{Program, Schedule};
 use foehn::opt::schedule::resolve;
-use foehn::opt::{fuse::fuse, optimise_scheduled, OptOptions, OptReport};
+use foehn::opt::{
+    fuse::fuse, optimise_scheduled, Decision, FusionRejectReason, OptOptions, OptReport,
+};
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::field::Args;
 use foehn::runtime::interp::Interpreter;
@@ -71,7 +73,7 @@ fn fused_and_fixed_size_kernels_agree_with_the_interpreter_on_random_programs() 
                 let what = format!(
                     "seed {seed}, grid {g}, {label}, kernels {:?}\n{}\n{ir}",
                     schedule.describe(&opt),
-                    report.actions.join("\n")
+                    report
                 );
                 for fixed_sizes in [false, true] {
                     let k = Schedule {
@@ -120,26 +122,27 @@ fn pointwise_producers_and_siblings_fuse_neighbour_reads_split_kernels() {
     let mut report = OptReport::default();
     let kernels = fuse(&p, &mut report);
     let s = resolve(&p, kernels.clone(), &OptOptions::none());
+    assert_eq!(kernels, vec![vec![0, 1], vec![2, 3]], "{report}");
+    let fused = |stencil: &str, into: &str| Decision::Fused {
+        stencil: stencil.into(),
+        into: into.into(),
+    };
     assert_eq!(
-        kernels,
-        vec![vec![0, 1], vec![2, 3]],
-        "{:?}",
-        report.actions
+        report.decisions,
+        vec![
+            fused("smooth", "scale"),
+            Decision::FusionRejected {
+                stencil: "laplace".into(),
+                reason: FusionRejectReason::ReadsWrittenAway { field: "b".into() },
+            },
+            fused("square", "laplace"),
+        ],
+        "{report}"
     );
-    let text = report.actions.join("\n");
-    assert!(
-        text.contains("fuse `smooth` into the kernel of `scale`"),
-        "{text}"
-    );
-    assert!(
-        text.contains(
-            "new kernel for `laplace`: it reads `b`, written in the group, away from its own point"
-        ),
-        "{text}"
-    );
-    assert!(
-        text.contains("fuse `square` into the kernel of `laplace`"),
-        "{text}"
+    // As `foehn explain` prints it.
+    assert_eq!(
+        report.decisions[1].to_string(),
+        "new kernel for `laplace`: it reads `b`, written in the group, away from its own point"
     );
     for grid in foehn_testkit::grids::compiler_grids() {
         let args = random_args(&p, grid, 5, 11);
@@ -169,10 +172,13 @@ fn a_write_after_a_neighbour_read_is_not_fused() {
     let mut report = OptReport::default();
     let s = fuse(&p, &mut report);
     assert_eq!(s.len(), 2);
-    assert!(
-        report.actions[0].contains("it writes `x`, which the group reads away from its own point"),
-        "{:?}",
-        report.actions
+    assert_eq!(
+        report.decisions,
+        vec![Decision::FusionRejected {
+            stencil: "overwrite".into(),
+            reason: FusionRejectReason::WritesReadAway { field: "x".into() },
+        }],
+        "{report}"
     );
 }
 
@@ -264,7 +270,7 @@ fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
     .unwrap();
     let mut report = OptReport::default();
     let s = fuse(&p, &mut report);
-    assert_eq!(s.len(), 1, "{:?}", report.actions);
+    assert_eq!(s.len(), 1, "{report}");
     // Without `whole`, the two ranges leave a gap: two kernels.
     let gapped = ProgramDef::new("gapped", |b| {
         let x = b.input("x", (CELL, K), F64);
@@ -279,7 +285,16 @@ fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
     let mut report = OptReport::default();
     let g = fuse(&gapped, &mut report);
     assert_eq!(g.len(), 2);
-    assert!(report.actions[0].contains("gap"), "{:?}", report.actions);
+    assert!(
+        matches!(
+            report.decisions[..],
+            [Decision::FusionRejected {
+                reason: FusionRejectReason::VerticalGap { .. },
+                ..
+            }]
+        ),
+        "{report}"
+    );
     for (prog, groups) in [(&p, s), (&gapped, g)] {
         let sched = resolve(prog, groups, &OptOptions::none());
         for grid in foehn_testkit::grids::compiler_grids() {

@@ -7,7 +7,9 @@
 use foehn::codegen::{Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::{ExprId, IndexDim, Node, Program, Role, Schedule, Stencil};
-use foehn::opt::{optimise, OptOptions};
+use foehn::opt::{
+    optimise, Decision, InlineRejectReason, OptOptions, RegionRejectReason, SpecialiseRejectReason,
+};
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::interp::Interpreter;
 use foehn_cache::Cache;
@@ -74,21 +76,18 @@ fn passes_preserve_results_on_random_programs() {
             for (label, opts) in variants() {
                 let (opt, report) = optimise(&ir, &opts);
                 inlined += report
-                    .actions
+                    .decisions
                     .iter()
-                    .filter(|a| a.starts_with("inline"))
+                    .filter(|d| matches!(d, Decision::Inlined { .. } | Decision::Staged { .. }))
                     .count();
                 if label == "all passes" {
                     specialised += report
-                        .actions
+                        .decisions
                         .iter()
-                        .filter(|a| a.starts_with("specialise stencil"))
+                        .filter(|d| matches!(d, Decision::Specialised { .. }))
                         .count();
                 }
-                let what = format!(
-                    "seed {seed}, grid {g}, {label}\n{}\n{ir}\n{opt}",
-                    report.actions.join("\n")
-                );
+                let what = format!("seed {seed}, grid {g}, {label}\n{report}\n{ir}\n{opt}");
                 let mut got = args.clone();
                 Interpreter
                     .run_ir(&opt, grid, &mut got)
@@ -167,31 +166,36 @@ fn a_cell_temporary_read_through_e2c_is_inlined_and_removed() {
     let (kept_by_model, r0) = optimise(&ir, &OptOptions::default());
     assert_eq!(kept_by_model.stencils.len(), 2);
     assert!(
-        r0.actions
-            .iter()
-            .any(|a| a.contains("loads 16 values per point instead of 3")),
-        "{:?}",
-        r0.actions
+        r0.decisions.iter().any(|d| matches!(
+            d,
+            Decision::InlineRejected {
+                reason: InlineRejectReason::TooManyLoads {
+                    loads: 16,
+                    stored: 3,
+                    ..
+                },
+                ..
+            }
+        )),
+        "{r0}"
     );
     let generous = OptOptions {
         inline_load_factor: 8,
         ..OptOptions::default()
     };
     let (opt, report) = optimise(&ir, &generous);
-    assert_eq!(opt.stencils.len(), 1, "{}", report.actions.join("\n"));
+    assert_eq!(opt.stencils.len(), 1, "{report}");
     assert!(opt.fields.iter().all(|f| f.role != Role::Temp));
     assert!(
-        report
-            .actions
-            .iter()
-            .any(|a| a.starts_with("inline `nabla2`")),
-        "{:?}",
-        report.actions
+        report.decisions.iter().any(|d| matches!(
+            d,
+            Decision::Inlined { temporary, into, .. } if temporary == "nabla2" && into == "gradient"
+        )),
+        "{report}"
     );
-    assert!(report
-        .actions
-        .iter()
-        .any(|a| a.starts_with("remove stencil `nabla2`")));
+    assert!(report.decisions.contains(&Decision::RemovedStencil {
+        stencil: "nabla2".into()
+    }));
     // Same results as the program as written.
     let grid = &foehn_testkit::grids::compiler_grids_with_limited_area()[0];
     let args = random_args(&ir, grid, 5, 1);
@@ -209,9 +213,14 @@ fn a_cell_temporary_read_through_e2c_is_inlined_and_removed() {
     );
     assert_eq!(kept.stencils.len(), 2);
     assert!(
-        r.actions.iter().any(|a| a.contains("exceeds 10")),
-        "{:?}",
-        r.actions
+        r.decisions.iter().any(|d| matches!(
+            d,
+            Decision::InlineRejected {
+                reason: InlineRejectReason::CostExceeded { limit: 10, .. },
+                ..
+            }
+        )),
+        "{r}"
     );
 }
 
@@ -227,23 +236,36 @@ fn loads_at_a_point_and_at_its_neighbours_count_separately() {
         ..OptOptions::default()
     };
     let (opt, report) = optimise(&ir, &unstaged);
-    assert_eq!(opt.stencils.len(), 2, "{}", report.actions.join("\n"));
+    assert_eq!(opt.stencils.len(), 2, "{report}");
     assert!(
-        report
-            .actions
-            .iter()
-            .any(|a| a.contains("loads 8 values per point instead of 3")),
-        "{:?}",
-        report.actions
+        report.decisions.iter().any(|d| matches!(
+            d,
+            Decision::InlineRejected {
+                reason: InlineRejectReason::TooManyLoads {
+                    loads: 8,
+                    stored: 3,
+                    staging_blocked_by: None,
+                    ..
+                },
+                ..
+            }
+        )),
+        "{report}"
     );
     // Staged, its 4 loads are made once per point of a block and its neighbours: the
     // temporary is inlined (marked for shared memory), with the same results.
     let (staged, report) = optimise(&ir, &OptOptions::default());
-    assert_eq!(staged.stencils.len(), 1, "{}", report.actions.join("\n"));
+    assert_eq!(staged.stencils.len(), 1, "{report}");
     assert!(
-        report.actions.iter().any(|a| a.contains("staged")),
-        "{:?}",
-        report.actions
+        report.decisions.iter().any(|d| matches!(
+            d,
+            Decision::Staged {
+                loads: 4,
+                recomputed_loads: 8,
+                ..
+            }
+        )),
+        "{report}"
     );
     for grid in foehn_testkit::grids::compiler_grids_with_limited_area() {
         let args = random_args(&ir, grid, 3, 7);
@@ -272,14 +294,20 @@ fn a_producer_reading_what_its_consumer_writes_is_not_staged() {
     });
     let ir = p.specialize(&Variant::new()).unwrap();
     let (opt, report) = optimise(&ir, &OptOptions::default());
-    assert_eq!(opt.stencils.len(), 2, "{}", report.actions.join("\n"));
+    assert_eq!(opt.stencils.len(), 2, "{report}");
     assert!(
-        report
-            .actions
-            .iter()
-            .any(|a| a.contains("staged it would read `w`, which `update` writes")),
-        "{:?}",
-        report.actions
+        report.decisions.iter().any(|d| matches!(
+            d,
+            Decision::InlineRejected {
+                reason: InlineRejectReason::TooManyLoads {
+                    consumer,
+                    staging_blocked_by: Some(field),
+                    ..
+                },
+                ..
+            } if consumer == "update" && field == "w"
+        )),
+        "{report}"
     );
 }
 
@@ -407,7 +435,7 @@ fn concat_where_regions_on_levels_and_zones_become_branch_free_parts() {
     });
     let ir = p.specialize(&Variant::new()).unwrap();
     let (opt, report) = optimise(&ir, &OptOptions::default());
-    let text = report.actions.join("\n");
+    let text = report.to_string();
     assert!(opt.stencils.len() > ir.stencils.len(), "{text}\n{opt}");
     for st in &ir.stencils {
         let n = if st.name == "mixed" { 2 } else { 1 };
@@ -430,13 +458,13 @@ fn concat_where_regions_on_levels_and_zones_become_branch_free_parts() {
         ("mixed", 2, 3),
         ("mixed[Cell >= start(INTERIOR)]", 2, 2),
     ] {
-        let line = format!("specialise stencil `{name}` on");
         assert!(
-            report
-                .actions
-                .iter()
-                .any(|a| a.starts_with(&line) && a.contains(&format!(": {splits} parts"))),
-            "{line} ({splits} parts)\n{text}"
+            report.decisions.iter().any(|d| matches!(
+                d,
+                Decision::Specialised { stencil, parts, .. }
+                    if stencil == name && parts.len() == splits
+            )),
+            "{name} ({splits} parts)\n{text}"
         );
         let n = opt
             .stencils
@@ -523,7 +551,7 @@ fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
     });
     let ir = p.specialize(&Variant::new()).unwrap();
     let (opt, report) = optimise(&ir, &OptOptions::default());
-    let text = report.actions.join("\n");
+    let text = report.to_string();
     let names: Vec<&str> = opt.stencils.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
@@ -536,16 +564,21 @@ fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
         ],
         "{text}"
     );
-    for (what, needle) in [
-        ("scan", "scans run over the whole vertical range"),
-        ("two[K < nlev-1]", "the smaller of nlev-1 and 1"),
-        ("two[K >= nlev-1]", "the larger of nlev-1 and 1"),
+    let clip = |why: &str| RegionRejectReason::UnknownClip(why.into());
+    for (what, want) in [
+        ("scan", RegionRejectReason::Scans),
+        ("two[K < nlev-1]", clip("the smaller of nlev-1 and 1")),
+        ("two[K >= nlev-1]", clip("the larger of nlev-1 and 1")),
     ] {
         assert!(
-            report.actions.iter().any(|a| a
-                .starts_with(&format!("keep `concat_where` in stencil `{what}`"))
-                && a.contains(needle)),
-            "{what}: {needle}\n{text}"
+            report.decisions.iter().any(|d| matches!(
+                d,
+                Decision::SpecialiseRejected {
+                    stencil,
+                    reason: SpecialiseRejectReason::Region { why, .. },
+                } if stencil == what && *why == want
+            )),
+            "{what}: {want}\n{text}"
         );
     }
     for grid in [
@@ -570,5 +603,74 @@ fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
             .unwrap();
         cpu.run_compiled(&opt, &c, grid, &mut native).unwrap();
         assert_same("kept (cpu)", &ir, &want, &native);
+    }
+}
+
+#[test]
+fn decisions_display_as_the_lines_foehn_explain_prints() {
+    use foehn::ir::{Interval, Region, VKind};
+    let region = Region {
+        intervals: vec![Interval {
+            dim: IndexDim::V(VKind::Full),
+            lo: None,
+            hi: Some(foehn::ir::Bound::index(1)),
+        }],
+    };
+    let cases = [
+        (
+            Decision::Inlined {
+                temporary: "t".into(),
+                producer: "p".into(),
+                into: "c".into(),
+                cost: 3,
+                recompute_cost: 6,
+            },
+            "inline `t` (stencil `p`, cost 3 per point) into `c` (recompute cost 6)".to_string(),
+        ),
+        (
+            Decision::InlineRejected {
+                temporary: "t".into(),
+                reason: InlineRejectReason::TooManyLoads {
+                    consumer: "c".into(),
+                    loads: 72,
+                    stored: 10,
+                    factor: 2,
+                    staging_blocked_by: Some("w".into()),
+                },
+            },
+            "keep temporary `t`: inlining into `c` loads 72 values per point instead of 10 (limit factor 2); \
+             staged it would read `w`, which `c` writes, at neighbours"
+                .to_string(),
+        ),
+        (
+            Decision::Specialised {
+                stencil: "s".into(),
+                region: region.clone(),
+                parts: vec!["s[K < 1]".into(), "s[K >= 1]".into()],
+                empty_sides: 0,
+            },
+            format!("specialise stencil `s` on `{region}`: 2 parts `s[K < 1]`, `s[K >= 1]`, without that branch"),
+        ),
+        (
+            Decision::SpecialiseRejected {
+                stencil: "s".into(),
+                reason: SpecialiseRejectReason::Region {
+                    region: region.clone(),
+                    why: RegionRejectReason::Scans,
+                },
+            },
+            format!(
+                "keep `concat_where` in stencil `s` on `{region}`: its scans run over the whole vertical range"
+            ),
+        ),
+        (
+            Decision::RemovedStencil {
+                stencil: "p".into(),
+            },
+            "remove stencil `p`: its outputs are unused temporaries".to_string(),
+        ),
+    ];
+    for (d, text) in cases {
+        assert_eq!(d.to_string(), text);
     }
 }

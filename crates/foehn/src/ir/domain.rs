@@ -277,6 +277,48 @@ pub struct ResolvedDomain {
 }
 
 impl Domain {
+    /// Why the domain is not well formed for outputs on `loc` with vertical kind
+    /// `vkind`, if it is not: a horizontal range (or clip) on outputs without a
+    /// horizontal dimension, a vertical one on outputs without levels, a horizontal
+    /// bound using `nlev`, a zone bounding a vertical dimension.
+    pub fn misuse(&self, loc: Option<Location>, vkind: Option<VKind>) -> Option<String> {
+        let whole = Domain::default();
+        let h = [self.horizontal.0, self.horizontal.1]
+            .into_iter()
+            .chain(self.clip_horizontal.0)
+            .chain(self.clip_horizontal.1);
+        let v = [self.vertical.0, self.vertical.1]
+            .into_iter()
+            .chain(self.clip_vertical.0)
+            .chain(self.clip_vertical.1);
+        match loc {
+            None if self.horizontal != whole.horizontal || self.clip_horizontal != (None, None) => {
+                return Some(
+                    "a horizontal domain is given but the outputs have no horizontal dimension"
+                        .into(),
+                )
+            }
+            None => {}
+            Some(l) => {
+                for b in h {
+                    if b.base == BoundBase::Nlev {
+                        return Some(format!("horizontal domain bound {b} uses nlev"));
+                    }
+                    if let Some(m) = b.misuse(IndexDim::H(l)) {
+                        return Some(m);
+                    }
+                }
+            }
+        }
+        match vkind {
+            None if self.vertical != whole.vertical || self.clip_vertical != (None, None) => {
+                Some("a vertical domain is given but the outputs have no vertical dimension".into())
+            }
+            None => None,
+            Some(k) => v.into_iter().find_map(|b| b.misuse(IndexDim::V(k))),
+        }
+    }
+
     /// True when a clip is set in either direction.
     pub fn is_clipped(&self) -> bool {
         self.clip_horizontal != (None, None) || self.clip_vertical != (None, None)

@@ -569,11 +569,10 @@ impl Linker<'_> {
             let id = match self.intern.get(&mapped) {
                 Some(&id) => id,
                 None => {
-                    let id = ExprId(self.out.nodes.len() as u32);
-                    self.intern.insert(mapped.clone(), id);
-                    self.out.nodes.push(mapped);
-                    self.out.types.push(p.types[i].clone());
-                    self.out.spans.push(p.spans[i].clone());
+                    let id = self
+                        .out
+                        .push(mapped.clone(), p.types[i].clone(), p.spans[i].clone());
+                    self.intern.insert(mapped, id);
                     id
                 }
             };

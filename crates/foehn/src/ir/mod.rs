@@ -20,22 +20,26 @@
 //! component's step from its program calls).
 
 mod access;
+mod canonical;
 mod cost;
 mod display;
 pub mod domain;
 mod hash;
 pub mod layout;
 pub mod link;
+pub(crate) use canonical::canonicalize;
 pub mod schedule;
 pub mod semantics;
 pub mod types;
+pub mod verify;
 
 pub use domain::{
     end, nlev, start, Bound, BoundBase, Domain, IndexDim, Interval, Region, ResolvedDomain,
 };
 pub use hash::ContentHash;
 pub use schedule::{KernelPlan, Schedule};
-pub use types::{DType, Dim, Dims, FieldType, Scalar, Type, VKind};
+pub use types::{DType, Dim, Dims, DimsConflict, FieldType, Scalar, ShiftError, Type, VKind};
+pub use verify::{verify, VerifyError, VerifyErrorKind};
 
 use foehn_grid::{Connectivity, Location};
 use std::collections::BTreeMap;
@@ -141,6 +145,30 @@ impl UnaryOp {
     pub fn is_predicate(self) -> bool {
         matches!(self, UnaryOp::IsFinite | UnaryOp::IsNan | UnaryOp::IsInf)
     }
+
+    /// The element type of the result for an operand of element type `operand`; `Err`
+    /// says what operand the operator needs (`not` a bool, `neg`/`abs` a numeric one,
+    /// math functions a float; `stage` takes any).
+    pub fn result_dtype(self, operand: DType) -> Result<DType, &'static str> {
+        let ok = match self {
+            UnaryOp::Not => operand == DType::Bool,
+            UnaryOp::Neg | UnaryOp::Abs => operand.is_numeric(),
+            UnaryOp::Stage => true,
+            _ => operand.is_float(),
+        };
+        if !ok {
+            return Err(match self {
+                UnaryOp::Not => "a bool",
+                UnaryOp::Neg | UnaryOp::Abs => "a numeric (not bool)",
+                _ => "a float (f64 or f32; cast integers first)",
+            });
+        }
+        Ok(if self.is_predicate() {
+            DType::Bool
+        } else {
+            operand
+        })
+    }
 }
 
 /// Binary operators.
@@ -206,6 +234,26 @@ impl BinaryOp {
     /// True for logical operators (`bool` operands).
     pub fn is_logical(self) -> bool {
         matches!(self, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor)
+    }
+
+    /// The element type of the result for operands of (the common) element type
+    /// `operands`; `Err` says what operands the operator needs (logical operators
+    /// bools, `pow` floats, `==`/`!=` any, the others numeric ones).
+    pub fn result_dtype(self, operands: DType) -> Result<DType, &'static str> {
+        let bad = if self.is_logical() {
+            (operands != DType::Bool).then_some("bool")
+        } else if self == BinaryOp::Pow {
+            (!operands.is_float()).then_some("float")
+        } else if matches!(self, BinaryOp::Eq | BinaryOp::Ne) {
+            None
+        } else {
+            (!operands.is_numeric()).then_some("numeric (arithmetic on bool is not defined)")
+        };
+        match bad {
+            Some(need) => Err(need),
+            None if self.is_comparison() => Ok(DType::Bool),
+            None => Ok(operands),
+        }
     }
 }
 
@@ -581,6 +629,43 @@ pub struct Program {
 }
 
 impl Program {
+    /// Appends a node with its type and source position, keeping [`Program::nodes`],
+    /// [`Program::types`] and [`Program::spans`] in step; returns its id. The caller
+    /// keeps the arena's order: every child of `node` must already be in it.
+    pub fn push(&mut self, node: Node, ty: Type, span: Option<SrcLoc>) -> ExprId {
+        debug_assert!(
+            node.children().iter().all(|c| c.index() < self.nodes.len()),
+            "pushed node {node:?} has a child not yet in the arena"
+        );
+        let id = ExprId(self.nodes.len() as u32);
+        self.nodes.push(node);
+        self.types.push(ty);
+        self.spans.push(span);
+        id
+    }
+
+    /// [`Program::push`] with the type and span of the existing node `like` (a rewrite
+    /// of `like`, or a wrapper of the same type such as a [`UnaryOp::Stage`]).
+    pub fn push_like(&mut self, node: Node, like: ExprId) -> ExprId {
+        let (ty, span) = (self.ty(like).clone(), self.spans[like.index()].clone());
+        self.push(node, ty, span)
+    }
+
+    /// A copy of the program with an empty expression arena and no stencils, for
+    /// passes that rebuild the arena with [`Program::push`].
+    pub fn without_nodes(&self) -> Program {
+        Program {
+            name: self.name.clone(),
+            variant: self.variant.clone(),
+            fields: self.fields.clone(),
+            scalars: self.scalars.clone(),
+            nodes: vec![],
+            types: vec![],
+            spans: vec![],
+            stencils: vec![],
+        }
+    }
+
     /// The node with id `id`.
     pub fn node(&self, id: ExprId) -> &Node {
         &self.nodes[id.index()]
@@ -671,45 +756,4 @@ impl Program {
             .filter(|id| seen[id.index()])
             .collect()
     }
-}
-
-/// Renumbers the arena: only nodes reachable from the stencils, in post-order of a
-/// depth-first walk from each stencil root in turn (children before parents).
-pub(crate) fn canonicalize(p: Program) -> Program {
-    fn visit(p: &Program, id: ExprId, map: &mut Vec<Option<ExprId>>, out: &mut Program) -> ExprId {
-        if let Some(n) = map[id.index()] {
-            return n;
-        }
-        let node = p.node(id).map_children(&mut |c| visit(p, c, map, out));
-        let n = ExprId(out.nodes.len() as u32);
-        out.nodes.push(node);
-        out.types.push(p.types[id.index()].clone());
-        out.spans.push(p.spans[id.index()].clone());
-        map[id.index()] = Some(n);
-        n
-    }
-    let mut out = Program {
-        nodes: vec![],
-        types: vec![],
-        spans: vec![],
-        stencils: vec![],
-        ..p.clone()
-    };
-    let mut map = vec![None; p.nodes.len()];
-    for s in &p.stencils {
-        let root = visit(&p, s.root, &mut map, &mut out);
-        out.stencils.push(Stencil { root, ..s.clone() });
-    }
-    // Number scans by first appearance in the canonical order.
-    let mut scan_ids = std::collections::BTreeMap::new();
-    for n in &mut out.nodes {
-        let next = scan_ids.len() as u32;
-        match n {
-            Node::Scan { id, .. } | Node::Carry { scan: id, .. } => {
-                *id = *scan_ids.entry(*id).or_insert(next)
-            }
-            _ => {}
-        }
-    }
-    out
 }

@@ -203,6 +203,56 @@ impl Dims {
         *self == Dims::SCALAR
     }
 
+    /// The union of two operands' dimensions (a dimension missing in one is broadcast):
+    /// the dims of the result of a binary operation, a select or a vertical offset.
+    pub fn union(self, other: Dims) -> Result<Dims, DimsConflict> {
+        let mut d = self;
+        match (self.horizontal, other.horizontal) {
+            (Some(x), Some(y)) if x != y => return Err(DimsConflict::Horizontal(x, y)),
+            (None, y) => d.horizontal = y,
+            _ => {}
+        }
+        match (self.local, other.local) {
+            (Some(x), Some(y)) if x != y => return Err(DimsConflict::Local(x, y)),
+            (None, y) => d.local = y,
+            _ => {}
+        }
+        match (self.vertical, other.vertical) {
+            (Some(x), Some(y)) if x != y => return Err(DimsConflict::Vertical(x, y)),
+            (None, y) => d.vertical = y,
+            _ => {}
+        }
+        Ok(d)
+    }
+
+    /// The dims of a value of dims `self` read through `conn` (`x(C2E)`, with
+    /// `all_neighbours`, or one slot `x(E2C[1])`): on `conn`'s source location, with
+    /// the connectivity as local dim when all neighbours are read. `Err` when the value
+    /// has a local dim already or lives on another location than `conn`'s target.
+    pub fn shifted(self, conn: Connectivity, all_neighbours: bool) -> Result<Dims, ShiftError> {
+        if let Some(l) = self.local {
+            return Err(ShiftError::HasLocal(l));
+        }
+        if let Some(h) = self.horizontal.filter(|&h| h != conn.to()) {
+            return Err(ShiftError::WrongLocation(h));
+        }
+        let mut d = self;
+        d.horizontal = Some(conn.from());
+        if all_neighbours {
+            d.local = Some(conn);
+        }
+        Ok(d)
+    }
+
+    /// The dims of a reduction over `conn` of a value of dims `self` (the local dim
+    /// dropped); `None` unless the value has dims `[conn.from(), conn, ...]`.
+    pub fn reduced(self, conn: Connectivity) -> Option<Dims> {
+        (self.local == Some(conn) && self.horizontal == Some(conn.from())).then_some(Dims {
+            local: None,
+            ..self
+        })
+    }
+
     /// True when every dimension of `self` is present (equal) in `other`.
     pub fn fits_in(&self, other: &Dims) -> bool {
         fn ok<T: PartialEq>(a: Option<T>, b: Option<T>) -> bool {
@@ -211,6 +261,37 @@ impl Dims {
         ok(self.horizontal, other.horizontal)
             && ok(self.local, other.local)
             && ok(self.vertical, other.vertical)
+    }
+}
+
+/// Why two sets of dimensions cannot be combined by [`Dims::union`]: both operands
+/// have a dimension of one kind, but different ones (first operand's, second's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DimsConflict {
+    /// Two horizontal locations.
+    Horizontal(Location, Location),
+    /// Two local dimensions.
+    Local(Connectivity, Connectivity),
+    /// Two vertical kinds.
+    Vertical(VKind, VKind),
+}
+
+/// Why a value cannot be read through a connectivity ([`Dims::shifted`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShiftError {
+    /// The value already has this local dimension.
+    HasLocal(Connectivity),
+    /// The value lives on this location, not the connectivity's target.
+    WrongLocation(Location),
+}
+
+impl fmt::Display for DimsConflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DimsConflict::Horizontal(x, y) => write!(f, "horizontal dimensions {x} and {y}"),
+            DimsConflict::Local(x, y) => write!(f, "local dimensions {x} and {y}"),
+            DimsConflict::Vertical(x, y) => write!(f, "vertical kinds {x} and {y}"),
+        }
     }
 }
 

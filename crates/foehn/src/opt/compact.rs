@@ -1,7 +1,7 @@
 //! Dead stencils and temporaries, and compaction of the expression arena.
 
-use super::OptReport;
-use crate::ir::{ExprId, FieldId, Node, Program, Role};
+use super::{Decision, OptReport};
+use crate::ir::{ExprId, FieldId, Node, Program, Role, Stencil};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Removes stencils whose outputs are all temporaries that no later stencil reads (until
@@ -19,10 +19,9 @@ pub(super) fn remove_dead(p: &mut Program, report: &mut OptReport) {
         match dead {
             Some(i) => {
                 let s = p.stencils.remove(i);
-                report.actions.push(format!(
-                    "remove stencil `{}`: its outputs are unused temporaries",
-                    s.name
-                ));
+                report
+                    .decisions
+                    .push(Decision::RemovedStencil { stencil: s.name });
             }
             None => break,
         }
@@ -40,9 +39,9 @@ pub(super) fn remove_dead(p: &mut Program, report: &mut OptReport) {
         .collect();
     for (i, d) in p.fields.iter().enumerate() {
         if !keep[i] {
-            report
-                .actions
-                .push(format!("remove temporary `{}`: no longer stored", d.name));
+            report.decisions.push(Decision::RemovedTemporary {
+                temporary: d.name.clone(),
+            });
         }
     }
     // Renumber the kept fields.
@@ -74,20 +73,21 @@ pub(super) fn compact(p: &mut Program) {
         .flat_map(|s| p.reachable(s.root))
         .collect();
     let mut map = BTreeMap::new();
-    let (mut nodes, mut types, mut spans) = (Vec::new(), Vec::new(), Vec::new());
+    let mut out = p.without_nodes();
     for &id in &live {
         let n = p.node(id).map_children(&mut |c| map[&c]);
-        map.insert(id, ExprId(nodes.len() as u32));
-        nodes.push(n);
-        types.push(p.types[id.index()].clone());
-        spans.push(p.spans[id.index()].clone());
+        let new = out.push(n, p.ty(id).clone(), p.spans[id.index()].clone());
+        map.insert(id, new);
     }
-    p.nodes = nodes;
-    p.types = types;
-    p.spans = spans;
-    for s in p.stencils.iter_mut() {
-        s.root = map[&s.root];
-    }
+    out.stencils = p
+        .stencils
+        .iter()
+        .map(|s| Stencil {
+            root: map[&s.root],
+            ..s.clone()
+        })
+        .collect();
+    *p = out;
 }
 
 /// Drops unread temporary outputs of stencils whose root is a tuple (keeping the others).
@@ -105,11 +105,10 @@ fn prune_dead_outputs(p: &mut Program, report: &mut OptReport) {
             continue;
         }
         for j in (0..s.outputs.len()).filter(|j| !keep.contains(j)) {
-            report.actions.push(format!(
-                "drop output `{}` of `{}`: an unused temporary",
-                p.field(s.outputs[j]).name,
-                s.name
-            ));
+            report.decisions.push(Decision::DroppedOutput {
+                output: p.field(s.outputs[j]).name.clone(),
+                stencil: s.name.clone(),
+            });
         }
         let root = if keep.len() == 1 {
             items[keep[0]]
@@ -119,11 +118,12 @@ fn prune_dead_outputs(p: &mut Program, report: &mut OptReport) {
                     .map(|&j| p.types[items[j].index()].clone())
                     .collect(),
             );
-            p.nodes
-                .push(Node::Tuple(keep.iter().map(|&j| items[j]).collect()));
-            p.types.push(ty);
-            p.spans.push(p.spans[s.root.index()].clone());
-            ExprId((p.nodes.len() - 1) as u32)
+            let span = p.spans[s.root.index()].clone();
+            p.push(
+                Node::Tuple(keep.iter().map(|&j| items[j]).collect()),
+                ty,
+                span,
+            )
         };
         p.stencils[i].root = root;
         p.stencils[i].outputs = keep.iter().map(|&j| s.outputs[j]).collect();

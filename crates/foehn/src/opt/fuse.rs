@@ -10,7 +10,7 @@
 //! kernels, which would cost a launch each. Domains with a vertical gap between them
 //! are not fused.
 
-use super::OptReport;
+use super::{Decision, FusionRejectReason as Why, OptReport};
 use crate::ir::{Bound, BoundBase, Domain, FieldId, Program, VKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -40,7 +40,7 @@ fn nominal(b: Bound, v: Option<VKind>) -> i64 {
 /// between them (levels no member computes) would idle threads; clipped parts of one
 /// specialised stencil stay apart (fusing them would bring the branch back).
 /// Overlapping domains fuse: the common part computes both, the rest one.
-fn domain_conflict(p: &Program, members: &[usize], t: usize) -> Option<String> {
+fn domain_conflict(p: &Program, members: &[usize], t: usize) -> Option<Why> {
     let ts = &p.stencils[t];
     for &m in members {
         let a = &p.stencils[m];
@@ -50,7 +50,9 @@ fn domain_conflict(p: &Program, members: &[usize], t: usize) -> Option<String> {
             ..a.domain
         } == ts.domain;
         if !same_rest {
-            return Some(format!("domain clips differ from `{}`", a.name));
+            return Some(Why::DomainClips {
+                member: a.name.clone(),
+            });
         }
     }
     // 2-D stencils have no levels to leave gaps between.
@@ -68,10 +70,9 @@ fn domain_conflict(p: &Program, members: &[usize], t: usize) -> Option<String> {
     let mut end = ranges[0].1;
     for &(lo, hi) in &ranges[1..] {
         if lo > end {
-            return Some(format!(
-                "vertical domain [{}, {}) leaves a gap to the group's levels: the union would idle threads",
-                ts.domain.vertical.0, ts.domain.vertical.1
-            ));
+            return Some(Why::VerticalGap {
+                domain: ts.domain.vertical,
+            });
         }
         end = end.max(hi);
     }
@@ -90,7 +91,7 @@ struct Group {
 }
 
 /// Why stencil `t` (reading fields as `reads` says) cannot join the group, if it cannot.
-fn conflict(p: &Program, g: &Group, t: usize, reads: &BTreeMap<FieldId, bool>) -> Option<String> {
+fn conflict(p: &Program, g: &Group, t: usize, reads: &BTreeMap<FieldId, bool>) -> Option<Why> {
     let ts = &p.stencils[t];
     let first = &p.stencils[g.members[0]];
     // A kernel staging values in shared memory computes one stencil.
@@ -98,53 +99,47 @@ fn conflict(p: &Program, g: &Group, t: usize, reads: &BTreeMap<FieldId, bool>) -
         .chain(g.members.iter().copied())
         .find(|&s| !p.staged_reads(p.stencils[s].root).is_empty())
     {
-        return Some(format!(
-            "`{}` stages values in shared memory (a kernel of its own)",
-            p.stencils[s].name
-        ));
+        return Some(Why::Staged {
+            stencil: p.stencils[s].name.clone(),
+        });
     }
     if ts.location != first.location || ts.vertical.is_some() != first.vertical.is_some() {
-        return Some(format!(
-            "different iteration space than `{}` ({:?} vs {:?})",
-            first.name, ts.location, first.location
-        ));
+        return Some(Why::IterationSpace {
+            first: first.name.clone(),
+            location: ts.location,
+            first_location: first.location,
+        });
     }
     if p.has_scan(ts.root) {
-        return Some("it contains a vertical scan (a thread per column)".into());
+        return Some(Why::Scan);
     }
     if p.has_data_dependent_offsets(ts.root) != p.has_data_dependent_offsets(first.root) {
-        return Some("k-blocking differs (data-dependent vertical offsets)".into());
+        return Some(Why::KBlocking);
     }
     if let Some(why) = domain_conflict(p, &g.members, t) {
         return Some(why);
     }
     for (f, &pointwise) in reads {
-        let name = &p.field(*f).name;
+        let name = || p.field(*f).name.clone();
         if g.writes.contains(f) && !pointwise {
-            return Some(format!(
-                "it reads `{name}`, written in the group, away from its own point"
-            ));
+            return Some(Why::ReadsWrittenAway { field: name() });
         }
         if g.snapshots.contains(f) {
-            return Some(format!("`{name}` is read from a snapshot in the group"));
+            return Some(Why::Snapshot { field: name() });
         }
     }
     for o in &ts.outputs {
-        let name = &p.field(*o).name;
+        let name = || p.field(*o).name.clone();
         if g.reads.get(o) == Some(&false) {
-            return Some(format!(
-                "it writes `{name}`, which the group reads away from its own point"
-            ));
+            return Some(Why::WritesReadAway { field: name() });
         }
         if g.snapshots.contains(o) {
-            return Some(format!("`{name}` is read from a snapshot in the group"));
+            return Some(Why::Snapshot { field: name() });
         }
         // Its own outputs read away from its point come from a snapshot: nobody else
         // may touch them.
         if reads.get(o) == Some(&false) && (g.writes.contains(o) || g.reads.contains_key(o)) {
-            return Some(format!(
-                "it reads its own output `{name}` (a snapshot) which the group also uses"
-            ));
+            return Some(Why::OwnSnapshotShared { field: name() });
         }
     }
     None
@@ -168,6 +163,7 @@ fn add(p: &Program, g: &mut Group, t: usize, reads: BTreeMap<FieldId, bool>) {
 /// indices of each kernel, in launch order; reports every fusion and every refusal with
 /// its reason.
 pub fn fuse(p: &Program, report: &mut OptReport) -> Vec<Vec<usize>> {
+    super::checked(p, "fuse (its input)");
     let mut kernels = Vec::new();
     let mut g = Group::default();
     for t in 0..p.stencils.len() {
@@ -176,17 +172,18 @@ pub fn fuse(p: &Program, report: &mut OptReport) -> Vec<Vec<usize>> {
             match conflict(p, &g, t, &reads) {
                 None => {
                     let last = &p.stencils[*g.members.last().unwrap()].name;
-                    report.actions.push(format!(
-                        "fuse `{}` into the kernel of `{last}`: every dependency is pointwise",
-                        p.stencils[t].name
-                    ));
+                    report.decisions.push(Decision::Fused {
+                        stencil: p.stencils[t].name.clone(),
+                        into: last.clone(),
+                    });
                     add(p, &mut g, t, reads);
                     continue;
                 }
                 Some(why) => {
-                    report
-                        .actions
-                        .push(format!("new kernel for `{}`: {why}", p.stencils[t].name));
+                    report.decisions.push(Decision::FusionRejected {
+                        stencil: p.stencils[t].name.clone(),
+                        reason: why,
+                    });
                     kernels.push(std::mem::take(&mut g).members);
                 }
             }

@@ -3,11 +3,10 @@
 //! The code generators already evaluate any expression at any point, so inlining is a
 //! substitution in the expression graph.
 
-use super::OptReport;
-use crate::ir::{DType, ExprId, FieldId, Node, Program, Role, UnaryOp, VKind};
+use super::{Decision, InlineRejectReason as Why, OptReport};
+use crate::ir::{DType, ExprId, FieldId, Node, Program, Role, Type, UnaryOp, VKind};
 use foehn_grid::Connectivity;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write;
 
 /// How many points one evaluation of `root` reads `Field(t)` at: each path through a
 /// neighbour shift multiplies by the connectivity's width.
@@ -128,10 +127,7 @@ fn substitute(p: &mut Program, root: ExprId, t: FieldId, replacement: ExprId) ->
             if rewritten == node {
                 id
             } else {
-                p.nodes.push(rewritten);
-                p.types.push(p.types[id.index()].clone());
-                p.spans.push(p.spans[id.index()].clone());
-                ExprId((p.nodes.len() - 1) as u32)
+                p.push_like(rewritten, id)
             }
         };
         map.insert(id, new);
@@ -160,10 +156,10 @@ pub(super) fn inline_temporaries(
             .filter(|&i| p.stencils[i].outputs.contains(&t))
             .collect();
         let [prod] = writers[..] else {
-            report.actions.push(format!(
-                "keep temporary `{name}`: written by {} stencils",
-                writers.len()
-            ));
+            report.decisions.push(Decision::InlineRejected {
+                temporary: name,
+                reason: Why::Writers(writers.len()),
+            });
             continue;
         };
         let ps = p.stencils[prod].clone();
@@ -174,27 +170,32 @@ pub(super) fn inline_temporaries(
                 items[ps.outputs.iter().position(|&o| o == t).expect("writer")]
             }
             _ => {
-                report.actions.push(format!(
-                    "keep temporary `{name}`: `{}` computes its outputs together",
-                    ps.name
-                ));
+                report.decisions.push(Decision::InlineRejected {
+                    temporary: name,
+                    reason: Why::OutputsTogether {
+                        producer: ps.name.clone(),
+                    },
+                });
                 continue;
             }
         };
         if p.has_scan(ps.root) {
-            report.actions.push(format!(
-                "keep temporary `{name}`: `{}` contains a scan",
-                ps.name
-            ));
+            report.decisions.push(Decision::InlineRejected {
+                temporary: name,
+                reason: Why::ProducerHasScan {
+                    producer: ps.name.clone(),
+                },
+            });
             continue;
         }
         let readers: Vec<usize> = (0..p.stencils.len())
             .filter(|&i| p.fields_read(p.stencils[i].root).contains(&t))
             .collect();
         if readers.iter().any(|&r| r <= prod) {
-            report.actions.push(format!(
-                "keep temporary `{name}`: read before or by its producer"
-            ));
+            report.decisions.push(Decision::InlineRejected {
+                temporary: name,
+                reason: Why::ReadBeforeProduced,
+            });
             continue;
         }
         let inputs = p.fields_read(value);
@@ -206,19 +207,21 @@ pub(super) fn inline_temporaries(
             let overwritten =
                 (prod + 1..r).find(|&s| p.stencils[s].outputs.iter().any(|o| inputs.contains(o)));
             if let Some(s) = overwritten {
-                reason = Some(format!(
-                    "stencil `{}` overwrites an input of `{}` before `{}`",
-                    p.stencils[s].name, ps.name, p.stencils[r].name
-                ));
+                reason = Some(Why::InputOverwritten {
+                    by: p.stencils[s].name.clone(),
+                    producer: ps.name.clone(),
+                    consumer: p.stencils[r].name.clone(),
+                });
                 break;
             }
             let reads = reads_per_point(p, p.stencils[r].root, t);
             let cost = size * reads;
             if cost > max_cost {
-                reason = Some(format!(
-                    "recompute cost {cost} in `{}` exceeds {max_cost}",
-                    p.stencils[r].name
-                ));
+                reason = Some(Why::CostExceeded {
+                    consumer: p.stencils[r].name.clone(),
+                    cost,
+                    limit: max_cost,
+                });
                 break;
             }
             // Memory model: stored, the temporary costs one write and `reads` reads per
@@ -250,56 +253,59 @@ pub(super) fn inline_temporaries(
             match (staged, own) {
                 (Some(c), None) => plan.push((r, cost, Some((c, loads)))),
                 (staged, own) => {
-                    let mut why = format!(
-                        "inlining into `{}` loads {loads} values per point instead of {} (limit factor {load_factor})",
-                        rs.name,
-                        reads + 1
-                    );
-                    if let (Some(_), Some(f)) = (staged, own) {
-                        write!(
-                            why,
-                            "; staged it would read `{}`, which `{}` writes, at neighbours",
-                            p.field(f).name,
-                            rs.name
-                        )
-                        .unwrap();
-                    }
-                    reason = Some(why);
+                    reason = Some(Why::TooManyLoads {
+                        consumer: rs.name.clone(),
+                        loads,
+                        stored: reads + 1,
+                        factor: load_factor,
+                        staging_blocked_by: staged.and(own).map(|f| p.field(f).name.clone()),
+                    });
                     break;
                 }
             }
         }
         if let Some(why) = reason {
-            report
-                .actions
-                .push(format!("keep temporary `{name}`: {why}"));
+            report.decisions.push(Decision::InlineRejected {
+                temporary: name,
+                reason: why,
+            });
             continue;
         }
+        // Consumers read the value as the temporary's type: a producer's value may vary
+        // along fewer dimensions than the temporary stores (broadcast, as the store did).
+        let stored = Type::Field(p.field(t).ty);
+        let value = if plan.is_empty() || *p.ty(value) == stored {
+            value
+        } else {
+            let span = p.spans[value.index()].clone();
+            p.push(Node::Broadcast(p.field(t).ty.dims, value), stored, span)
+        };
         for (r, cost, staged) in plan {
             let root = p.stencils[r].root;
             let replacement = match staged {
-                Some(_) => {
-                    p.nodes.push(Node::Unary(UnaryOp::Stage, value));
-                    p.types.push(p.types[value.index()].clone());
-                    p.spans.push(p.spans[value.index()].clone());
-                    ExprId((p.nodes.len() - 1) as u32)
-                }
+                Some(_) => p.push_like(Node::Unary(UnaryOp::Stage, value), value),
                 None => value,
             };
             let new_root = substitute(p, root, t, replacement);
             p.stencils[r].root = new_root;
-            report.actions.push(match staged {
-                Some((c, loads)) => format!(
-                    "inline `{name}` (stencil `{}`, cost {size} per point) into `{}`, staged: on the GPU computed once per block for its points' {c} neighbours in shared memory ({} loads per point instead of {} recomputed at each neighbour)",
-                    ps.name,
-                    p.stencils[r].name,
-                    loads_once,
-                    loads,
-                ),
-                None => format!(
-                    "inline `{name}` (stencil `{}`, cost {size} per point) into `{}` (recompute cost {cost})",
-                    ps.name, p.stencils[r].name
-                ),
+            let into = p.stencils[r].name.clone();
+            report.decisions.push(match staged {
+                Some((connectivity, loads)) => Decision::Staged {
+                    temporary: name.clone(),
+                    producer: ps.name.clone(),
+                    into,
+                    cost: size,
+                    connectivity,
+                    loads: loads_once,
+                    recomputed_loads: loads,
+                },
+                None => Decision::Inlined {
+                    temporary: name.clone(),
+                    producer: ps.name.clone(),
+                    into,
+                    cost: size,
+                    recompute_cost: cost,
+                },
             });
         }
     }

@@ -10,10 +10,16 @@
 //! addresses, so optimising twice gives the same program (tested).
 
 mod compact;
+mod decision;
 pub mod fuse;
 mod inline;
 pub mod schedule;
 mod specialise;
+
+pub use decision::{
+    Decision, FusionRejectReason, InlineRejectReason, OptReport, RegionRejectReason,
+    SpecialiseRejectReason,
+};
 
 use crate::ir::{Program, Schedule};
 
@@ -97,15 +103,19 @@ impl OptOptions {
     }
 }
 
-/// What the optimiser did, in order, for `foehn explain`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct OptReport {
-    /// One line per decision (applied or rejected, with the reason).
-    pub actions: Vec<String>,
+/// In debug builds (and so in tests), checks the IR invariants ([`crate::ir::verify`])
+/// of the program `pass` left, and panics naming the pass when one is violated.
+pub(crate) fn checked(p: &Program, pass: &str) {
+    if cfg!(debug_assertions) {
+        if let Err(e) = crate::ir::verify(p) {
+            panic!("optimiser pass `{pass}` left invalid IR: {e}\n{p}");
+        }
+    }
 }
 
 /// Runs the enabled passes; returns the optimised program and what was done.
 pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
+    checked(program, "input");
     let mut p = program.clone();
     let mut report = OptReport::default();
     if opts.inline {
@@ -116,15 +126,19 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
             opts.stage,
             &mut report,
         );
+        checked(&p, "inline");
     }
     if opts.remove_dead {
         compact::remove_dead(&mut p, &mut report);
+        checked(&p, "remove_dead");
     }
     // After inlining: split parts would look like several producers of a temporary.
     if opts.specialise_regions {
         specialise::specialise_regions(&mut p, &mut report);
+        checked(&p, "specialise_regions");
     }
     compact::compact(&mut p);
+    checked(&p, "compact");
     (p, report)
 }
 
@@ -139,5 +153,10 @@ pub fn optimise_scheduled(program: &Program, opts: &OptOptions) -> (Program, Sch
     } else {
         schedule::per_stencil(&p, opts)
     };
+    if cfg!(debug_assertions) {
+        if let Err(e) = schedule.validate(&p) {
+            panic!("optimiser step `schedule` left an invalid schedule: {e}");
+        }
+    }
     (p, schedule, report)
 }

@@ -21,7 +21,7 @@
 //! scans (a scan runs over the stencil's whole vertical range), and splits whose clip
 //! would need the larger (smaller) of two bounds not comparable without the grid.
 
-use super::OptReport;
+use super::{Decision as Report, OptReport, RegionRejectReason as Why, SpecialiseRejectReason};
 use crate::ir::{
     Bound, BoundBase, Domain, ExprId, FieldType, IndexDim, Interval, Node, Program, Region,
     Stencil, Type,
@@ -214,10 +214,8 @@ impl<'a> Arena<'a> {
         if let Some(&id) = self.index.get(&(node.clone(), ty.clone())) {
             return id;
         }
-        let id = ExprId(self.p.nodes.len() as u32);
-        self.p.nodes.push(node.clone());
-        self.p.types.push(ty.clone());
-        self.p.spans.push(self.p.spans[like.index()].clone());
+        let span = self.p.spans[like.index()].clone();
+        let id = self.p.push(node.clone(), ty.clone(), span);
         self.index.insert((node, ty), id);
         id
     }
@@ -316,7 +314,7 @@ enum Decision {
     /// Nothing to specialise.
     Nothing,
     /// Keep it as it is; one reason per region left.
-    Keep(Vec<String>),
+    Keep(Vec<SpecialiseRejectReason>),
     /// Split on a region.
     Split(Region, Interval, Vec<Part>),
 }
@@ -336,18 +334,21 @@ fn decide(p: &Program, st: &Stencil, parts_now: usize) -> Decision {
         .map(|&o| p.field(o).name.as_str())
         .collect();
     if !own.is_empty() {
-        return Decision::Keep(vec![format!(
-            ": it reads its own output `{}` away from its own point (a snapshot from before the stencil), which parts would overwrite for each other",
-            own.join("`, `")
+        return Decision::Keep(vec![SpecialiseRejectReason::ReadsOwnOutputs(
+            own.iter().map(|o| o.to_string()).collect(),
         )]);
     }
     let has_scan = p.has_scan(st.root);
     let mut reasons = Vec::new();
     for (region, iv) in cands {
+        let mut keep = |why| {
+            reasons.push(SpecialiseRejectReason::Region {
+                region: region.clone(),
+                why,
+            })
+        };
         if matches!(iv.dim, IndexDim::V(_)) && has_scan {
-            reasons.push(format!(
-                " on `{region}`: its scans run over the whole vertical range"
-            ));
+            keep(Why::Scans);
             continue;
         }
         if let Some(m) = [iv.lo, iv.hi]
@@ -355,7 +356,7 @@ fn decide(p: &Program, st: &Stencil, parts_now: usize) -> Decision {
             .flatten()
             .find_map(|b| b.misuse(iv.dim))
         {
-            reasons.push(format!(" on `{region}`: {m}"));
+            keep(Why::BoundMisuse(m));
             continue;
         }
         let zone_ok = |b: &Bound| match (b.base, iv.dim) {
@@ -363,21 +364,21 @@ fn decide(p: &Program, st: &Stencil, parts_now: usize) -> Decision {
             _ => true,
         };
         if ![iv.lo, iv.hi].iter().flatten().all(zone_ok) {
-            reasons.push(format!(" on `{region}`: a zone of another location"));
+            keep(Why::ZoneOfOtherLocation);
             continue;
         }
         match plan_parts(st, &iv) {
             Ok(parts) if parts.is_empty() => {
-                reasons.push(format!(" on `{region}`: the domain is empty"));
+                keep(Why::EmptyDomain);
             }
             Ok(parts) if parts_now - 1 + parts.len() > MAX_PARTS => {
-                reasons.push(format!(
-                    " on `{region}`: {} parts would exceed {MAX_PARTS}",
-                    parts_now - 1 + parts.len()
-                ));
+                keep(Why::TooManyParts {
+                    parts: parts_now - 1 + parts.len(),
+                    limit: MAX_PARTS,
+                });
             }
             Ok(parts) => return Decision::Split(region, iv, parts),
-            Err(why) => reasons.push(format!(" on `{region}`: the clip would need {why}")),
+            Err(why) => keep(Why::UnknownClip(why)),
         }
     }
     Decision::Keep(reasons)
@@ -399,10 +400,11 @@ pub(super) fn specialise_regions(p: &mut Program, report: &mut OptReport) {
                 continue;
             }
             Decision::Keep(reasons) => {
-                for r in reasons {
-                    report
-                        .actions
-                        .push(format!("keep `concat_where` in stencil `{}`{r}", st.name));
+                for reason in reasons {
+                    report.decisions.push(Report::SpecialiseRejected {
+                        stencil: st.name.clone(),
+                        reason,
+                    });
                 }
                 i += 1;
                 continue;
@@ -440,20 +442,13 @@ pub(super) fn specialise_regions(p: &mut Program, report: &mut OptReport) {
                 ..st.clone()
             });
         }
-        let names: Vec<String> = new.iter().map(|s| format!("`{}`", s.name)).collect();
         let pruned = 1 + iv.lo.is_some() as usize + iv.hi.is_some() as usize - parts.len();
-        let sides = match pruned {
-            0 => String::new(),
-            1 => " (the other side is empty)".to_string(),
-            n => format!(" ({n} sides are empty)"),
-        };
-        report.actions.push(format!(
-            "specialise stencil `{}` on `{region}`: {} part{} {}{sides}, without that branch",
-            st.name,
-            new.len(),
-            if new.len() == 1 { "" } else { "s" },
-            names.join(", ")
-        ));
+        report.decisions.push(Report::Specialised {
+            stencil: st.name.clone(),
+            region: region.clone(),
+            parts: new.iter().map(|s| s.name.clone()).collect(),
+            empty_sides: pruned,
+        });
         let o = origin[i];
         origin.splice(i..=i, std::iter::repeat_n(o, new.len()));
         arena.p.stencils.splice(i..=i, new);

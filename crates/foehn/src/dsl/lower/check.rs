@@ -4,7 +4,7 @@
 use super::ctx::{Lowered, Lowerer};
 use crate::dsl::expr::Expr;
 use crate::error::{CheckError, CheckErrorKind as K};
-use crate::ir::{Dims, FieldType, VKind};
+use crate::ir::{Dims, DimsConflict, FieldType, VKind};
 
 type R<T> = Result<T, Box<CheckError>>;
 
@@ -25,46 +25,30 @@ impl Lowerer<'_> {
 
     /// The union of two operands' dimensions (broadcasting missing ones).
     pub(crate) fn union(&self, e: &Expr, what: &str, a: Dims, b: Dims) -> R<Dims> {
-        let mut d = a;
-        match (a.horizontal, b.horizontal) {
-            (Some(x), Some(y)) if x != y => {
-                return Err(self.err(
-                    e,
-                    K::DimensionMismatch,
-                    format!(
-                        "dimension mismatch: operands of {what} have dims {a} and {b} ({x} vs {y})"
-                    ),
-                ))
-            }
-            (None, y) => d.horizontal = y,
-            _ => {}
-        }
-        match (a.local, b.local) {
-            (Some(x), Some(y)) if x != y => {
-                return Err(self.err(
-                    e,
-                    K::LocalDim,
-                    format!("operands of {what} have two different local dimensions ({a} and {b}); reduce one first"),
-                ))
-            }
-            (None, y) => d.local = y,
-            _ => {}
-        }
-        match (a.vertical, b.vertical) {
-            (Some(x), Some(y)) if x != y => {
+        a.union(b).map_err(|conflict| match conflict {
+            DimsConflict::Horizontal(x, y) => self.err(
+                e,
+                K::DimensionMismatch,
+                format!(
+                    "dimension mismatch: operands of {what} have dims {a} and {b} ({x} vs {y})"
+                ),
+            ),
+            DimsConflict::Local(..) => self.err(
+                e,
+                K::LocalDim,
+                format!("operands of {what} have two different local dimensions ({a} and {b}); reduce one first"),
+            ),
+            DimsConflict::Vertical(x, _) => {
                 let (half, full) = if x == VKind::Half { (a, b) } else { (b, a) };
-                return Err(self.err(
+                self.err(
                     e,
                     K::VerticalKind,
                     format!(
                         "half-level value {half} used where full levels {full} are expected (operands of {what}); \
                          convert explicitly with .as_full() / .as_half() (with .k_shift for the other neighbour)"
                     ),
-                ));
+                )
             }
-            (None, y) => d.vertical = y,
-            _ => {}
-        }
-        Ok(d)
+        })
     }
 }

@@ -5,9 +5,7 @@ use super::ctx::{Lowered, Lowerer};
 use super::structural::lower_structural;
 use crate::dsl::expr::{EKind, Expr};
 use crate::error::{CheckError, CheckErrorKind as K};
-use crate::ir::{
-    BinaryOp, DType, Dims, ExprId, FieldId, FieldType, IndexDim, Node, ScalarId, Type, UnaryOp,
-};
+use crate::ir::{DType, Dims, ExprId, FieldId, FieldType, IndexDim, Node, ScalarId, Type};
 
 type R<T> = Result<T, Box<CheckError>>;
 
@@ -84,18 +82,8 @@ impl Lowerer<'_> {
                 }
                 let la = self.concrete(e, la);
                 let t = self.field_of(e, &la)?;
-                let ok = match op {
-                    UnaryOp::Not => t.dtype == DType::Bool,
-                    UnaryOp::Neg | UnaryOp::Abs => t.dtype.is_numeric(),
-                    _ => t.dtype.is_float(),
-                };
-                if !ok {
-                    let need = match op {
-                        UnaryOp::Not => "a bool",
-                        UnaryOp::Neg | UnaryOp::Abs => "a numeric (not bool)",
-                        _ => "a float (f64 or f32; cast integers first)",
-                    };
-                    return Err(self.err(
+                let dtype = op.result_dtype(t.dtype).map_err(|need| {
+                    self.err(
                         e,
                         K::TypeMismatch,
                         format!(
@@ -103,13 +91,8 @@ impl Lowerer<'_> {
                             op.name(),
                             t.dtype
                         ),
-                    ));
-                }
-                let dtype = if op.is_predicate() {
-                    DType::Bool
-                } else {
-                    t.dtype
-                };
+                    )
+                })?;
                 self.mk(e, Node::Unary(*op, la.id), FieldType::new(t.dims, dtype))
             }
             EKind::Binary(op, a, b) => {
@@ -121,27 +104,13 @@ impl Lowerer<'_> {
                 let (dtype, la, lb) = self.unify(e, &what, la, lb)?;
                 let (ta, tb) = (self.field_of(e, &la)?, self.field_of(e, &lb)?);
                 let dims = self.union(e, &what, ta.dims, tb.dims)?;
-                let bad = if op.is_logical() {
-                    (dtype != DType::Bool).then_some("bool")
-                } else if *op == BinaryOp::Pow {
-                    (!dtype.is_float()).then_some("float")
-                } else if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
-                    None
-                } else {
-                    (!dtype.is_numeric()).then_some("numeric (arithmetic on bool is not defined)")
-                };
-                if let Some(need) = bad {
-                    return Err(self.err(
+                let rt = op.result_dtype(dtype).map_err(|need| {
+                    self.err(
                         e,
                         K::TypeMismatch,
                         format!("type mismatch: {what} needs {need} operands, got {dtype}"),
-                    ));
-                }
-                let rt = if op.is_comparison() {
-                    DType::Bool
-                } else {
-                    dtype
-                };
+                    )
+                })?;
                 self.mk(e, Node::Binary(*op, la.id, lb.id), FieldType::new(dims, rt))
             }
             EKind::Where(m, a, b) => {

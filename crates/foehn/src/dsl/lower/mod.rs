@@ -46,7 +46,7 @@ pub(crate) fn lower_program(b: &ProgramBuilder) -> R<ir::Program> {
             dtype: *d,
         })
         .collect();
-    Ok(ir::canonicalize(ir::Program {
+    let p = ir::canonicalize(ir::Program {
         name: b.name.clone(),
         variant: b.variant().clone(),
         fields,
@@ -55,5 +55,11 @@ pub(crate) fn lower_program(b: &ProgramBuilder) -> R<ir::Program> {
         types: lw.types,
         spans: lw.spans,
         stencils,
-    }))
+    });
+    if cfg!(debug_assertions) {
+        if let Err(e) = ir::verify(&p) {
+            panic!("the lowering produced invalid IR: {e}\n{p}");
+        }
+    }
+    Ok(p)
 }

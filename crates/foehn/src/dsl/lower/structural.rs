@@ -3,7 +3,7 @@
 use super::ctx::{dims_of, Lowered, Lowerer};
 use crate::dsl::expr::{EKind, Expr};
 use crate::error::{CheckError, CheckErrorKind as K};
-use crate::ir::{self, DType, Dim, Dims, ExprId, FieldType, Node, Type};
+use crate::ir::{self, DType, Dim, Dims, ExprId, FieldType, Node, ShiftError, Type};
 
 type R<T> = Result<T, Box<CheckError>>;
 
@@ -36,33 +36,30 @@ pub(crate) fn lower_structural(lw: &mut Lowerer<'_>, e: &Expr) -> R<Lowered> {
             let la = lw.lower(a)?;
             let la = lw.make_concrete(e, la);
             let t = lw.field_type(e, &la)?;
-            if let Some(l) = t.dims.local {
-                return Err(lw.err(
+            let all = matches!(e.kind(), EKind::Shift(..));
+            let dims = t.dims.shifted(*conn, all).map_err(|why| match why {
+                ShiftError::HasLocal(l) => lw.err(
                     e,
                     K::LocalDim,
                     format!(
                         "cannot shift through {conn} a value that already has local dimension {l} (dims {}); reduce it first",
                         t.dims
                     ),
-                ));
-            }
-            if let Some(h) = t.dims.horizontal {
-                if h != conn.to() {
-                    return Err(lw.err(
-                        e,
-                        K::Connectivity,
-                        format!(
-                            "cannot shift a {h} value (dims {}) through {conn}: {conn} maps each {} to {} {} neighbours, \
-                             so it shifts {} values, not {h} values",
-                            t.dims,
-                            conn.from(),
-                            conn.width(),
-                            conn.to(),
-                            conn.to()
-                        ),
-                    ));
-                }
-            }
+                ),
+                ShiftError::WrongLocation(h) => lw.err(
+                    e,
+                    K::Connectivity,
+                    format!(
+                        "cannot shift a {h} value (dims {}) through {conn}: {conn} maps each {} to {} {} neighbours, \
+                         so it shifts {} values, not {h} values",
+                        t.dims,
+                        conn.from(),
+                        conn.width(),
+                        conn.to(),
+                        conn.to()
+                    ),
+                ),
+            })?;
             if let EKind::Neighbor(_, slot, _) = e.kind() {
                 if *slot >= conn.width() {
                     return Err(lw.err(
@@ -74,17 +71,12 @@ pub(crate) fn lower_structural(lw: &mut Lowerer<'_>, e: &Expr) -> R<Lowered> {
                         ),
                     ));
                 }
-                let dims = with(t.dims, |d| d.horizontal = Some(conn.from()));
                 Ok(lw.make(
                     e,
                     Node::Neighbor(*conn, *slot as u8, la.id),
                     Type::Field(FieldType::new(dims, t.dtype)),
                 ))
             } else {
-                let dims = with(t.dims, |d| {
-                    d.horizontal = Some(conn.from());
-                    d.local = Some(*conn);
-                });
                 Ok(lw.make(
                     e,
                     Node::Shift(*conn, la.id),
@@ -125,7 +117,7 @@ pub(crate) fn lower_structural(lw: &mut Lowerer<'_>, e: &Expr) -> R<Lowered> {
         EKind::Reduce(op, conn, a) => {
             let la = lw.lower(a)?;
             let t = lw.field_type(e, &la)?;
-            if t.dims.local != Some(*conn) || t.dims.horizontal != Some(conn.from()) {
+            let Some(dims) = t.dims.reduced(*conn) else {
                 return Err(lw.err(
                     e,
                     K::LocalDim,
@@ -139,7 +131,7 @@ pub(crate) fn lower_structural(lw: &mut Lowerer<'_>, e: &Expr) -> R<Lowered> {
                         conn.from()
                     ),
                 ));
-            }
+            };
             if !t.dtype.is_numeric() {
                 return Err(lw.err(
                     e,
@@ -151,7 +143,6 @@ pub(crate) fn lower_structural(lw: &mut Lowerer<'_>, e: &Expr) -> R<Lowered> {
                     ),
                 ));
             }
-            let dims = with(t.dims, |d| d.local = None);
             Ok(lw.make(
                 e,
                 Node::Reduce(*op, *conn, la.id),
