@@ -395,8 +395,15 @@ fn tuning_is_measured_once_persisted_and_preserves_results() {
     let args = (entry.inputs)(&ir, grid, 9, 4);
     let opts = OptOptions::default();
     let (opt, schedule, _) = optimise_scheduled(&ir, &opts);
-    let first = foehn::runtime::tune::tune(cuda, &opt, &schedule, grid, 9, &args).unwrap();
-    let again = foehn::runtime::tune::tune(cuda, &opt, &schedule, grid, 9, &args).unwrap();
+    let case = foehn::runtime::tune::Case {
+        p: &opt,
+        schedule: &schedule,
+        grid,
+        nlev: 9,
+        args: &args,
+    };
+    let first = foehn::runtime::tune::tune(cuda, &case).unwrap();
+    let again = foehn::runtime::tune::tune(cuda, &case).unwrap();
     assert_eq!(first.origin, foehn_cache::Origin::Built);
     assert_eq!(again.origin, foehn_cache::Origin::Hit);
     assert_eq!(first.kernels, again.kernels);
