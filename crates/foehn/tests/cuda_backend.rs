@@ -214,23 +214,13 @@ fn cuda() -> Option<&'static CudaBackend> {
 /// f64 fields must agree to `tol`; f32 fields to 1e-5 (CUDA's single-precision math
 /// functions are within 2 ulp of glibc's, not bit-identical).
 fn assert_agree(what: &str, a: &Args, b: &Args, tol: f64) {
-    for (name, fa) in a.fields() {
-        let fb = b.field(name).unwrap();
-        let tol = if fa.dtype() == foehn::ir::DType::F32 {
+    foehn_testkit::compare::assert_fields_agree(what, "cuda", a, b, |dtype| {
+        if dtype == foehn::ir::DType::F32 {
             tol.max(1e-5)
         } else {
             tol
-        };
-        let (da, db) = (fa.data(), fb.data());
-        for i in 0..da.len() {
-            let (x, y) = (da.get(i).as_f64(), db.get(i).as_f64());
-            let same = x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
-            assert!(
-                same || (x - y).abs() <= tol * x.abs().max(y.abs()),
-                "{what}: field `{name}` element {i}: interpreter {x:e}, cuda {y:e}"
-            );
         }
-    }
+    });
 }
 
 #[test]
