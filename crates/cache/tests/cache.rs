@@ -2,9 +2,24 @@
 
 use foehn_cache::{Cache, KeyBuilder, Origin};
 use std::fs;
+use std::path::PathBuf;
 
 fn build_with(content: &'static [u8]) -> impl FnOnce(&std::path::Path) -> Result<(), String> {
     move |p| fs::write(p, content).map_err(|e| e.to_string())
+}
+
+/// A cache in a fresh temporary directory (kept alive by the returned guard).
+fn fresh_cache() -> (tempfile::TempDir, Cache) {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::at(dir.path());
+    (dir, cache)
+}
+
+/// Looks `key` up, building it with `content` when absent or corrupt.
+fn get_or_write(cache: &Cache, key: &str, content: &'static [u8]) -> (PathBuf, Origin) {
+    cache
+        .get_or_build(key, "test", build_with(content))
+        .unwrap()
 }
 
 #[test]
@@ -19,11 +34,8 @@ fn keys_are_deterministic_and_separate_parts() {
 
 #[test]
 fn second_lookup_hits_and_does_not_rebuild() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = Cache::at(dir.path());
-    let (p, o) = cache
-        .get_or_build("k1", "test", build_with(b"hello"))
-        .unwrap();
+    let (_dir, cache) = fresh_cache();
+    let (p, o) = get_or_write(&cache, "k1", b"hello");
     assert_eq!(o, Origin::Built);
     assert_eq!(fs::read(&p).unwrap(), b"hello");
     let (p2, o2) = cache
@@ -35,56 +47,35 @@ fn second_lookup_hits_and_does_not_rebuild() {
 
 #[test]
 fn truncated_entry_is_detected_and_rebuilt() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = Cache::at(dir.path());
-    let (p, _) = cache
-        .get_or_build("k2", "test", build_with(b"a long enough artifact"))
-        .unwrap();
+    let (_dir, cache) = fresh_cache();
+    let (p, _) = get_or_write(&cache, "k2", b"a long enough artifact");
     let f = fs::OpenOptions::new().write(true).open(&p).unwrap();
     f.set_len(5).unwrap();
-    let (p2, o) = cache
-        .get_or_build("k2", "test", build_with(b"a long enough artifact"))
-        .unwrap();
+    let (p2, o) = get_or_write(&cache, "k2", b"a long enough artifact");
     assert_eq!(o, Origin::Rebuilt);
     assert_eq!(fs::read(p2).unwrap(), b"a long enough artifact");
 }
 
 #[test]
 fn same_length_corruption_and_missing_metadata_are_detected() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = Cache::at(dir.path());
-    let (p, _) = cache
-        .get_or_build("k3", "test", build_with(b"abcdef"))
-        .unwrap();
+    let (dir, cache) = fresh_cache();
+    let (p, _) = get_or_write(&cache, "k3", b"abcdef");
     fs::write(&p, b"abcdeX").unwrap();
-    assert_eq!(
-        cache
-            .get_or_build("k3", "t", build_with(b"abcdef"))
-            .unwrap()
-            .1,
-        Origin::Rebuilt
-    );
+    assert_eq!(get_or_write(&cache, "k3", b"abcdef").1, Origin::Rebuilt);
     fs::remove_file(dir.path().join("k3").join("entry.json")).unwrap();
-    assert_eq!(
-        cache
-            .get_or_build("k3", "t", build_with(b"abcdef"))
-            .unwrap()
-            .1,
-        Origin::Rebuilt
-    );
+    assert_eq!(get_or_write(&cache, "k3", b"abcdef").1, Origin::Rebuilt);
 }
 
 #[test]
 fn failed_build_leaves_no_entry_and_clear_empties() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = Cache::at(dir.path());
+    let (_dir, cache) = fresh_cache();
     let err = cache
         .get_or_build("k4", "t", |_| Err("compiler exploded".into()))
         .unwrap_err();
     assert!(err.to_string().contains("compiler exploded"));
     assert!(cache.list().unwrap().is_empty());
-    cache.get_or_build("a", "t", build_with(b"1")).unwrap();
-    cache.get_or_build("b", "t", build_with(b"2")).unwrap();
+    get_or_write(&cache, "a", b"1");
+    get_or_write(&cache, "b", b"2");
     assert_eq!(cache.clear().unwrap(), 2);
     assert!(cache.list().unwrap().is_empty());
 }

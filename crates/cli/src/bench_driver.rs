@@ -278,7 +278,14 @@ pub fn bench_cuda(
     let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;
     if cfg.tune {
-        schedule = foehn::runtime::tune::tuned(cuda, &run, &schedule, grid, nlev, &args)?;
+        let case = foehn::runtime::tune::Case {
+            p: &run,
+            schedule: &schedule,
+            grid,
+            nlev,
+            args: &args,
+        };
+        schedule = foehn::runtime::tune::tuned(cuda, &case)?;
     }
     let compiled = cuda.compile(&run, &schedule, Sizes::of(grid, nlev))?;
     let pristine = args.clone();

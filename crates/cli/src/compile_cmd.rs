@@ -8,7 +8,7 @@ use foehn::codegen::Sizes;
 use foehn::ir;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
-use foehn_cache::Cache;
+use foehn_cache::{Cache, Origin};
 use foehn_testkit::{GenConfig, RandomProgram};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -56,34 +56,21 @@ pub fn run(a: CompileArgs) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("valid template"),
     );
     let t0 = Instant::now();
-    let origins: Vec<String> = match a.backend.as_str() {
+    let sizes = Sizes::levels(a.levels);
+    let origins = match a.backend.as_str() {
         "cpu" => {
             let b = CpuBackend::new(cache);
-            programs
-                .par_iter()
-                .map(|p| {
-                    bar.set_message(p.name.clone());
-                    let c = b
-                        .compile(p, &ir::Schedule::unfused(p), Sizes::levels(a.levels))
-                        .with_context(|| p.name.clone());
-                    bar.inc(1);
-                    c.map(|c| format!("{:?}", c.origin))
-                })
-                .collect::<Result<_>>()?
+            compile_all(&programs, &bar, |p| {
+                b.compile(p, &ir::Schedule::unfused(p), sizes)
+                    .map(|c| c.origin)
+            })?
         }
         "cuda" => {
             let b = CudaBackend::open(cache)?;
-            programs
-                .par_iter()
-                .map(|p| {
-                    bar.set_message(p.name.clone());
-                    let c = b
-                        .compile(p, &ir::Schedule::unfused(p), Sizes::levels(a.levels))
-                        .with_context(|| p.name.clone());
-                    bar.inc(1);
-                    c.map(|c| format!("{:?}", c.origin))
-                })
-                .collect::<Result<_>>()?
+            compile_all(&programs, &bar, |p| {
+                b.compile(p, &ir::Schedule::unfused(p), sizes)
+                    .map(|c| c.origin)
+            })?
         }
         other => anyhow::bail!("unknown backend `{other}` (cpu or cuda)"),
     };
@@ -98,4 +85,22 @@ pub fn run(a: CompileArgs) -> Result<()> {
         rayon::current_num_threads()
     );
     Ok(())
+}
+
+/// Compiles `programs` in parallel with `compile`, advancing `bar`, and returns where
+/// each compiled program came from (`Hit`, `Built`, `Rebuilt`).
+fn compile_all(
+    programs: &[ir::Program],
+    bar: &ProgressBar,
+    compile: impl Fn(&ir::Program) -> foehn::Result<Origin> + Sync,
+) -> Result<Vec<String>> {
+    programs
+        .par_iter()
+        .map(|p| {
+            bar.set_message(p.name.clone());
+            let c = compile(p).with_context(|| p.name.clone());
+            bar.inc(1);
+            c.map(|origin| format!("{origin:?}"))
+        })
+        .collect()
 }

@@ -14,33 +14,13 @@ use foehn_testkit::examples;
 use foehn_testkit::grids::small_global;
 use foehn_testkit::{random_args, random_field, GenConfig, RandomProgram, SplitMix64};
 use proptest::prelude::*;
-use std::sync::OnceLock;
 
-fn backend() -> &'static CpuBackend {
-    static B: OnceLock<(tempfile::TempDir, CpuBackend)> = OnceLock::new();
-    &B.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let b = CpuBackend::new(Cache::at(dir.path()));
-        (dir, b)
-    })
-    .1
-}
+mod common;
+use common::cpu;
 
 /// Asserts every field agrees: bit-identical, or within `tol` relative for floats.
 fn assert_agree(what: &str, a: &Args, b: &Args, tol: f64) {
-    for (name, fa) in a.fields() {
-        let fb = b.field(name).unwrap();
-        assert_eq!(fa.shape(), fb.shape(), "{what}: {name}");
-        let (da, db) = (fa.data(), fb.data());
-        for i in 0..da.len() {
-            let (x, y) = (da.get(i).as_f64(), db.get(i).as_f64());
-            let same = x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
-            assert!(
-                same || (x - y).abs() <= tol * x.abs().max(y.abs()),
-                "{what}: field `{name}` element {i}: interpreter {x:e}, cpu {y:e}"
-            );
-        }
-    }
+    foehn_testkit::compare::assert_fields_agree(what, "cpu", a, b, |_| tol);
 }
 
 proptest! {
@@ -54,8 +34,8 @@ proptest! {
         let args = random_args(&ir, grid, 4, seed ^ 0x5eed);
         let (mut a, mut b) = (args.clone(), args);
         let ri = Interpreter.run_ir(&ir, grid, &mut a);
-        let compiled = backend().compile(&ir, &Schedule::unfused(&ir), foehn::codegen::Sizes::of(grid, 4)).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}\n{ir}"));
-        let rc = backend().run_compiled(&ir, &compiled, grid, &mut b);
+        let compiled = cpu().compile(&ir, &Schedule::unfused(&ir), foehn::codegen::Sizes::of(grid, 4)).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}\n{ir}"));
+        let rc = cpu().run_compiled(&ir, &compiled, grid, &mut b);
         match (ri, rc) {
             (Ok(()), Ok(())) => assert_agree(&format!("seed {seed:#x}\n{ir}"), &a, &b, 1e-13),
             (Err(_), Err(_)) => {}
@@ -106,7 +86,7 @@ fn examples_agree_with_the_interpreter() {
         for (p, args) in cases {
             let (mut a, mut b) = (args.clone(), args);
             Interpreter.run(&p, &Variant::new(), grid, &mut a).unwrap();
-            backend().run(&p, &Variant::new(), grid, &mut b).unwrap();
+            cpu().run(&p, &Variant::new(), grid, &mut b).unwrap();
             assert_agree(p.name(), &a, &b, 1e-13);
         }
     }
@@ -198,7 +178,7 @@ fn runtime_errors_name_program_stencil_and_field() {
     let args = Args::new()
         .with_field("vn", Field::filled(grid, 2, (EDGE, K), 1.0.into()))
         .with_field("out", Field::zeros(grid, 2, (VERTEX, K), F64));
-    let err = backend()
+    let err = cpu()
         .run(&p, &Variant::new(), grid, &mut args.clone())
         .unwrap_err()
         .to_string();
@@ -218,7 +198,7 @@ fn runtime_errors_name_program_stencil_and_field() {
     let args = Args::new()
         .with_field("x", Field::filled(grid, 3, (CELL, K), 1.0.into()))
         .with_field("out", Field::zeros(grid, 3, (CELL, K), F64));
-    let err = backend()
+    let err = cpu()
         .run(&q, &Variant::new(), grid, &mut args.clone())
         .unwrap_err()
         .to_string();

@@ -217,23 +217,13 @@ fn cuda() -> Option<&'static CudaBackend> {
 /// f64 fields must agree to `tol`; f32 fields to 1e-5 (CUDA's single-precision math
 /// functions are within 2 ulp of glibc's, not bit-identical).
 fn assert_agree(what: &str, a: &Args, b: &Args, tol: f64) {
-    for (name, fa) in a.fields() {
-        let fb = b.field(name).unwrap();
-        let tol = if fa.dtype() == foehn::ir::DType::F32 {
+    foehn_testkit::compare::assert_fields_agree(what, "cuda", a, b, |dtype| {
+        if dtype == foehn::ir::DType::F32 {
             tol.max(1e-5)
         } else {
             tol
-        };
-        let (da, db) = (fa.data(), fb.data());
-        for i in 0..da.len() {
-            let (x, y) = (da.get(i).as_f64(), db.get(i).as_f64());
-            let same = x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
-            assert!(
-                same || (x - y).abs() <= tol * x.abs().max(y.abs()),
-                "{what}: field `{name}` element {i}: interpreter {x:e}, cuda {y:e}"
-            );
         }
-    }
+    });
 }
 
 #[test]
@@ -390,8 +380,15 @@ fn tuning_is_measured_once_persisted_and_preserves_results() {
     let args = (entry.inputs)(&ir, grid, 9, 4);
     let opts = OptOptions::default();
     let (opt, schedule, _) = optimise_scheduled(&ir, &opts);
-    let first = foehn::runtime::tune::tune(cuda, &opt, &schedule, grid, 9, &args).unwrap();
-    let again = foehn::runtime::tune::tune(cuda, &opt, &schedule, grid, 9, &args).unwrap();
+    let case = foehn::runtime::tune::Case {
+        p: &opt,
+        schedule: &schedule,
+        grid,
+        nlev: 9,
+        args: &args,
+    };
+    let first = foehn::runtime::tune::tune(cuda, &case).unwrap();
+    let again = foehn::runtime::tune::tune(cuda, &case).unwrap();
     assert_eq!(first.origin, foehn_cache::Origin::Built);
     assert_eq!(again.origin, foehn_cache::Origin::Hit);
     assert_eq!(first.kernels, again.kernels);

@@ -177,17 +177,8 @@ fn tridiagonal_solve_matches_reference() {
 #[test]
 fn explicit_domain_leaves_outside_untouched() {
     let grid = Grid::icosahedral(2, 1, EARTH_RADIUS).unwrap();
-    let p = ProgramDef::new("partial", |b| {
-        let vn = b.input("vn", (EDGE, K), F64);
-        let geofac_div = b.input("geofac_div", (CELL, C2E), F64);
-        let div = b.output("div", (CELL, K), F64);
-        b.stencil(
-            "divergence",
-            &div,
-            examples::divergence_op(&vn, &geofac_div),
-        )
-        .horizontal(10, 100)
-        .vertical(2, nlev() - 1);
+    let p = examples::divergence_on("partial", |st| {
+        st.horizontal(10, 100).vertical(2, nlev() - 1);
     });
     let mut rng = SplitMix64::new(4);
     let mut args = Args::new()

@@ -11,35 +11,13 @@ use foehn::opt::schedule::resolve;
 use foehn::opt::{
     fuse::fuse, optimise_scheduled, Decision, FusionRejectReason, OptOptions, OptReport,
 };
-use foehn::runtime::cpu::CpuBackend;
-use foehn::runtime::field::Args;
 use foehn::runtime::interp::Interpreter;
-use foehn_cache::Cache;
-use foehn_grid::Grid;
 use foehn_testkit::{random_args, GenConfig, RandomProgram};
-use std::sync::OnceLock;
 
-fn cpu() -> &'static CpuBackend {
-    static B: OnceLock<(tempfile::TempDir, CpuBackend)> = OnceLock::new();
-    &B.get_or_init(|| {
-        let d = tempfile::tempdir().unwrap();
-        let b = CpuBackend::new(Cache::at(d.path()));
-        (d, b)
-    })
-    .1
-}
+mod common;
+use common::{cpu, run_cpu};
 
 use foehn_testkit::assert_same_where_defined as assert_same;
-
-fn run_cpu(p: &Program, schedule: &Schedule, grid: &Grid, args: &Args) -> Args {
-    let mut got = args.clone();
-    let nlev = got.check(p, grid).unwrap();
-    let c = cpu()
-        .compile(p, schedule, foehn::codegen::Sizes::of(grid, nlev))
-        .unwrap();
-    cpu().run_compiled(p, &c, grid, &mut got).unwrap();
-    got
-}
 
 #[test]
 fn fused_and_fixed_size_kernels_agree_with_the_interpreter_on_random_programs() {
@@ -252,14 +230,18 @@ fn optimising_and_generating_twice_is_byte_identical() {
     }
 }
 
-#[test]
-fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
-    let p = ProgramDef::new("levels", |b| {
+/// Two stencils on the bottom and the top two levels, with (`levels`) or without
+/// (`gapped`) a stencil on all levels before them.
+fn level_ranges(with_whole: bool) -> Program {
+    let name = if with_whole { "levels" } else { "gapped" };
+    ProgramDef::new(name, move |b| {
         let x = b.input("x", (CELL, K), F64);
-        let a = b.output("a", (CELL, K), F64);
+        let a = with_whole.then(|| b.output("a", (CELL, K), F64));
         let c = b.output("c", (CELL, K), F64);
         let d = b.output("d", (CELL, K), F64);
-        b.stencil("whole", &a, &x * 2.0);
+        if let Some(a) = &a {
+            b.stencil("whole", a, &x * 2.0);
+        }
         // The bottom two levels: inside the first range, fused.
         b.stencil("bottom", &c, &x + 1.0)
             .vertical(nlev() - 2, nlev());
@@ -267,21 +249,17 @@ fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
         b.stencil("top", &d, &x - 1.0).vertical(0, 2);
     })
     .specialize(&Variant::new())
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
+    let p = level_ranges(true);
     let mut report = OptReport::default();
     let s = fuse(&p, &mut report);
     assert_eq!(s.len(), 1, "{report}");
     // Without `whole`, the two ranges leave a gap: two kernels.
-    let gapped = ProgramDef::new("gapped", |b| {
-        let x = b.input("x", (CELL, K), F64);
-        let c = b.output("c", (CELL, K), F64);
-        let d = b.output("d", (CELL, K), F64);
-        b.stencil("bottom", &c, &x + 1.0)
-            .vertical(nlev() - 2, nlev());
-        b.stencil("top", &d, &x - 1.0).vertical(0, 2);
-    })
-    .specialize(&Variant::new())
-    .unwrap();
+    let gapped = level_ranges(false);
     let mut report = OptReport::default();
     let g = fuse(&gapped, &mut report);
     assert_eq!(g.len(), 2);

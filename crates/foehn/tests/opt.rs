@@ -10,10 +10,11 @@ use foehn::ir::{ExprId, IndexDim, Node, Program, Role, Schedule, Stencil};
 use foehn::opt::{
     optimise, Decision, InlineRejectReason, OptOptions, RegionRejectReason, SpecialiseRejectReason,
 };
-use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::interp::Interpreter;
-use foehn_cache::Cache;
 use foehn_testkit::{random_args, GenConfig, RandomProgram};
+
+mod common;
+use common::run_cpu;
 
 use foehn_testkit::assert_same_where_defined as assert_same;
 
@@ -53,10 +54,6 @@ fn variants() -> Vec<(&'static str, OptOptions)> {
 
 #[test]
 fn passes_preserve_results_on_random_programs() {
-    let cpu = {
-        let d = tempfile::tempdir().unwrap();
-        (CpuBackend::new(Cache::at(d.path())), d)
-    };
     let (mut inlined, mut specialised) = (0, 0);
     for seed in 0..60u64 {
         let cfg = GenConfig::default();
@@ -94,16 +91,7 @@ fn passes_preserve_results_on_random_programs() {
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 assert_same(&what, &ir, &want, &got);
                 if label == "all passes" && g != 1 {
-                    let mut native = args.clone();
-                    let c = cpu
-                        .0
-                        .compile(
-                            &opt,
-                            &Schedule::unfused(&opt),
-                            foehn::codegen::Sizes::of(grid, 4),
-                        )
-                        .unwrap();
-                    cpu.0.run_compiled(&opt, &c, grid, &mut native).unwrap();
+                    let native = run_cpu(&opt, &Schedule::unfused(&opt), grid, &args);
                     assert_same(&format!("{what} (cpu)"), &ir, &want, &native);
                 }
             }
@@ -495,24 +483,14 @@ fn concat_where_regions_on_levels_and_zones_become_branch_free_parts() {
         .range(Zone::Nudging(1))
         .unwrap();
     assert!(nudging.1 > nudging.0 && nudging.0 > 0, "{nudging:?}");
-    let cpu_dir = tempfile::tempdir().unwrap();
-    let cpu = CpuBackend::new(Cache::at(cpu_dir.path()));
     for g in [0, 2] {
         let grid = foehn_testkit::grids::compiler_grids_with_limited_area()[g];
-        let compiled = cpu
-            .compile(
-                &opt,
-                &Schedule::unfused(&opt),
-                foehn::codegen::Sizes::of(grid, 5),
-            )
-            .unwrap();
         let args = random_args(&ir, grid, 5, 17);
-        let (mut want, mut got, mut native) = (args.clone(), args.clone(), args);
+        let (mut want, mut got) = (args.clone(), args.clone());
         Interpreter.run_ir(&ir, grid, &mut want).unwrap();
         Interpreter.run_ir(&opt, grid, &mut got).unwrap();
         assert_same(&format!("regions, grid {g}"), &ir, &want, &got);
-        cpu.run_compiled(&opt, &compiled, grid, &mut native)
-            .unwrap();
+        let native = run_cpu(&opt, &Schedule::unfused(&opt), grid, &args);
         assert_same(&format!("regions, grid {g} (cpu)"), &ir, &want, &native);
     }
 }
@@ -591,17 +569,12 @@ fn own_outputs_read_in_place_split_scans_and_incomparable_clips_stay_whole() {
         Interpreter.run_ir(&opt, grid, &mut got).unwrap();
         assert_same("kept", &ir, &want, &got);
         // Natively the in-place `s` is read and written without a snapshot.
-        let dir = tempfile::tempdir().unwrap();
-        let cpu = CpuBackend::new(Cache::at(dir.path()));
-        let mut native = random_args(&ir, grid, 4, 3);
-        let c = cpu
-            .compile(
-                &opt,
-                &Schedule::unfused(&opt),
-                foehn::codegen::Sizes::of(grid, 4),
-            )
-            .unwrap();
-        cpu.run_compiled(&opt, &c, grid, &mut native).unwrap();
+        let native = run_cpu(
+            &opt,
+            &Schedule::unfused(&opt),
+            grid,
+            &random_args(&ir, grid, 4, 3),
+        );
         assert_same("kept (cpu)", &ir, &want, &native);
     }
 }

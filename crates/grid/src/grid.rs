@@ -120,6 +120,19 @@ impl Grid {
             edge: LocationZones::global(Location::Edge, topology.n_edges()),
             vertex: LocationZones::global(Location::Vertex, topology.n_vertices()),
         });
+        Grid::from_parts(name, kind, space, topology, points, geometry, zones)
+    }
+
+    /// A grid of its parts (the generators' `assemble` and the NetCDF reader).
+    pub(crate) fn from_parts(
+        name: String,
+        kind: GridKind,
+        space: Space,
+        topology: Topology,
+        points: Points,
+        geometry: Geometry,
+        zones: Zones,
+    ) -> Grid {
         Grid {
             name,
             kind,

@@ -1,7 +1,7 @@
 //! `GridSpec`: parsing grid names and building the grid they name.
 
 use crate::error::{GridError, Result};
-use crate::generate::{limited_area, Region};
+use crate::generate::{limited_area, Cap, LatLonBox, Region};
 use crate::grid::Grid;
 use crate::space::EARTH_RADIUS;
 
@@ -59,17 +59,17 @@ impl GridSpec {
                 .collect::<std::result::Result<_, _>>()
                 .map_err(|_| unknown())?;
             let region = match (shape, nums.as_slice()) {
-                ("cap", &[lat, lon, radius_km]) => Region::Cap {
+                ("cap", &[lat, lon, radius_km]) => Region::Cap(Cap {
                     lat_deg: lat,
                     lon_deg: lon,
                     radius_m: radius_km * 1000.0,
-                },
-                ("box", &[lat_min, lat_max, lon_min, lon_max]) => Region::LatLonBox {
+                }),
+                ("box", &[lat_min, lat_max, lon_min, lon_max]) => Region::LatLonBox(LatLonBox {
                     lat_min,
                     lat_max,
                     lon_min,
                     lon_max,
-                },
+                }),
                 _ => return Err(unknown()),
             };
             return Ok(GridSpec::LimitedArea {

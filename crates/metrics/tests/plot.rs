@@ -3,7 +3,7 @@
 mod common;
 
 use foehn_metrics::{
-    compare_files, render_bench_png, render_comparison_png, BenchReport, BenchResult, GridInfo,
+    compare_files, render_bench_png, render_comparison_png, BenchReport, BenchResult,
 };
 use std::path::Path;
 
@@ -22,14 +22,7 @@ fn check_png(path: &Path) -> (u32, u32) {
 }
 
 fn report() -> BenchReport {
-    let grid = GridInfo {
-        name: "r2b4".into(),
-        cells: 20480,
-        edges: 30720,
-        vertices: 10242,
-        levels: 80,
-    };
-    let mut rep = BenchReport::new("NVIDIA H200", 4300.0, grid);
+    let mut rep = common::r2b4_report(4300.0);
     for (i, (p, s)) in [
         ("apply_diffusion_to_vn", "optimised"),
         ("apply_diffusion_to_vn", "unfused"),

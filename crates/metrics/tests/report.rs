@@ -5,7 +5,7 @@ mod common;
 use common::close;
 use foehn_metrics::report::{iso8601_from_unix, KernelTiming};
 use foehn_metrics::table::{Align, Table};
-use foehn_metrics::{gbs, median, pct_peak, BenchReport, BenchResult, GridInfo};
+use foehn_metrics::{gbs, median, pct_peak, BenchReport, BenchResult};
 use serde_json::Value;
 
 #[test]
@@ -21,14 +21,7 @@ fn bandwidth_and_median() {
 }
 
 fn report() -> BenchReport {
-    let grid = GridInfo {
-        name: "r2b4".into(),
-        cells: 20480,
-        edges: 30720,
-        vertices: 10242,
-        levels: 80,
-    };
-    let mut rep = BenchReport::new("NVIDIA H200", 4000.0, grid);
+    let mut rep = common::r2b4_report(4000.0);
     let mut r = BenchResult::new("apply_diffusion_to_vn", "", "optimised", "cuda").timed(
         vec![1.2, 1.0, 1.1],
         12.5,

@@ -3,7 +3,7 @@
 //! two argument sets; assertions built on them name the field, the element and both
 //! values.
 
-use foehn::ir::{Program, Role};
+use foehn::ir::{DType, Program, Role};
 use foehn::runtime::field::{Args, Field};
 
 /// `|x − y| / max(|x|, |y|)`, 0 for bit-identical values (also two NaNs with the same
@@ -76,6 +76,32 @@ pub fn assert_outputs_agree(what: &str, ir: &Program, want: &Args, got: &Args, t
             values(got.field(&d).expect("argument present")),
         );
         assert_close(&format!("{what}: `{d}`"), &x, &y, tol);
+    }
+}
+
+/// Asserts that every field of `want` (the interpreter's result) has the same shape in
+/// `got` (backend `backend`'s result) and that each element is bit-identical (NaNs
+/// alike) or within `tol(dtype)` relative.
+pub fn assert_fields_agree(
+    what: &str,
+    backend: &str,
+    want: &Args,
+    got: &Args,
+    tol: impl Fn(DType) -> f64,
+) {
+    for (name, fa) in want.fields() {
+        let fb = got.field(name).unwrap();
+        assert_eq!(fa.shape(), fb.shape(), "{what}: {name}");
+        let tol = tol(fa.dtype());
+        let (da, db) = (fa.data(), fb.data());
+        for i in 0..da.len() {
+            let (x, y) = (da.get(i).as_f64(), db.get(i).as_f64());
+            let same = x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
+            assert!(
+                same || (x - y).abs() <= tol * x.abs().max(y.abs()),
+                "{what}: field `{name}` element {i}: interpreter {x:e}, {backend} {y:e}"
+            );
+        }
     }
 }
 

@@ -249,27 +249,18 @@ impl CpuBackend {
         args: &mut Args,
     ) -> Result<()> {
         let t0 = std::time::Instant::now();
-        let r = self.run_unrecorded(program, compiled, grid, args);
+        let r = args.check(program, grid).and_then(|nlev| {
+            let mut fields = args.take_program_fields(program, grid, nlev);
+            let result = execute(program, compiled, grid, nlev, &mut fields, args);
+            args.restore_program_fields(program, fields);
+            result
+        });
         if r.is_ok() && foehn_metrics::level() > 0 {
             let t = t0.elapsed().as_secs_f64();
             let compute = (foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE).then_some(t);
             foehn_metrics::record(&super::program_key(program, "cpu"), t, compute);
         }
         r
-    }
-
-    fn run_unrecorded(
-        &self,
-        program: &ir::Program,
-        compiled: &CompiledProgram,
-        grid: &Grid,
-        args: &mut Args,
-    ) -> Result<()> {
-        let nlev = args.check(program, grid)?;
-        let mut fields = args.take_program_fields(program, grid, nlev);
-        let result = execute(program, compiled, grid, nlev, &mut fields, args);
-        args.restore_program_fields(program, fields);
-        result
     }
 }
 

@@ -62,13 +62,25 @@ fn tune_err(p: &Program, message: String) -> Error {
     }
 }
 
+/// What one tuning run measures: a program's resolved schedule on a grid with `nlev`
+/// levels, run on host fields `args` (uploaded once when measuring).
+pub struct Case<'a> {
+    /// The (optimised) program.
+    pub p: &'a Program,
+    /// Its resolved schedule.
+    pub schedule: &'a Schedule,
+    /// The grid measured on.
+    pub grid: &'a Grid,
+    /// Levels.
+    pub nlev: usize,
+    /// Host fields.
+    pub args: &'a Args,
+}
+
 /// What every measurement of one tuning run shares.
 struct Bench<'a> {
     cuda: &'a CudaBackend,
-    p: &'a Program,
-    schedule: &'a Schedule,
-    grid: &'a Grid,
-    nlev: usize,
+    case: &'a Case<'a>,
     dev: &'a crate::runtime::cuda::DeviceArgs,
 }
 
@@ -92,23 +104,16 @@ struct Candidate {
 /// Times every kernel of the schedule compiled and launched as `c` says; one entry per
 /// kernel of the schedule.
 fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
-    let Bench {
-        cuda,
-        p,
-        schedule,
-        grid,
-        nlev,
-        dev,
-    } = *b;
+    let Bench { cuda, case, dev } = *b;
+    let (p, schedule, grid, nlev) = (case.p, case.schedule, case.grid, case.nlev);
     let mut s = schedule.clone();
     for kp in &mut s.kernels {
-        let plan = std::mem::replace(kp, crate::ir::KernelPlan::plain(p, vec![]));
         let (k_block, unroll, k_major) = (
-            c.k_block.unwrap_or(plan.k_block),
-            c.unroll.unwrap_or(plan.unroll),
-            c.k_major.unwrap_or(plan.k_major),
+            c.k_block.unwrap_or(kp.k_block),
+            c.unroll.unwrap_or(kp.unroll),
+            c.k_major.unwrap_or(kp.k_major),
         );
-        *kp = with_launch(p, plan, k_block, c.block, unroll, k_major);
+        relaunch(p, kp, k_block, c.block, unroll, k_major);
     }
     let compiled = cuda.compile(p, &s, crate::codegen::Sizes::of(grid, nlev))?;
     let mut bound = cuda.bind(p, &compiled, grid, nlev, dev)?;
@@ -128,21 +133,11 @@ fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
 }
 
 /// Measures the candidates and picks, per kernel, the fastest (k-block, unroll, block).
-fn search(
-    cuda: &CudaBackend,
-    p: &Program,
-    schedule: &Schedule,
-    grid: &Grid,
-    nlev: usize,
-    args: &Args,
-) -> Result<Vec<Option<KernelChoice>>> {
-    let dev = cuda.upload(p, args)?;
+fn search(cuda: &CudaBackend, case: &Case) -> Result<Vec<Option<KernelChoice>>> {
+    let dev = cuda.upload(case.p, case.args)?;
     let bench = Bench {
         cuda,
-        p,
-        schedule,
-        grid,
-        nlev,
+        case,
         dev: &dev,
     };
     let default = measure(
@@ -234,30 +229,24 @@ fn decode(text: &str, n: usize) -> std::result::Result<Vec<Option<KernelChoice>>
     Ok(out)
 }
 
-/// Tunes (or loads the persisted tuning of) `p` from its resolved `schedule` on
-/// `grid`/`nlev`, measuring with `args` (host fields, uploaded once).
-pub fn tune(
-    cuda: &CudaBackend,
-    p: &Program,
-    schedule: &Schedule,
-    grid: &Grid,
-    nlev: usize,
-    args: &Args,
-) -> Result<Tuning> {
+/// Tunes (or loads the persisted tuning of) `case.p` from its resolved schedule on
+/// `case.grid`/`case.nlev`, measuring with `case.args` (host fields, uploaded once).
+pub fn tune(cuda: &CudaBackend, case: &Case) -> Result<Tuning> {
+    let (p, schedule) = (case.p, case.schedule);
     let gpu = cuda.gpu();
     let key = KeyBuilder::new()
         .part("tune", TUNE_VERSION)
         .part("codegen", crate::codegen::CODEGEN_VERSION)
         .part("program", p.content_hash().to_string())
         .part("schedule", format!("{schedule:?}"))
-        .part("size", crate::codegen::size_identity(grid, nlev))
+        .part("size", crate::codegen::size_identity(case.grid, case.nlev))
         .part("device", format!("{} {}", gpu.name(), gpu.arch()))
         .finish();
     let description = format!("tuning {} [{}] on {}", p.name, p.variant, gpu.name());
     let (path, origin) = cuda
         .cache()
         .get_or_build(&key, &description, |artifact| {
-            let found = search(cuda, p, schedule, grid, nlev, args).map_err(|e| e.to_string())?;
+            let found = search(cuda, case).map_err(|e| e.to_string())?;
             std::fs::write(artifact, encode(&found)).map_err(|e| e.to_string())
         })
         .map_err(|e| tune_err(p, e.to_string()))?;
@@ -267,29 +256,35 @@ pub fn tune(
     Ok(Tuning { kernels, origin })
 }
 
+/// Sets the launch choices of a kernel's plan (as far as the kernel can carry them out).
+fn relaunch(
+    p: &Program,
+    kp: &mut crate::ir::KernelPlan,
+    k_block: usize,
+    block: Option<u32>,
+    unroll: u32,
+    k_major: bool,
+) {
+    let plan = std::mem::replace(kp, crate::ir::KernelPlan::plain(p, vec![]));
+    *kp = with_launch(p, plan, k_block, block, unroll, k_major);
+}
+
 /// `schedule` with the tuned k-block, unroll, block order and block size of each
 /// kernel (as far as the kernel can carry them out).
 pub fn apply(p: &Program, schedule: &Schedule, tuning: &Tuning) -> Schedule {
     let mut tuned = schedule.clone();
     for (kp, c) in tuned.kernels.iter_mut().zip(&tuning.kernels) {
         if let Some(c) = c {
-            let plan = std::mem::replace(kp, crate::ir::KernelPlan::plain(p, vec![]));
-            *kp = with_launch(p, plan, c.k_block, Some(c.block), c.unroll, c.k_major);
+            relaunch(p, kp, c.k_block, Some(c.block), c.unroll, c.k_major);
         }
     }
     tuned
 }
 
 /// Tunes and applies; prints a line per kernel to stderr (choice, time, gain).
-pub fn tuned(
-    cuda: &CudaBackend,
-    p: &Program,
-    schedule: &Schedule,
-    grid: &Grid,
-    nlev: usize,
-    args: &Args,
-) -> Result<Schedule> {
-    let t = tune(cuda, p, schedule, grid, nlev, args)?;
+pub fn tuned(cuda: &CudaBackend, case: &Case) -> Result<Schedule> {
+    let (p, schedule) = (case.p, case.schedule);
+    let t = tune(cuda, case)?;
     let names = schedule.describe(p);
     let how = match t.origin {
         Origin::Hit => "reused from the cache",

@@ -14,74 +14,87 @@ use std::collections::VecDeque;
 /// The region a limited-area grid covers (cells whose centre lies inside).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Region {
-    /// Spherical cap around a centre (degrees) with a great-circle radius (m).
-    Cap {
-        /// Centre latitude (degrees).
-        lat_deg: f64,
-        /// Centre longitude (degrees).
-        lon_deg: f64,
-        /// Radius (m).
-        radius_m: f64,
-    },
-    /// Latitude/longitude box (degrees; longitudes may wrap, lon_min > lon_max).
-    LatLonBox {
-        /// Southern edge.
-        lat_min: f64,
-        /// Northern edge.
-        lat_max: f64,
-        /// Western edge.
-        lon_min: f64,
-        /// Eastern edge.
-        lon_max: f64,
-    },
+    /// Spherical cap around a centre with a great-circle radius.
+    Cap(Cap),
+    /// Latitude/longitude box.
+    LatLonBox(LatLonBox),
+}
+
+/// Spherical cap around a centre (degrees) with a great-circle radius (m).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cap {
+    /// Centre latitude (degrees).
+    pub lat_deg: f64,
+    /// Centre longitude (degrees).
+    pub lon_deg: f64,
+    /// Radius (m).
+    pub radius_m: f64,
+}
+
+/// Latitude/longitude box (degrees; longitudes may wrap, lon_min > lon_max).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LatLonBox {
+    /// Southern edge.
+    pub lat_min: f64,
+    /// Northern edge.
+    pub lat_max: f64,
+    /// Western edge.
+    pub lon_min: f64,
+    /// Eastern edge.
+    pub lon_max: f64,
+}
+
+impl Cap {
+    fn contains(&self, space: &Space, lat: f64, lon: f64) -> bool {
+        let c = unit_from_lat_lon(self.lat_deg.to_radians(), self.lon_deg.to_radians());
+        space.distance(c, unit_from_lat_lon(lat, lon)) <= self.radius_m
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "cap:{},{},{}",
+            self.lat_deg,
+            self.lon_deg,
+            self.radius_m / 1000.0
+        )
+    }
+}
+
+impl LatLonBox {
+    fn contains(&self, lat: f64, lon: f64) -> bool {
+        let (la, lo) = (lat.to_degrees(), lon.to_degrees().rem_euclid(360.0));
+        let (w, e) = (
+            self.lon_min.rem_euclid(360.0),
+            self.lon_max.rem_euclid(360.0),
+        );
+        let in_lon = if w <= e {
+            lo >= w && lo <= e
+        } else {
+            lo >= w || lo <= e
+        };
+        la >= self.lat_min && la <= self.lat_max && in_lon
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "box:{},{},{},{}",
+            self.lat_min, self.lat_max, self.lon_min, self.lon_max
+        )
+    }
 }
 
 impl Region {
     fn contains(&self, space: &Space, lat: f64, lon: f64) -> bool {
-        match *self {
-            Region::Cap {
-                lat_deg,
-                lon_deg,
-                radius_m,
-            } => {
-                let c = unit_from_lat_lon(lat_deg.to_radians(), lon_deg.to_radians());
-                space.distance(c, unit_from_lat_lon(lat, lon)) <= radius_m
-            }
-            Region::LatLonBox {
-                lat_min,
-                lat_max,
-                lon_min,
-                lon_max,
-            } => {
-                let (la, lo) = (lat.to_degrees(), lon.to_degrees().rem_euclid(360.0));
-                let (w, e) = (lon_min.rem_euclid(360.0), lon_max.rem_euclid(360.0));
-                let in_lon = if w <= e {
-                    lo >= w && lo <= e
-                } else {
-                    lo >= w || lo <= e
-                };
-                la >= lat_min && la <= lat_max && in_lon
-            }
+        match self {
+            Region::Cap(c) => c.contains(space, lat, lon),
+            Region::LatLonBox(b) => b.contains(lat, lon),
         }
     }
 
     fn describe(&self) -> String {
-        match *self {
-            Region::Cap {
-                lat_deg,
-                lon_deg,
-                radius_m,
-            } => {
-                format!("cap:{lat_deg},{lon_deg},{}", radius_m / 1000.0)
-            }
-            Region::LatLonBox {
-                lat_min,
-                lat_max,
-                lon_min,
-                lon_max,
-            } => {
-                format!("box:{lat_min},{lat_max},{lon_min},{lon_max}")
-            }
+        match self {
+            Region::Cap(c) => c.describe(),
+            Region::LatLonBox(b) => b.describe(),
         }
     }
 }

@@ -5,7 +5,7 @@ mod limited_area;
 mod torus;
 
 pub use icosahedral::{icosahedral_counts, icosahedral_mesh};
-pub use limited_area::{limited_area, Region};
+pub use limited_area::{limited_area, Cap, LatLonBox, Region};
 pub use torus::{torus_mesh, TorusLayout};
 
 use crate::space::Vec3;

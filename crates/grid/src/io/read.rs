@@ -52,15 +52,7 @@ pub fn read_grid(path: &Path) -> Result<Grid> {
     };
     let geometry = Geometry::compute(&space, &topology, &points);
     let (name, kind) = read_kind(&r, &space, &counts, &zones, &geometry)?;
-    let grid = Grid {
-        name,
-        kind,
-        space,
-        topology,
-        points,
-        geometry,
-        zones,
-    };
+    let grid = Grid::from_parts(name, kind, space, topology, points, geometry, zones);
     check_uuid(&r, &grid)?;
     Ok(grid)
 }

@@ -44,6 +44,20 @@ pub fn divergence() -> ProgramDef {
     })
 }
 
+/// Program `name`: the divergence of `vn` in one stencil `divergence` whose domain
+/// `domain` sets (for tests of explicit domains).
+pub fn divergence_on(
+    name: &str,
+    domain: impl Fn(&mut StencilDecl) + Send + Sync + 'static,
+) -> ProgramDef {
+    ProgramDef::new(name, move |b| {
+        let vn = b.input("vn", (EDGE, K), F64);
+        let geofac_div = b.input("geofac_div", (CELL, C2E), F64);
+        let div = b.output("div", (CELL, K), F64);
+        domain(b.stencil("divergence", &div, divergence_op(&vn, &geofac_div)));
+    })
+}
+
 /// Program: `x_ic` on half levels `[0, nlev)` from full-level `x` (the surface level
 /// `nlev` is left untouched, as in ICON where it is set by extrapolation).
 pub fn interpolate_to_half_levels() -> ProgramDef {

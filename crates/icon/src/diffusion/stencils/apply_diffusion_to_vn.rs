@@ -106,30 +106,25 @@ pub struct LimitedAreaArgs<'a> {
 }
 
 /// Field operator of the whole program: the updated `vn` on edges from `LB5`, the
-/// limited-area variant when `limited_area` is given (else the global one).
-#[allow(clippy::too_many_arguments)]
-pub fn apply_diffusion_to_vn_op(
-    u_vert: &Expr,
-    v_vert: &Expr,
-    primal_normal_vert_v1: &Expr,
-    primal_normal_vert_v2: &Expr,
-    z_nabla2_e: &Expr,
-    inv_vert_vert_length: &Expr,
-    inv_primal_edge_length: &Expr,
-    area_edge: &Expr,
-    kh_smag_e: &Expr,
-    diff_multfac_vn: &Expr,
-    vn: &Expr,
-    limited_area: Option<LimitedAreaArgs<'_>>,
-) -> Expr {
-    let z_nabla4_e2 = calculate_nabla4(
-        u_vert,
-        v_vert,
-        primal_normal_vert_v1,
-        primal_normal_vert_v2,
+/// limited-area variant when `f.limited_area` is given (else the global one).
+pub fn apply_diffusion_to_vn_op(f: Handles<'_>) -> Expr {
+    let Handles {
         z_nabla2_e,
-        inv_vert_vert_length,
-        inv_primal_edge_length,
+        area_edge,
+        kh_smag_e,
+        diff_multfac_vn,
+        vn,
+        limited_area,
+        ..
+    } = f;
+    let z_nabla4_e2 = calculate_nabla4(
+        f.u_vert,
+        f.v_vert,
+        f.primal_normal_vert_v1,
+        f.primal_normal_vert_v2,
+        z_nabla2_e,
+        f.inv_vert_vert_length,
+        f.inv_primal_edge_length,
     );
     // `EdgeDim >= start_2nd_nudge_line_idx_e`.
     let beyond_boundary = || index(EDGE).ge(start(Zone::Nudging(2)));
@@ -195,21 +190,9 @@ pub struct Handles<'a> {
 /// edges `[LATERAL_BOUNDARY_LEVEL_5, LOCAL end)` × `[0, nlev)` (shared by [`program`] and
 /// the fused diffusion step).
 pub fn add_stencils(b: &mut ProgramBuilder, f: Handles<'_>) {
-    let updated = apply_diffusion_to_vn_op(
-        f.u_vert,
-        f.v_vert,
-        f.primal_normal_vert_v1,
-        f.primal_normal_vert_v2,
-        f.z_nabla2_e,
-        f.inv_vert_vert_length,
-        f.inv_primal_edge_length,
-        f.area_edge,
-        f.kh_smag_e,
-        f.diff_multfac_vn,
-        f.vn,
-        f.limited_area,
-    );
-    b.stencil("apply_diffusion_to_vn", f.vn, updated)
+    let vn = f.vn;
+    let updated = apply_diffusion_to_vn_op(f);
+    b.stencil("apply_diffusion_to_vn", vn, updated)
         .horizontal(start(Zone::LateralBoundary(5)), end(Zone::Local))
         .vertical(0, nlev());
 }

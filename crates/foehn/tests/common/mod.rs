@@ -1,0 +1,32 @@
+//! Helpers shared by the test binaries that run programs on the native CPU backend.
+
+use foehn::codegen::Sizes;
+use foehn::ir::{Program, Schedule};
+use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::field::Args;
+use foehn_cache::Cache;
+use foehn_grid::Grid;
+use std::sync::OnceLock;
+
+/// One CPU backend per test binary, with its compiled-program cache in a temporary
+/// directory.
+pub fn cpu() -> &'static CpuBackend {
+    static B: OnceLock<(tempfile::TempDir, CpuBackend)> = OnceLock::new();
+    &B.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let b = CpuBackend::new(Cache::at(d.path()));
+        (d, b)
+    })
+    .1
+}
+
+/// `p` compiled as `schedule` says and run natively on a copy of `args` (sized for
+/// `grid` and the arguments' levels): the results.
+#[allow(dead_code)] // not every test binary runs whole programs through it
+pub fn run_cpu(p: &Program, schedule: &Schedule, grid: &Grid, args: &Args) -> Args {
+    let mut got = args.clone();
+    let nlev = got.check(p, grid).unwrap();
+    let c = cpu().compile(p, schedule, Sizes::of(grid, nlev)).unwrap();
+    cpu().run_compiled(p, &c, grid, &mut got).unwrap();
+    got
+}
