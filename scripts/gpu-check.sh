@@ -13,7 +13,7 @@ export FOEHN_CACHE_DIR=/tmp/foehn-cache
 rm -rf "$FOEHN_CACHE_DIR"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/device.txt"
 status=0
-for t in device cuda_backend cpu_backend examples semantics random_programs diffusion_gpu diffusion_component; do
+for t in device cuda_backend shared_code cpu_backend examples semantics random_programs diffusion_gpu diffusion_component; do
     echo "=== test $t"
     FOEHN_GPU_CASES=${FOEHN_GPU_CASES:-64} gpu-bin/tests/$t --test-threads 1 --nocapture >"$OUT/test-$t.log" 2>&1 || status=1
     grep -E "^test |test result|agree|panicked" "$OUT/test-$t.log" | tail -8
