@@ -13,6 +13,7 @@ use foehn_icon::diffusion::component::{
     fused::realistic_dtime, Diffusion, DiffusionState, Engine, Schedule,
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
+use foehn_icon::diffusion::inputs::state::random_state;
 use std::time::Instant;
 
 /// Options of `foehn run`.
@@ -70,7 +71,9 @@ pub fn run(a: RunArgs) -> Result<()> {
         ..DiffusionConfig::default()
     };
     let params = DiffusionParams::new(&config, &vertical, false);
-    let mut state = DiffusionState::random(&grid, &vertical, &config, 1);
+    // Random, realistic interpolation and metric fields until they are computed from
+    // the grid (the geometry is the grid's).
+    let mut state = random_state(&grid, &vertical, &config, 1);
     let dtime = realistic_dtime(&grid);
     let cuda = match a.backend.as_str() {
         "cpu" => None,

@@ -16,6 +16,7 @@ use foehn_icon::diffusion::component::{
     self, fused, Diffusion, DiffusionState, Engine, Schedule, Statics,
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
+use foehn_icon::diffusion::inputs::state::random_state;
 use foehn_testkit::catalog::Entry;
 use std::collections::BTreeSet;
 
@@ -46,7 +47,7 @@ fn component<'a>(
 }
 
 fn initial_state(grid: &Grid, config: &DiffusionConfig) -> DiffusionState {
-    DiffusionState::random(grid, &vertical(), config, 11)
+    random_state(grid, &vertical(), config, 11)
 }
 
 /// An initial-run step, then a regular step, from the same initial state.
@@ -68,7 +69,7 @@ fn two_steps(
 
 /// Every prognostic and diagnostic field is finite and agrees to `tol` (relative).
 fn assert_close(what: &str, want: &DiffusionState, got: &DiffusionState, tol: f64) {
-    for name in PROGNOSTIC.iter().chain(&DIAGNOSTIC) {
+    for name in PROGNOSTIC.iter().chain(DIAGNOSTIC) {
         let (a, b) = (want.f64s(name).unwrap(), got.f64s(name).unwrap());
         for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
             assert!(

@@ -5,7 +5,7 @@
 use crate::codegen::{generate, CProgram, Sizes, Target, CODEGEN_VERSION};
 use crate::error::{Error, Result};
 use crate::ir::{self, Scalar, Schedule};
-use crate::runtime::field::{Args, Field, FieldData};
+use crate::runtime::field::{Args, Field, FieldData, Positional};
 use crate::runtime::Backend;
 use foehn_cache::{Cache, KeyBuilder, Origin};
 use foehn_grid::{Connectivity, Grid};
@@ -238,6 +238,23 @@ impl CpuBackend {
         Ok(self.loaded.insert(loaded_key, alias, compiled))
     }
 
+    /// Runs a compiled program variant on `grid` with `nlev` levels on arguments given
+    /// by position (checked first), as [`CpuBackend::run_compiled`] does for named ones.
+    pub fn run_compiled_positional(
+        &self,
+        program: &ir::Program,
+        compiled: &CompiledProgram,
+        grid: &Grid,
+        nlev: usize,
+        args: &mut Positional,
+    ) -> Result<()> {
+        args.check(program, grid, nlev)?;
+        let mut fields = args.take_all(program, grid, nlev);
+        let result = execute(program, compiled, grid, nlev, &mut fields, args.scalars);
+        args.restore(program, fields);
+        result
+    }
+
     /// Runs a compiled program variant on `grid` with `args` (shapes checked first).
     /// With `FOEHN_METRICS` ≥ 1 the call time is recorded (as compute time too at ≥ 10:
     /// the whole call runs on the host).
@@ -251,7 +268,12 @@ impl CpuBackend {
         let t0 = std::time::Instant::now();
         let r = args.check(program, grid).and_then(|nlev| {
             let mut fields = args.take_program_fields(program, grid, nlev);
-            let result = execute(program, compiled, grid, nlev, &mut fields, args);
+            let scalars: Vec<Scalar> = program
+                .scalars
+                .iter()
+                .map(|s| args.scalar(&s.name).expect("checked"))
+                .collect();
+            let result = execute(program, compiled, grid, nlev, &mut fields, &scalars);
             args.restore_program_fields(program, fields);
             result
         });
@@ -273,6 +295,17 @@ impl Backend for CpuBackend {
         let nlev = args.check(program, grid)?;
         let compiled = self.compile(program, &Schedule::unfused(program), Sizes::of(grid, nlev))?;
         self.run_compiled(program, &compiled, grid, args)
+    }
+
+    fn execute_positional(
+        &self,
+        program: &ir::Program,
+        grid: &Grid,
+        nlev: usize,
+        args: &mut Positional,
+    ) -> Result<()> {
+        let compiled = self.compile(program, &Schedule::unfused(program), Sizes::of(grid, nlev))?;
+        self.run_compiled_positional(program, &compiled, grid, nlev, args)
     }
 }
 
@@ -313,7 +346,7 @@ fn execute(
     grid: &Grid,
     nlev: usize,
     fields: &mut [Field],
-    args: &Args,
+    scalar_args: &[Scalar],
 ) -> Result<()> {
     let code = &compiled.code;
     let strides: Vec<(usize, usize, usize)> = fields.iter().map(|f| f.strides()).collect();
@@ -328,14 +361,13 @@ fn execute(
     let scalars: Vec<CScalar> = program
         .scalars
         .iter()
-        .map(
-            |s| match args.scalar(&s.name).expect("checked").cast(s.dtype) {
-                Scalar::F64(x) => CScalar { f64: x },
-                Scalar::F32(x) => CScalar { f32: x },
-                Scalar::I32(x) => CScalar { i32: x },
-                Scalar::Bool(b) => CScalar { b: b as u8 },
-            },
-        )
+        .zip(scalar_args)
+        .map(|(s, v)| match v.cast(s.dtype) {
+            Scalar::F64(x) => CScalar { f64: x },
+            Scalar::F32(x) => CScalar { f32: x },
+            Scalar::I32(x) => CScalar { i32: x },
+            Scalar::Bool(b) => CScalar { b: b as u8 },
+        })
         .collect();
     let bounds = code.resolve_bounds(program, grid, nlev)?;
     super::check_fixed_size(program, compiled.fixed_for.as_deref(), grid, nlev)?;

@@ -58,6 +58,34 @@ pub trait Backend {
     /// shapes are checked first; outputs are written only inside each stencil's domain).
     fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()>;
 
+    /// Runs `program` on `grid` with `nlev` levels on arguments given by position
+    /// (checked first, as [`Backend::execute`] checks named ones). By default through
+    /// named arguments; the interpreter and the CPU backend run them directly.
+    fn execute_positional(
+        &self,
+        program: &ir::Program,
+        grid: &Grid,
+        nlev: usize,
+        args: &mut field::Positional,
+    ) -> Result<()> {
+        args.check(program, grid, nlev)?;
+        let decls = program.fields.iter().filter(|d| d.role != ir::Role::Temp);
+        let mut named = Args::new().with_nlev(nlev);
+        for (d, f) in decls.clone().zip(args.fields.iter_mut()) {
+            named.set_field(&d.name, std::mem::replace(f, field::Field::placeholder()));
+        }
+        for (s, v) in program.scalars.iter().zip(args.scalars) {
+            named.set_scalar(&s.name, *v);
+        }
+        let result = self.execute(program, grid, &mut named);
+        for (d, f) in decls.zip(args.fields.iter_mut()) {
+            if let Some(x) = named.take_field(&d.name) {
+                *f = x;
+            }
+        }
+        result
+    }
+
     /// Specialises one variant of `program` and runs it (see [`Backend::execute`]).
     fn run(
         &self,

@@ -15,27 +15,23 @@
 use foehn::error::Result;
 use foehn::runtime::field::Field;
 use foehn_grid::Location;
-use std::collections::BTreeMap;
 
-/// The fields of a component's state by name (as the diffusion component keeps them on
-/// the host).
-pub type Store = BTreeMap<String, Field>;
-
-/// Halo exchange of the fields of a component's state, named as in its [`Store`].
+/// Halo exchange of fields of a component's state: `names[i]` names `fields[i]` (the
+/// component binds which fields once; the names are for messages and logs).
 pub trait Exchange {
     /// Starts exchanging the halos of `fields` (all on `location`); they are up to date
     /// only after [`Exchange::wait`] for the same fields.
-    fn start(&mut self, location: Location, fields: &[&str], store: &mut Store) -> Result<()>;
+    fn start(&mut self, location: Location, names: &[&str], fields: &mut [Field]) -> Result<()>;
 
     /// Waits for the exchange of `fields` begun by [`Exchange::start`] and writes the
-    /// received halo values into `store`.
-    fn wait(&mut self, location: Location, fields: &[&str], store: &mut Store) -> Result<()>;
+    /// received halo values into them.
+    fn wait(&mut self, location: Location, names: &[&str], fields: &mut [Field]) -> Result<()>;
 
     /// Exchanges the halos of `fields` and waits for them (blocking exchange): by
     /// default [`Exchange::start`], then [`Exchange::wait`].
-    fn exchange(&mut self, location: Location, fields: &[&str], store: &mut Store) -> Result<()> {
-        self.start(location, fields, store)?;
-        self.wait(location, fields, store)
+    fn exchange(&mut self, location: Location, names: &[&str], fields: &mut [Field]) -> Result<()> {
+        self.start(location, names, fields)?;
+        self.wait(location, names, fields)
     }
 }
 
@@ -45,11 +41,11 @@ pub trait Exchange {
 pub struct NoExchange;
 
 impl Exchange for NoExchange {
-    fn start(&mut self, _: Location, _: &[&str], _: &mut Store) -> Result<()> {
+    fn start(&mut self, _: Location, _: &[&str], _: &mut [Field]) -> Result<()> {
         Ok(())
     }
 
-    fn wait(&mut self, _: Location, _: &[&str], _: &mut Store) -> Result<()> {
+    fn wait(&mut self, _: Location, _: &[&str], _: &mut [Field]) -> Result<()> {
         Ok(())
     }
 }
@@ -65,13 +61,13 @@ mod tests {
     struct Recorder(Vec<String>);
 
     impl Exchange for Recorder {
-        fn start(&mut self, location: Location, fields: &[&str], _: &mut Store) -> Result<()> {
+        fn start(&mut self, location: Location, fields: &[&str], _: &mut [Field]) -> Result<()> {
             self.0
                 .push(format!("start {location:?} {}", fields.join(",")));
             Ok(())
         }
 
-        fn wait(&mut self, location: Location, fields: &[&str], _: &mut Store) -> Result<()> {
+        fn wait(&mut self, location: Location, fields: &[&str], _: &mut [Field]) -> Result<()> {
             self.0
                 .push(format!("wait {location:?} {}", fields.join(",")));
             Ok(())
@@ -82,7 +78,7 @@ mod tests {
     fn no_exchange_leaves_the_fields_as_they_are() {
         let grid = Grid::icosahedral(2, 0, 1.0).unwrap();
         let vn = Field::from_fn_f64(&grid, 3, (EDGE, K), |i| i as f64);
-        let mut store = Store::from([("vn".to_string(), vn)]);
+        let mut store = vec![vn];
         let before = store.clone();
         let mut hook = NoExchange;
         hook.exchange(EDGE, &["vn"], &mut store).unwrap();
@@ -94,7 +90,7 @@ mod tests {
     #[test]
     fn a_blocking_exchange_is_a_start_then_a_wait() {
         let mut hook = Recorder::default();
-        let mut store = Store::new();
+        let mut store: Vec<Field> = vec![];
         hook.exchange(CELL, &["theta_v", "exner"], &mut store)
             .unwrap();
         assert_eq!(

@@ -46,7 +46,7 @@ use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::TYPE_SHEAR_VALUES;
 use crate::common::vertical::VerticalGrid;
 use foehn_testkit::catalog::Entry;
-use foehn::runtime::cpu::{CompiledProgram, CpuBackend};
+use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
@@ -54,7 +54,6 @@ use foehn::runtime::field::Field;
 use foehn::ir::{Scalar, StaticValue};
 use foehn_grid::Grid;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// How the step is compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,19 +161,39 @@ impl Statics {
 /// `nudgezone_diff`, `fac_bdydiff_v`, `diff_multfac_w`, `thresh_tdiff`,
 /// `smallest_vpfloat`, `rd_o_cvd`.
 pub fn scalars(params: &DiffusionParams, dtime: f64) -> BTreeMap<String, Scalar> {
+    SCALARS
+        .iter()
+        .zip(scalar_values(params, dtime))
+        .map(|(n, v)| (n.to_string(), v))
+        .collect()
+}
+
+/// The names of the runtime scalars of a step, in the order of [`scalar_values`].
+pub const SCALARS: [&str; 8] = [
+    "dtime",
+    "smag_offset",
+    "nudgezone_diff",
+    "fac_bdydiff_v",
+    "diff_multfac_w",
+    "thresh_tdiff",
+    "smallest_vpfloat",
+    "rd_o_cvd",
+];
+
+/// The runtime scalars of one step in the order of [`SCALARS`] (what the bound steps
+/// index).
+pub fn scalar_values(params: &DiffusionParams, dtime: f64) -> [Scalar; 8] {
     [
-        ("dtime", dtime),
-        ("smag_offset", params.smag_offset),
-        ("nudgezone_diff", params.nudgezone_diff),
-        ("fac_bdydiff_v", params.fac_bdydiff_v),
-        ("diff_multfac_w", params.diff_multfac_w),
-        ("thresh_tdiff", params.thresh_tdiff),
-        ("smallest_vpfloat", DBL_EPS),
-        ("rd_o_cvd", params.rd_o_cvd),
+        dtime,
+        params.smag_offset,
+        params.nudgezone_diff,
+        params.fac_bdydiff_v,
+        params.diff_multfac_w,
+        params.thresh_tdiff,
+        DBL_EPS,
+        params.rd_o_cvd,
     ]
-    .into_iter()
-    .map(|(n, v)| (n.to_string(), Scalar::F64(v)))
-    .collect()
+    .map(Scalar::F64)
 }
 
 /// The K fields of the params by the component's names: `enh_smag_fac`,
@@ -214,8 +233,13 @@ pub struct Diffusion<'a> {
     schedule: Schedule,
     engine: Engine<'a>,
     plan: plan::Plan,
-    workspace: BTreeMap<String, Field>,
-    compiled: BTreeMap<String, Arc<CompiledProgram>>,
+    /// The fields of a step by position: the state's (moved in for a step, see
+    /// [`DiffusionState::names`]), then the component's own work fields.
+    slots: Vec<Field>,
+    /// The name of each slot (for binding and messages).
+    slot_names: Vec<String>,
+    /// The regular and the initial-run steps, bound to the slots.
+    bound: [Vec<plan::BoundStep>; 2],
 }
 
 impl<'a> Diffusion<'a> {
@@ -250,25 +274,43 @@ impl<'a> Diffusion<'a> {
         for (name, dims) in steps::intermediates() {
             workspace.insert(name.to_string(), Field::zeros(grid, nlev, dims, F64));
         }
+        let mut slot_names: Vec<String> = DiffusionState::names().map(String::from).collect();
+        let mut slots = vec![Field::placeholder(); slot_names.len()];
+        for (name, f) in workspace {
+            slot_names.push(name);
+            slots.push(f);
+        }
         let schedule = Schedule::Unfused;
+        let plan = plan::Plan::new(schedule, &statics)?;
+        let bound = Self::bind(&plan, &slot_names)?;
         Ok(Diffusion {
             config: config.clone(),
             params: params.clone(),
             initial_params,
             grid,
             nlev,
-            plan: plan::Plan::new(schedule, &statics)?,
+            plan,
             statics,
             schedule,
             engine: Engine::Interpreter,
-            workspace,
-            compiled: BTreeMap::new(),
+            slots,
+            slot_names,
+            bound,
         })
+    }
+
+    /// The steps of `plan` (regular, initial run) bound to the slots.
+    fn bind(plan: &plan::Plan, slot_names: &[String]) -> Result<[Vec<plan::BoundStep>; 2]> {
+        Ok([
+            plan::bind(plan.steps(false), slot_names, &SCALARS)?,
+            plan::bind(plan.steps(true), slot_names, &SCALARS)?,
+        ])
     }
 
     /// Selects the schedule.
     pub fn with_schedule(mut self, schedule: Schedule) -> Result<Diffusion<'a>> {
         self.plan = plan::Plan::new(schedule, &self.statics)?;
+        self.bound = Self::bind(&self.plan, &self.slot_names)?;
         self.schedule = schedule;
         Ok(self)
     }
@@ -332,10 +374,15 @@ impl<'a> Diffusion<'a> {
         }
     }
 
-    /// The component's own fields (K coefficients and, for the unfused schedule, the
-    /// intermediate fields).
-    pub fn workspace(&self) -> &BTreeMap<String, Field> {
-        &self.workspace
+    /// The component's own fields by name (K coefficients and, for the unfused
+    /// schedule, the intermediate fields).
+    pub fn workspace(&self) -> BTreeMap<&str, &Field> {
+        let state = DiffusionState::len();
+        self.slot_names[state..]
+            .iter()
+            .map(String::as_str)
+            .zip(&self.slots[state..])
+            .collect()
     }
 
     /// One diffusion step of `dtime` seconds on `state` (ICON4Py `Diffusion.run`, or
@@ -355,28 +402,18 @@ impl<'a> Diffusion<'a> {
             device.run(dtime, initial_run)?;
             return device.download(state);
         }
-        let scalars = scalars(self.params_for(initial_run), dtime);
-        let mut store = std::mem::take(&mut self.workspace);
-        let names: Vec<String> = state.fields().map(|(n, _)| n.to_string()).collect();
-        for n in &names {
-            let f = state.take_field(n).expect("listed");
-            store.insert(n.clone(), f);
-        }
+        let scalars = scalar_values(self.params_for(initial_run), dtime);
+        let n = DiffusionState::len();
+        state.move_into(&mut self.slots[..n]);
         let result = plan::execute(
-            self.plan.steps(initial_run),
+            &self.bound[initial_run as usize],
             self.engine,
             self.grid,
             self.nlev,
-            &mut store,
+            &mut self.slots,
             &scalars,
-            &mut self.compiled,
         );
-        for n in &names {
-            if let Some(f) = store.remove(n) {
-                state.set_field(n, f);
-            }
-        }
-        self.workspace = store;
+        state.move_back(&mut self.slots[..n]);
         result
     }
 

@@ -142,30 +142,14 @@ impl Args {
                     format!("missing ({} field {})", d.role.name(), d.ty),
                 )
             })?;
-            let want = super::Field::grid_shape(grid, nlev, d.ty.dims);
-            if f.dims() != d.ty.dims || f.shape() != want.as_slice() || f.dtype() != d.ty.dtype {
-                return Err(err(
-                    &d.name,
-                    format!(
-                        "expected {}, got {} (grid {}, nlev {nlev})",
-                        describe(d.ty.dims, &want, d.ty.dtype),
-                        f.describe(),
-                        grid.name
-                    ),
-                ));
-            }
+            check_field(program, d, f, grid, nlev)?;
         }
         for s in &program.scalars {
             let v = self
                 .scalars
                 .get(&s.name)
                 .ok_or_else(|| err(&s.name, format!("missing (scalar {})", s.dtype)))?;
-            if v.dtype() != s.dtype {
-                return Err(err(
-                    &s.name,
-                    format!("expected a {} scalar, got {} ({v})", s.dtype, v.dtype()),
-                ));
-            }
+            check_scalar(program, s, *v)?;
         }
         for name in self.fields.keys() {
             if !program
@@ -185,5 +169,116 @@ impl Args {
             }
         }
         Ok(nlev)
+    }
+}
+
+/// Checks one argument field against its declaration on `grid` with `nlev` levels:
+/// dimensions, shape and element type; the error names the argument and both shapes.
+pub fn check_field(
+    program: &ir::Program,
+    d: &ir::FieldDecl,
+    f: &super::Field,
+    grid: &Grid,
+    nlev: usize,
+) -> Result<()> {
+    let want = super::Field::grid_shape(grid, nlev, d.ty.dims);
+    if f.dims() != d.ty.dims || f.shape() != want.as_slice() || f.dtype() != d.ty.dtype {
+        return Err(Error::Argument {
+            program: program.name.clone(),
+            arg: d.name.clone(),
+            message: format!(
+                "expected {}, got {} (grid {}, nlev {nlev})",
+                describe(d.ty.dims, &want, d.ty.dtype),
+                f.describe(),
+                grid.name
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Checks one scalar argument's type against its declaration.
+pub fn check_scalar(program: &ir::Program, s: &ir::ScalarDecl, v: Scalar) -> Result<()> {
+    if v.dtype() != s.dtype {
+        return Err(Error::Argument {
+            program: program.name.clone(),
+            arg: s.name.clone(),
+            message: format!("expected a {} scalar, got {} ({v})", s.dtype, v.dtype()),
+        });
+    }
+    Ok(())
+}
+
+/// Arguments by position instead of by name: the program's argument fields (its
+/// non-temporary fields, in declaration order) and its scalars, in declaration order.
+/// What a component binds once and passes on every call, without name look-ups.
+pub struct Positional<'a> {
+    /// The argument fields, in the order of the program's non-temporary fields.
+    pub fields: &'a mut [super::Field],
+    /// The scalars, in the order of the program's scalars.
+    pub scalars: &'a [Scalar],
+}
+
+impl Positional<'_> {
+    /// Checks the arguments against `program` on `grid` with `nlev` levels (counts,
+    /// shapes, element types), as [`Args::check`] does for named arguments.
+    pub fn check(&self, program: &ir::Program, grid: &Grid, nlev: usize) -> Result<()> {
+        let decls: Vec<&ir::FieldDecl> = program
+            .fields
+            .iter()
+            .filter(|d| d.role != Role::Temp)
+            .collect();
+        if decls.len() != self.fields.len() || program.scalars.len() != self.scalars.len() {
+            return Err(Error::Argument {
+                program: program.name.clone(),
+                arg: "-".into(),
+                message: format!(
+                    "{} fields and {} scalars given by position, the program has {} and {}",
+                    self.fields.len(),
+                    self.scalars.len(),
+                    decls.len(),
+                    program.scalars.len()
+                ),
+            });
+        }
+        for (d, f) in decls.into_iter().zip(self.fields.iter()) {
+            check_field(program, d, f, grid, nlev)?;
+        }
+        for (s, v) in program.scalars.iter().zip(self.scalars) {
+            check_scalar(program, s, *v)?;
+        }
+        Ok(())
+    }
+
+    /// All fields of `program` in declaration order: the arguments (moved out of
+    /// `self`) with fresh temporaries between them; [`Positional::restore`] puts the
+    /// arguments back.
+    pub fn take_all(
+        &mut self,
+        program: &ir::Program,
+        grid: &Grid,
+        nlev: usize,
+    ) -> Vec<super::Field> {
+        let mut args = self.fields.iter_mut();
+        program
+            .fields
+            .iter()
+            .map(|d| match d.role {
+                Role::Temp => {
+                    super::Field::filled(grid, nlev, d.ty.dims.list(), d.ty.dtype.poison())
+                }
+                _ => std::mem::replace(args.next().expect("checked"), super::Field::placeholder()),
+            })
+            .collect()
+    }
+
+    /// Puts the argument fields of `all` (from [`Positional::take_all`]) back.
+    pub fn restore(&mut self, program: &ir::Program, all: Vec<super::Field>) {
+        let mut args = self.fields.iter_mut();
+        for (d, f) in program.fields.iter().zip(all) {
+            if d.role != Role::Temp {
+                *args.next().expect("checked") = f;
+            }
+        }
     }
 }

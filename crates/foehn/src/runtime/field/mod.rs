@@ -7,7 +7,7 @@ pub mod access;
 mod args;
 pub mod npy;
 
-pub use args::Args;
+pub use args::{Args, Positional};
 
 use crate::dsl::IntoDims;
 use crate::error::{Error, Result};
@@ -135,6 +135,16 @@ impl Field {
             )));
         }
         Ok(Field { dims, shape, data })
+    }
+
+    /// An empty field without dimensions: what a field moved out of a state leaves
+    /// behind (never an argument of a program; argument checks refuse it).
+    pub fn placeholder() -> Field {
+        Field {
+            dims: Dims::default(),
+            shape: vec![],
+            data: FieldData::F64(vec![]),
+        }
     }
 
     /// A field of `value`s shaped for `grid` with `nlev` full levels.

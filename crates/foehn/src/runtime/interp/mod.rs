@@ -22,7 +22,7 @@ mod eval;
 
 use crate::error::Result;
 use crate::ir::{self, Scalar};
-use crate::runtime::field::{Args, Field};
+use crate::runtime::field::{Args, Field, Positional};
 use crate::runtime::Backend;
 use eval::{Eval, Pt, Value};
 use foehn_grid::Grid;
@@ -41,6 +41,20 @@ impl Backend for Interpreter {
     fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
         self.run_ir(program, grid, args)
     }
+
+    fn execute_positional(
+        &self,
+        program: &ir::Program,
+        grid: &Grid,
+        nlev: usize,
+        args: &mut Positional,
+    ) -> Result<()> {
+        args.check(program, grid, nlev)?;
+        let mut fields = args.take_all(program, grid, nlev);
+        let result = run_stencils(program, grid, nlev, &mut fields, args.scalars);
+        args.restore(program, fields);
+        result
+    }
 }
 
 impl Interpreter {
@@ -48,7 +62,12 @@ impl Interpreter {
     pub fn run_ir(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
         let nlev = args.check(program, grid)?;
         let mut fields = args.take_program_fields(program, grid, nlev);
-        let result = run_stencils(program, grid, nlev, &mut fields, args);
+        let scalars: Vec<Scalar> = program
+            .scalars
+            .iter()
+            .map(|s| args.scalar(&s.name).expect("checked"))
+            .collect();
+        let result = run_stencils(program, grid, nlev, &mut fields, &scalars);
         args.restore_program_fields(program, fields);
         result
     }
@@ -59,13 +78,8 @@ fn run_stencils(
     grid: &Grid,
     nlev: usize,
     fields: &mut [Field],
-    args: &Args,
+    scalars: &[Scalar],
 ) -> Result<()> {
-    let scalars: Vec<Scalar> = program
-        .scalars
-        .iter()
-        .map(|s| args.scalar(&s.name).expect("checked"))
-        .collect();
     for st in &program.stencils {
         let runtime = |message: String| program.runtime_error(st, message);
         let dom = program.resolve_domain(st, grid, nlev)?;
@@ -75,7 +89,7 @@ fn run_stencils(
                 grid,
                 nlev,
                 fields,
-                scalars: &scalars,
+                scalars,
                 k_range: dom.k,
                 columns: RefCell::new(HashMap::new()),
             };

@@ -115,8 +115,8 @@ impl<'a> CudaDiffusion<'a> {
             if let Some(f) = state.take_field(n) {
                 args.set_field(n, f);
                 from_state.push(n.clone());
-            } else if let Some(f) = d.workspace().get(n) {
-                args.set_field(n, f.clone());
+            } else if let Some(f) = d.workspace().get(n.as_str()) {
+                args.set_field(n, (*f).clone());
             }
         }
         for (n, x) in scalars(d.params(), 0.0) {
@@ -125,7 +125,7 @@ impl<'a> CudaDiffusion<'a> {
         let checked = args.check(&self.storage, d.grid()).map(|_| ());
         let dev = checked.and_then(|()| self.cuda.upload(&self.storage, &args));
         for n in from_state {
-            state.set_field(&n, args.take_field(&n).expect("uploaded"));
+            state.set_field(&n, args.take_field(&n).expect("uploaded"))?;
         }
         let dev = dev?;
         let (regular, initial) = (
@@ -216,7 +216,7 @@ impl DeviceDiffusion<'_> {
         };
         for decl in &outputs.fields {
             if let Some(f) = args.take_field(&decl.name) {
-                state.set_field(&decl.name, f);
+                state.set_field(&decl.name, f)?;
             }
         }
         r

@@ -13,7 +13,8 @@
 //! `dwdx/dwdy` (written only with `type_shear == 2`, else left as they are).
 
 use super::steps;
-use super::{k_fields, scalars, DiffusionState, Statics};
+use super::{k_fields, scalars, Statics};
+use crate::diffusion::inputs::state::random_state;
 use crate::common::vertical::{VerticalConfig, VerticalGrid};
 use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::{
@@ -86,13 +87,13 @@ pub fn realistic_dtime(grid: &Grid) -> f64 {
     0.009 * l.iter().sum::<f64>() / l.len().max(1) as f64
 }
 
-/// Realistic inputs of a variant: [`DiffusionState::random`] with the variant's
+/// Realistic inputs of a variant: [`random_state`] with the variant's
 /// configuration ([`setup`]), the regular-step K coefficients and scalars, and a
 /// realistic time step ([`realistic_dtime`]).
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
     let statics = Statics::from_variant(&program.variant).expect("a diffusion_step variant");
     let (config, vertical, params) = setup(&statics, nlev);
-    let mut fields = DiffusionState::random(grid, &vertical, &config, seed).into_fields();
+    let mut fields = random_state(grid, &vertical, &config, seed).into_named();
     fields.extend(k_fields(grid, nlev, &params, None));
     let scalars = scalars(&params, realistic_dtime(grid));
     let mut args = Args::new();

@@ -9,16 +9,17 @@ use super::steps::{
 };
 use super::{Engine, Schedule, Statics};
 use crate::common::exchange::{Exchange as HaloExchange, NoExchange};
+use foehn::codegen::Sizes;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::ir::{self, Role, Scalar};
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cpu::CompiledProgram;
-use foehn::runtime::field::{Args, Field};
+use foehn::runtime::field::{Args, Field, Positional};
 use foehn::runtime::interp::Interpreter;
+use foehn::runtime::Backend;
 use foehn_grid::Grid;
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The steps of a regular and of an initial-run diffusion step.
 #[derive(Clone)]
@@ -84,42 +85,151 @@ pub fn fused_steps(s: &Statics, initial: bool) -> Result<Vec<Step>> {
     ])
 }
 
-/// The halo-exchange step on one domain: [`exchange_with`] the no-op [`NoExchange`].
-pub fn halo_exchange(exchange: &Exchange, store: &mut BTreeMap<String, Field>) -> Result<()> {
-    exchange_with(&mut NoExchange, exchange, store)
+/// A step bound, once, to the positions of its fields in the slots of a run (see
+/// [`bind`]): no name is looked up while the step runs.
+pub enum BoundStep {
+    /// A program call: the slots of its argument fields (the program's non-temporary
+    /// fields, in declaration order) and the indices of its scalars in the step's
+    /// scalar list.
+    Call {
+        /// The call.
+        call: Box<Call>,
+        /// Slots of the argument fields.
+        fields: Vec<usize>,
+        /// Indices of the scalars.
+        scalars: Vec<usize>,
+        /// The compiled program (CPU engine), compiled at its first run.
+        compiled: OnceLock<Arc<CompiledProgram>>,
+    },
+    /// A halo exchange of the fields in these slots.
+    Exchange {
+        /// The exchange point.
+        exchange: Exchange,
+        /// Slots of the exchanged fields.
+        fields: Vec<usize>,
+    },
 }
 
-/// Runs the halo-exchange step `exchange` through `hook` (the
-/// [`Exchange`](crate::common::exchange::Exchange) a decomposed run fills in): a blocking
-/// exchange, or the start or the wait of an asynchronous one, of the listed fields of
-/// `store`.
-pub fn exchange_with(
-    hook: &mut dyn HaloExchange,
-    exchange: &Exchange,
-    store: &mut BTreeMap<String, Field>,
-) -> Result<()> {
-    let (location, fields) = (exchange.location, &exchange.fields);
-    match exchange.mode {
-        ExchangeMode::Blocking => hook.exchange(location, fields, store),
-        ExchangeMode::Start => hook.start(location, fields, store),
-        ExchangeMode::Wait => hook.wait(location, fields, store),
+/// Binds `steps` to the slots named `slots` (the state's fields, then the component's
+/// work fields) and to the scalars named `scalars`; a name neither holds is an error
+/// naming the program and the argument.
+pub fn bind(steps: &[Step], slots: &[String], scalars: &[&str]) -> Result<Vec<BoundStep>> {
+    let slot = |program: &str, name: &str| {
+        slots
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| Error::Argument {
+                program: program.to_string(),
+                arg: name.to_string(),
+                message: "the diffusion state and workspace have no such field".into(),
+            })
+    };
+    steps
+        .iter()
+        .map(|step| match step {
+            Step::Call(c) => {
+                let p = c.program();
+                let fields = p
+                    .fields
+                    .iter()
+                    .filter(|d| d.role != Role::Temp)
+                    .map(|d| slot(&p.name, &d.name))
+                    .collect::<Result<_>>()?;
+                let scalars =
+                    p.scalars
+                        .iter()
+                        .map(|s| {
+                            scalars.iter().position(|n| *n == s.name).ok_or_else(|| {
+                                Error::Argument {
+                                    program: p.name.clone(),
+                                    arg: s.name.clone(),
+                                    message: format!(
+                                        "not a scalar of the diffusion step ({})",
+                                        scalars.join(", ")
+                                    ),
+                                }
+                            })
+                        })
+                        .collect::<Result<_>>()?;
+                Ok(BoundStep::Call {
+                    call: c.clone(),
+                    fields,
+                    scalars,
+                    compiled: OnceLock::new(),
+                })
+            }
+            Step::Exchange(x) => Ok(BoundStep::Exchange {
+                fields: x
+                    .fields
+                    .iter()
+                    .map(|n| slot("halo exchange", n))
+                    .collect::<Result<_>>()?,
+                exchange: x.clone(),
+            }),
+        })
+        .collect()
+}
+
+/// Moves the fields at `at` out of `slots` (leaving placeholders).
+fn take(slots: &mut [Field], at: &[usize]) -> Vec<Field> {
+    at.iter()
+        .map(|&i| std::mem::replace(&mut slots[i], Field::placeholder()))
+        .collect()
+}
+
+/// Puts fields taken by [`take`] back.
+fn put_back(slots: &mut [Field], at: &[usize], fields: Vec<Field>) {
+    for (&i, f) in at.iter().zip(fields) {
+        slots[i] = f;
     }
 }
 
-/// Runs `steps` on a host engine over the fields of `store` (component names).
+/// Runs the halo-exchange step `exchange` through `hook` (the
+/// [`Exchange`](crate::common::exchange::Exchange) a decomposed run fills in; on one
+/// domain the no-op `NoExchange`): a blocking exchange, or the start or the wait of an
+/// asynchronous one, of `fields`.
+pub fn exchange_with(
+    hook: &mut dyn HaloExchange,
+    exchange: &Exchange,
+    fields: &mut [Field],
+) -> Result<()> {
+    let (location, names) = (exchange.location, &exchange.fields);
+    match exchange.mode {
+        ExchangeMode::Blocking => hook.exchange(location, names, fields),
+        ExchangeMode::Start => hook.start(location, names, fields),
+        ExchangeMode::Wait => hook.wait(location, names, fields),
+    }
+}
+
+/// Runs bound steps on a host engine over `slots` with the step's `scalars`.
 pub fn execute(
-    steps: &[Step],
+    steps: &[BoundStep],
     engine: Engine<'_>,
     grid: &Grid,
     nlev: usize,
-    store: &mut BTreeMap<String, Field>,
-    scalars: &BTreeMap<String, Scalar>,
-    compiled: &mut BTreeMap<String, Arc<CompiledProgram>>,
+    slots: &mut [Field],
+    scalars: &[Scalar],
 ) -> Result<()> {
     for step in steps {
         match step {
-            Step::Exchange(x) => halo_exchange(x, store)?,
-            Step::Call(c) => run_call(c, engine, grid, nlev, store, scalars, compiled)?,
+            BoundStep::Exchange { exchange, fields } => {
+                let mut taken = take(slots, fields);
+                let r = exchange_with(&mut NoExchange, exchange, &mut taken);
+                put_back(slots, fields, taken);
+                r?
+            }
+            BoundStep::Call {
+                call,
+                fields,
+                scalars: at,
+                compiled,
+            } => {
+                let mut taken = take(slots, fields);
+                let values: Vec<Scalar> = at.iter().map(|&i| scalars[i]).collect();
+                let r = run_call(call, engine, grid, nlev, &mut taken, &values, compiled);
+                put_back(slots, fields, taken);
+                r?
+            }
         }
     }
     Ok(())
@@ -130,68 +240,49 @@ fn run_call(
     engine: Engine<'_>,
     grid: &Grid,
     nlev: usize,
-    store: &mut BTreeMap<String, Field>,
-    scalars: &BTreeMap<String, Scalar>,
-    compiled: &mut BTreeMap<String, Arc<CompiledProgram>>,
+    fields: &mut [Field],
+    scalars: &[Scalar],
+    compiled: &OnceLock<Arc<CompiledProgram>>,
 ) -> Result<()> {
-    // The reference reads the program's own names; the engines run the renamed program.
-    let own_names = matches!(engine, Engine::Reference);
-    let pairs: Vec<(&str, &str)> =
+    let mut args = Positional { fields, scalars };
+    match engine {
+        Engine::Interpreter => Interpreter.execute_positional(c.program(), grid, nlev, &mut args),
+        Engine::Reference => reference_call(c, grid, nlev, &mut args),
+        Engine::Cpu(cpu) => {
+            let program = match compiled.get() {
+                Some(p) => p,
+                None => {
+                    let p = cpu.compile(c.program(), &c.schedule, Sizes::of(grid, nlev))?;
+                    compiled.get_or_init(|| p)
+                }
+            };
+            cpu.run_compiled_positional(c.program(), program, grid, nlev, &mut args)
+        }
+        Engine::Cuda(_) => Err(Error::Variant {
+            program: c.ir.name.clone(),
+            message: "the CUDA engine runs through `Diffusion::cuda`".into(),
+        }),
+    }
+}
+
+/// Runs a call's plain-Rust reference, which reads the program's own argument names.
+fn reference_call(c: &Call, grid: &Grid, nlev: usize, args: &mut Positional) -> Result<()> {
+    let decls: Vec<&ir::FieldDecl> =
         c.ir.fields
             .iter()
-            .zip(&c.renamed.fields)
-            .filter(|(d, _)| d.role != Role::Temp)
-            .map(|(d, r)| (d.name.as_str(), r.name.as_str()))
+            .filter(|d| d.role != Role::Temp)
             .collect();
-    let arg = |(own, component): (&str, &str)| if own_names { own } else { component }.to_string();
-    let mut args = Args::new().with_nlev(nlev);
-    let mut missing = None;
-    for &p in &pairs {
-        match store.remove(p.1) {
-            Some(f) => args.set_field(&arg(p), f),
-            None => missing = Some(p.1),
-        }
+    let mut named = Args::new().with_nlev(nlev);
+    for (d, f) in decls.iter().zip(args.fields.iter_mut()) {
+        named.set_field(&d.name, std::mem::replace(f, Field::placeholder()));
     }
-    for (d, r) in c.ir.scalars.iter().zip(&c.renamed.scalars) {
-        match scalars.get(&r.name) {
-            Some(&x) => args.set_scalar(&arg((&d.name, &r.name)), x),
-            None => missing = Some(r.name.as_str()),
-        }
+    for (s, v) in c.ir.scalars.iter().zip(args.scalars) {
+        named.set_scalar(&s.name, *v);
     }
-    let result = match missing {
-        Some(name) => Err(Error::Argument {
-            program: c.ir.name.clone(),
-            arg: name.to_string(),
-            message: "the diffusion state has no such field or scalar".into(),
-        }),
-        None => match engine {
-            Engine::Interpreter => Interpreter.run_ir(c.program(), grid, &mut args),
-            Engine::Reference => (c.reference)(&c.ir, grid, &mut args),
-            Engine::Cpu(cpu) => {
-                let key = format!("{} [{}]", c.ir.name, c.ir.variant);
-                let program = match compiled.get(&key) {
-                    Some(p) => p.clone(),
-                    None => {
-                        let p = cpu.compile(
-                            c.program(),
-                            &c.schedule,
-                            foehn::codegen::Sizes::of(grid, nlev),
-                        )?;
-                        compiled.insert(key, p.clone());
-                        p
-                    }
-                };
-                cpu.run_compiled(c.program(), &program, grid, &mut args)
-            }
-            Engine::Cuda(_) => Err(Error::Variant {
-                program: c.ir.name.clone(),
-                message: "the CUDA engine runs through `Diffusion::cuda`".into(),
-            }),
-        },
-    };
-    for p in pairs {
-        if let Some(f) = args.take_field(&arg(p)) {
-            store.insert(p.1.to_string(), f);
+    let result = (c.reference)(&c.ir, grid, &mut named);
+    for (d, f) in decls.iter().zip(args.fields.iter_mut()) {
+        if let Some(x) = named.take_field(&d.name) {
+            *f = x;
         }
     }
     result
@@ -213,33 +304,28 @@ pub fn chained_reference(program: &ir::Program, grid: &Grid, args: &mut Args) ->
         .filter(|d| d.role != Role::Temp)
         .map(|d| d.name.as_str())
         .collect();
-    let mut store = BTreeMap::new();
-    for &n in &names {
-        if let Some(f) = args.take_field(n) {
-            store.insert(n.to_string(), f);
-        }
-    }
+    let mut slot_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let mut slots: Vec<Field> = names
+        .iter()
+        .map(|n| args.take_field(n).unwrap_or_else(Field::placeholder))
+        .collect();
     for (name, dims) in intermediates() {
-        store.insert(name.to_string(), Field::zeros(grid, nlev, dims, F64));
+        slot_names.push(name.to_string());
+        slots.push(Field::zeros(grid, nlev, dims, F64));
     }
-    let scalars = program
+    let scalar_names: Vec<&str> = program.scalars.iter().map(|s| s.name.as_str()).collect();
+    let scalars: Vec<Scalar> = program
         .scalars
         .iter()
-        .filter_map(|s| Some((s.name.clone(), args.scalar(&s.name)?)))
-        .collect();
-    let result = execute(
-        &steps,
-        Engine::Reference,
-        grid,
-        nlev,
-        &mut store,
-        &scalars,
-        &mut BTreeMap::new(),
-    );
-    for n in names {
-        if let Some(f) = store.remove(n) {
-            args.set_field(n, f);
-        }
+        .map(|s| {
+            args.scalar(&s.name)
+                .ok_or_else(|| Error::Field(format!("{STEP_NAME} reference: missing `{}`", s.name)))
+        })
+        .collect::<Result<_>>()?;
+    let result = bind(&steps, &slot_names, &scalar_names)
+        .and_then(|bound| execute(&bound, Engine::Reference, grid, nlev, &mut slots, &scalars));
+    for (n, f) in names.into_iter().zip(slots) {
+        args.set_field(n, f);
     }
     result
 }

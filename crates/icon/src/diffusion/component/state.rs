@@ -1,81 +1,180 @@
-//! The diffusion state: the prognostic fields diffusion updates, its diagnostic outputs
-//! and the constant interpolation, metric and geometry fields its programs read, by the
-//! component's field names (ICON4Py's `PrognosticState`, `DiffusionDiagnosticState`,
-//! `DiffusionInterpolationState`, `DiffusionMetricState`, `EdgeParams`, `CellParams`).
+//! The diffusion state as typed structs (ICON4Py's `PrognosticState`,
+//! `DiffusionDiagnosticState`, `DiffusionInterpolationState`, `DiffusionMetricState`,
+//! `EdgeParams`, `CellParams`): every field a member named as in ICON4Py, documented
+//! with its ICON name. The component binds its programs' arguments to the members'
+//! positions once ([`DiffusionState::names`] is that order) and moves the fields into
+//! its slots for a step; by-name access is for I/O and tests.
 
-use crate::common::vertical::VerticalGrid;
-use crate::diffusion::config::DiffusionConfig;
-use crate::diffusion::inputs::apply_diffusion_to_theta_and_exner as theta_inputs;
-use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner as theta_program;
-use foehn::dsl::prelude::*;
+use crate::common::state::FieldGroup;
+pub use crate::common::state::PrognosticState;
+use crate::state_struct;
+use foehn::error::{Error, Result};
 use foehn::runtime::field::Field;
-use foehn_grid::Grid;
-use foehn_testkit::{random_field, SplitMix64};
 use std::collections::BTreeMap;
 
-/// Prognostic fields (updated in place): `vn` (Edge, K), `w` (Cell, KHalf), `theta_v`
-/// and `exner` (Cell, K).
+/// The prognostic fields diffusion updates: `vn`, `w`, `theta_v`, `exner` (it reads
+/// no `rho`).
 pub const PROGNOSTIC: [&str; 4] = ["vn", "w", "theta_v", "exner"];
 
-/// Diagnostic outputs (Cell, KHalf): `hdef_ic`, `div_ic` (written when `shear_type ≥ 1`),
-/// `dwdx`, `dwdy` (written when `shear_type == 2`).
-pub const DIAGNOSTIC: [&str; 4] = ["hdef_ic", "div_ic", "dwdx", "dwdy"];
+/// Diagnostic outputs (ICON4Py `DiffusionDiagnosticState`).
+pub const DIAGNOSTIC: &[&str] = DiffusionDiagnosticState::NAMES;
 
-/// Interpolation coefficients (ICON4Py `DiffusionInterpolationState`).
-pub const INTERPOLATION: [&str; 10] = [
-    "rbf_coeff_1",
-    "rbf_coeff_2",
-    "e_bln_c_s",
-    "geofac_div",
-    "geofac_n2s",
-    "geofac_n2s_c",
-    "geofac_n2s_nbh",
-    "geofac_grg_x",
-    "geofac_grg_y",
-    "nudgecoeff_e",
-];
+state_struct! {
+    /// What diffusion diagnoses for the turbulence scheme (Cell, KHalf), all 1/s
+    /// (ICON4Py `DiffusionDiagnosticState`).
+    pub struct DiffusionDiagnosticState {
+        /// Horizontal deformation at half levels (`shear_type ≥ 1`); ICON `hdef_ic`.
+        hdef_ic,
+        /// Divergence at half levels (`shear_type ≥ 1`); ICON `div_ic`.
+        div_ic,
+        /// Zonal gradient of w (`shear_type == 2`); ICON `dwdx`.
+        dwdx,
+        /// Meridional gradient of w (`shear_type == 2`); ICON `dwdy`.
+        dwdy,
+    }
+}
 
-/// Metric fields (ICON4Py `DiffusionMetricState`; the steep-point mask `mask_hdiff` is
-/// implied by `zd_diffcoef ≠ 0`).
-pub const METRIC: [&str; 5] = [
-    "wgtfac_c",
-    "theta_ref_mc",
-    "zd_vertoffset",
-    "zd_intcoef",
-    "zd_diffcoef",
-];
+state_struct! {
+    /// Interpolation coefficients diffusion reads (ICON4Py
+    /// `DiffusionInterpolationState`).
+    pub struct DiffusionInterpolationState {
+        /// RBF vector reconstruction at vertices, x component (Vertex, V2E); ICON
+        /// `rbf_vec_coeff_v(1,…)`.
+        rbf_coeff_1,
+        /// RBF vector reconstruction at vertices, y component (Vertex, V2E); ICON
+        /// `rbf_vec_coeff_v(2,…)`.
+        rbf_coeff_2,
+        /// Edge-to-cell bilinear averaging weights (Cell, C2E); ICON `e_bln_c_s`.
+        e_bln_c_s,
+        /// Divergence weights (Cell, C2E); ICON `geofac_div`.
+        geofac_div,
+        /// Nabla² weights, own cell then neighbours (Cell, C2E2CO); ICON `geofac_n2s`.
+        geofac_n2s,
+        /// The own-cell part of `geofac_n2s` (Cell).
+        geofac_n2s_c,
+        /// The neighbour part of `geofac_n2s` (Cell, C2E2C).
+        geofac_n2s_nbh,
+        /// Green–Gauss gradient weights, x (Cell, C2E2CO); ICON `geofac_grg(:,:,1)`.
+        geofac_grg_x,
+        /// Green–Gauss gradient weights, y (Cell, C2E2CO); ICON `geofac_grg(:,:,2)`.
+        geofac_grg_y,
+        /// Nudging coefficient at edges of a limited-area grid (Edge); ICON
+        /// `nudgecoeff_e`.
+        nudgecoeff_e,
+    }
+}
 
-/// Geometry, taken from `grid.geometry` (ICON4Py `EdgeParams`, `CellParams`).
-pub const GEOMETRY: [&str; 10] = [
-    "tangent_orientation",
-    "inv_primal_edge_length",
-    "inv_vert_vert_length",
-    "inv_dual_edge_length",
-    "edge_area",
-    "primal_normal_vert_x",
-    "primal_normal_vert_y",
-    "dual_normal_vert_x",
-    "dual_normal_vert_y",
-    "cell_area",
-];
+state_struct! {
+    /// Metric fields diffusion reads (ICON4Py `DiffusionMetricState`; the steep-point
+    /// mask `mask_hdiff` is implied by `zd_diffcoef ≠ 0`).
+    pub struct DiffusionMetricState {
+        /// Interpolation weight full → half levels (Cell, KHalf); ICON `wgtfac_c`.
+        wgtfac_c,
+        /// Reference virtual potential temperature (Cell, K), K; ICON `theta_ref_mc`.
+        theta_ref_mc,
+        /// Vertical offsets of the truly horizontal diffusion (Cell, C2E2C, K); ICON
+        /// `zd_vertoffset`.
+        zd_vertoffset,
+        /// Interpolation coefficients of the truly horizontal diffusion (Cell, C2E2C,
+        /// K); ICON `zd_intcoef`.
+        zd_intcoef,
+        /// Truly horizontal diffusion coefficient (Cell, K); ICON `zd_diffcoef`.
+        zd_diffcoef,
+    }
+}
 
-/// The fields of one diffusion state, by name (see [`PROGNOSTIC`], [`DIAGNOSTIC`],
-/// [`INTERPOLATION`], [`METRIC`], [`GEOMETRY`]).
+state_struct! {
+    /// Edge geometry diffusion reads (ICON4Py `EdgeParams`), from `grid.geometry`.
+    pub struct EdgeParams {
+        /// Orientation of the edge's tangent (Edge), ±1; ICON `tangent_orientation`.
+        tangent_orientation,
+        /// 1 / primal edge length (Edge), 1/m; ICON `inv_primal_edge_length`.
+        inv_primal_edge_length,
+        /// 1 / vertex-vertex distance (Edge), 1/m; ICON `inv_vert_vert_length`.
+        inv_vert_vert_length,
+        /// 1 / dual edge length (Edge), 1/m; ICON `inv_dual_edge_length`.
+        inv_dual_edge_length,
+        /// Area of the edge's quadrilateral (Edge), m²; ICON `area_edge`.
+        edge_area,
+        /// Primal normal at the edge's vertices, x (Edge, E2C2V); ICON
+        /// `primal_normal_vert(:,:,:)%v1`.
+        primal_normal_vert_x,
+        /// Primal normal at the edge's vertices, y (Edge, E2C2V); ICON
+        /// `primal_normal_vert(:,:,:)%v2`.
+        primal_normal_vert_y,
+        /// Dual normal at the edge's vertices, x (Edge, E2C2V); ICON
+        /// `dual_normal_vert(:,:,:)%v1`.
+        dual_normal_vert_x,
+        /// Dual normal at the edge's vertices, y (Edge, E2C2V); ICON
+        /// `dual_normal_vert(:,:,:)%v2`.
+        dual_normal_vert_y,
+    }
+}
+
+state_struct! {
+    /// Cell geometry diffusion reads (ICON4Py `CellParams`), from `grid.geometry`.
+    pub struct CellParams {
+        /// Cell area (Cell), m²; ICON `area`.
+        cell_area,
+    }
+}
+
+/// Everything diffusion reads and updates: the prognostic state, its diagnostic outputs
+/// and the constant interpolation, metric and geometry fields.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiffusionState {
-    fields: BTreeMap<String, Field>,
+    /// The prognostic fields (`rho` is carried but not read by diffusion).
+    pub prognostic: PrognosticState,
+    /// The diagnostic outputs.
+    pub diagnostic: DiffusionDiagnosticState,
+    /// The interpolation coefficients.
+    pub interpolation: DiffusionInterpolationState,
+    /// The metric fields.
+    pub metric: DiffusionMetricState,
+    /// The edge geometry.
+    pub edges: EdgeParams,
+    /// The cell geometry.
+    pub cells: CellParams,
     nlev: usize,
 }
 
 impl DiffusionState {
-    /// Every field name of a state, prognostic first.
+    /// Every field name of a state, in slot order (prognostic first).
     pub fn names() -> impl Iterator<Item = &'static str> {
-        PROGNOSTIC
-            .into_iter()
-            .chain(DIAGNOSTIC)
-            .chain(INTERPOLATION)
-            .chain(METRIC)
-            .chain(GEOMETRY)
+        PrognosticState::NAMES
+            .iter()
+            .chain(DiffusionDiagnosticState::NAMES)
+            .chain(DiffusionInterpolationState::NAMES)
+            .chain(DiffusionMetricState::NAMES)
+            .chain(EdgeParams::NAMES)
+            .chain(CellParams::NAMES)
+            .copied()
+    }
+
+    /// The number of fields of a state (its slots).
+    pub fn len() -> usize {
+        Self::names().count()
+    }
+
+    /// Builds a state from fields by name; every name of [`DiffusionState::names`]
+    /// must be there, and nothing else.
+    pub fn from_named(mut named: BTreeMap<String, Field>, nlev: usize) -> Result<DiffusionState> {
+        let state = DiffusionState {
+            prognostic: FieldGroup::from_named(&mut named)?,
+            diagnostic: FieldGroup::from_named(&mut named)?,
+            interpolation: FieldGroup::from_named(&mut named)?,
+            metric: FieldGroup::from_named(&mut named)?,
+            edges: FieldGroup::from_named(&mut named)?,
+            cells: FieldGroup::from_named(&mut named)?,
+            nlev,
+        };
+        match named.keys().next() {
+            Some(extra) => Err(Error::Field(format!(
+                "diffusion state: `{extra}` is not a field of it (fields: {})",
+                Self::names().collect::<Vec<_>>().join(", ")
+            ))),
+            None => Ok(state),
+        }
     }
 
     /// Number of full levels.
@@ -83,283 +182,88 @@ impl DiffusionState {
         self.nlev
     }
 
-    /// A field by name.
+    /// All fields with their names, in slot order.
+    pub fn fields(&self) -> impl Iterator<Item = (&'static str, &Field)> {
+        let mut all: Vec<&Field> = Vec::with_capacity(Self::len());
+        all.extend(self.prognostic.fields());
+        all.extend(self.diagnostic.fields());
+        all.extend(self.interpolation.fields());
+        all.extend(self.metric.fields());
+        all.extend(self.edges.fields());
+        all.extend(self.cells.fields());
+        Self::names().zip(all)
+    }
+
+    /// A field by name (for I/O and tests).
     pub fn field(&self, name: &str) -> Option<&Field> {
-        self.fields.get(name)
+        self.fields().find(|(n, _)| *n == name).map(|(_, f)| f)
     }
 
-    /// A field by name, mutably.
+    /// A field by name, mutably (e.g. to put real data in place of random constants).
     pub fn field_mut(&mut self, name: &str) -> Option<&mut Field> {
-        self.fields.get_mut(name)
+        let i = Self::names().position(|n| n == name)?;
+        self.fields_mut().into_iter().nth(i)
     }
 
-    /// Replaces a field (e.g. real data instead of the random constants).
-    pub fn set_field(&mut self, name: &str, field: Field) {
-        self.fields.insert(name.to_string(), field);
-    }
-
-    /// An `f64` field's data (column-major: horizontal fastest, then local, then level).
+    /// An `f64` field's data by name (column-major: horizontal fastest, then local,
+    /// then level).
     pub fn f64s(&self, name: &str) -> Option<&[f64]> {
-        self.fields.get(name).and_then(Field::as_f64)
+        self.field(name).and_then(Field::as_f64)
     }
 
-    /// All fields, by name.
-    pub fn fields(&self) -> impl Iterator<Item = (&str, &Field)> {
-        self.fields.iter().map(|(k, v)| (k.as_str(), v))
+    /// Replaces a field by name (e.g. real data in place of the random constants); a
+    /// name that is not a field of the state is an error listing the names.
+    pub fn set_field(&mut self, name: &str, field: Field) -> Result<()> {
+        match self.field_mut(name) {
+            Some(f) => {
+                *f = field;
+                Ok(())
+            }
+            None => Err(Error::Field(format!(
+                "diffusion state: no field `{name}` (fields: {})",
+                Self::names().collect::<Vec<_>>().join(", ")
+            ))),
+        }
     }
 
+    /// Moves a field out by name, leaving a placeholder until it is set again (for
+    /// uploads and downloads).
     pub(crate) fn take_field(&mut self, name: &str) -> Option<Field> {
-        self.fields.remove(name)
+        self.field_mut(name)
+            .map(|f| std::mem::replace(f, Field::placeholder()))
     }
 
-    pub(crate) fn into_fields(self) -> BTreeMap<String, Field> {
-        self.fields
+    /// The fields as a map by name (what named program arguments are built from).
+    pub fn into_named(self) -> BTreeMap<String, Field> {
+        let mut s = self;
+        let mut slots = vec![Field::placeholder(); Self::len()];
+        s.move_into(&mut slots);
+        Self::names().map(String::from).zip(slots).collect()
     }
 
-    /// A state on `grid` with `vertical.num_levels()` levels: the geometry from
-    /// `grid.geometry`, and realistic random values of the right sign and size for
-    /// everything foehn does not compute from the grid yet:
-    ///
-    /// - prognostic: `vn` a zonal jet growing with height (5–30 m/s) projected on the edge
-    ///   normal, ± 3 m/s noise; `w` ± 2 m/s; `theta_v` 290–330 K growing with height and
-    ///   `exner` 0.7–1.0 (the `apply_diffusion_to_theta_and_exner` generator);
-    /// - diagnostic outputs zero (as ICON allocates them);
-    /// - `rbf_coeff_1/2`: least-squares vertex reconstruction weights `2/n·(n_x, n_y)`
-    ///   from the edge normals in the vertex's frame (`n` = 5 or 6 edges), ± 5 % jitter;
-    /// - `geofac_div = l·orientation/A`; `geofac_n2s` = `l/(d·A)` at the neighbours and
-    ///   minus their sum at the cell (`geofac_n2s_c`, `geofac_n2s_nbh` are its parts);
-    ///   `geofac_grg_x/y` ± 1/√A at the neighbours, minus their sum at the cell;
-    ///   `e_bln_c_s` positive, summing to 1 per cell;
-    /// - `nudgecoeff_e = max_nudging_coefficient·exp(−(row − 9)/4)` on the nudging edge
-    ///   rows (`refin_ctrl` 9, 10), 0 elsewhere;
-    /// - `wgtfac_c` the linear-interpolation weight `dz(k−1)/(dz(k−1) + dz(k))` of the
-    ///   vertical grid (ICON's extrapolation at the top and bottom), ± 2 % per cell
-    ///   (terrain); `theta_ref_mc = theta_v` ± 6 K (so some cold pools occur);
-    /// - the steep-point list `zd_diffcoef`, `zd_vertoffset`, `zd_intcoef` as
-    ///   [`theta_inputs::set_steep_points`] (all zero coefficients when
-    ///   `!config.apply_zdiffusion_t`).
-    pub fn random(
-        grid: &Grid,
-        vertical: &VerticalGrid,
-        config: &DiffusionConfig,
-        seed: u64,
-    ) -> DiffusionState {
-        let nlev = vertical.num_levels();
-        let mut rng = SplitMix64::new(seed ^ 0xd1ff_c0e9);
-        let g = &grid.geometry;
-        let (nc, ne) = (grid.size(Location::Cell), grid.size(Location::Edge));
-        let mut f = BTreeMap::new();
-        let mut put = |name: &str, field: Field| {
-            f.insert(name.to_string(), field);
-        };
-
-        // Geometry.
-        for (name, data) in [
-            ("tangent_orientation", &g.tangent_orientation),
-            ("inv_primal_edge_length", &g.inv_primal_edge_length),
-            ("inv_vert_vert_length", &g.inv_vert_vert_length),
-            ("inv_dual_edge_length", &g.inv_dual_edge_length),
-            ("edge_area", &g.edge_area),
-        ] {
-            put(name, Field::from_fn_f64(grid, nlev, EDGE, |e| data[e]));
-        }
-        for (name, data) in [
-            ("primal_normal_vert_x", &g.primal_normal_vert_x),
-            ("primal_normal_vert_y", &g.primal_normal_vert_y),
-            ("dual_normal_vert_x", &g.dual_normal_vert_x),
-            ("dual_normal_vert_y", &g.dual_normal_vert_y),
-        ] {
-            // Grid geometry is edge-major (4·e + i); fields are column-major (e + ne·i).
-            let field =
-                Field::from_fn_f64(grid, nlev, (EDGE, E2C2V), |i| data[4 * (i % ne) + i / ne]);
-            put(name, field);
-        }
-        put(
-            "cell_area",
-            Field::from_fn_f64(grid, nlev, CELL, |c| g.cell_area[c]),
-        );
-
-        // θv, exner, divergence and Laplacian weights, steep points: the generator of
-        // `apply_diffusion_to_theta_and_exner` (geometry-based where it can be).
-        let variant = Variant::new().with("apply_zdiffusion_t", true);
-        let theta_ir = theta_program::program()
-            .specialize(&variant)
-            .expect("apply_diffusion_to_theta_and_exner specialises");
-        let mut t = theta_inputs::inputs(&theta_ir, grid, nlev, seed);
-        let mut take = |name: &str| t.take_field(name).expect("generated");
-        let theta_v = take("theta_v");
-        let n2s_c = take("geofac_n2s_c");
-        let n2s_nbh = take("geofac_n2s_nbh");
-        let (n2s_c_v, n2s_nbh_v) = (
-            n2s_c.as_f64().expect("f64").to_vec(),
-            n2s_nbh.as_f64().expect("f64").to_vec(),
-        );
-        put(
-            "geofac_n2s",
-            Field::from_fn_f64(grid, nlev, (CELL, C2E2CO), |i| {
-                let (c, j) = (i % nc, i / nc);
-                if j == 0 {
-                    n2s_c_v[c]
-                } else {
-                    n2s_nbh_v[c + nc * (j - 1)]
-                }
-            }),
-        );
-        put("geofac_n2s_c", n2s_c);
-        put("geofac_n2s_nbh", n2s_nbh);
-        put("geofac_div", take("geofac_div"));
-        put("exner", take("exner"));
-        put("zd_vertoffset", take("zd_vertoffset"));
-        put("zd_intcoef", take("vcoef"));
-        let diffcoef = take("zd_diffcoef");
-        put(
-            "zd_diffcoef",
-            if config.apply_zdiffusion_t {
-                diffcoef
-            } else {
-                Field::zeros(grid, nlev, (CELL, K), F64)
-            },
-        );
-        let theta = theta_v.as_f64().expect("f64").to_vec();
-        put(
-            "theta_ref_mc",
-            Field::from_fn_f64(grid, nlev, (CELL, K), |i| {
-                theta[i] + rng.range_f64(-6.0, 6.0)
-            }),
-        );
-        put("theta_v", theta_v);
-
-        // Winds.
-        let top_speed = |k: usize| 5.0 + 25.0 * (nlev - k) as f64 / nlev as f64;
-        put(
-            "vn",
-            Field::from_fn_f64(grid, nlev, (EDGE, K), |i| {
-                let (e, k) = (i % ne, i / ne);
-                top_speed(k) * g.edge_lat[e].cos() * g.primal_normal_x[e] + rng.range_f64(-3.0, 3.0)
-            }),
-        );
-        put(
-            "w",
-            random_field(&mut rng, grid, nlev, (CELL, KHALF), F64, -2.0, 2.0),
-        );
-        for name in DIAGNOSTIC {
-            put(name, Field::zeros(grid, nlev, (CELL, KHALF), F64));
-        }
-
-        // Interpolation coefficients.
-        let (c1, c2) = rbf_vertex_coefficients(grid, &mut rng);
-        put(
-            "rbf_coeff_1",
-            Field::from_fn_f64(grid, nlev, (VERTEX, V2E), |i| c1[i]),
-        );
-        put(
-            "rbf_coeff_2",
-            Field::from_fn_f64(grid, nlev, (VERTEX, V2E), |i| c2[i]),
-        );
-        let mut bln = vec![0.0; nc * 3];
-        for c in 0..nc {
-            let w: Vec<f64> = (0..3).map(|_| rng.range_f64(0.28, 0.39)).collect();
-            let sum: f64 = w.iter().sum();
-            for (j, x) in w.iter().enumerate() {
-                bln[c + nc * j] = x / sum;
-            }
-        }
-        put(
-            "e_bln_c_s",
-            Field::from_fn_f64(grid, nlev, (CELL, C2E), |i| bln[i]),
-        );
-        for name in ["geofac_grg_x", "geofac_grg_y"] {
-            let mut grg = vec![0.0; nc * 4];
-            for c in 0..nc {
-                let scale = 1.0 / g.cell_area[c].sqrt();
-                let mut sum = 0.0;
-                for j in 1..4 {
-                    grg[c + nc * j] = rng.range_f64(-1.0, 1.0) * scale;
-                    sum += grg[c + nc * j];
-                }
-                grg[c] = -sum;
-            }
-            put(
-                name,
-                Field::from_fn_f64(grid, nlev, (CELL, C2E2CO), |i| grg[i]),
-            );
-        }
-        let rows = grid.zones.of(Location::Edge).refin_ctrl().to_vec();
-        let first_nudging = Zone::Nudging(1)
-            .refin_value(Location::Edge)
-            .expect("nudging row");
-        put(
-            "nudgecoeff_e",
-            Field::from_fn_f64(grid, nlev, EDGE, |e| {
-                let r = rows.get(e).copied().unwrap_or(0);
-                if r >= first_nudging {
-                    config.max_nudging_coefficient * (-f64::from(r - first_nudging) / 4.0).exp()
-                } else {
-                    0.0
-                }
-            }),
-        );
-
-        // Metric.
-        let weights = interpolation_weights(vertical);
-        put(
-            "wgtfac_c",
-            Field::from_fn_f64(grid, nlev, (CELL, KHALF), |i| {
-                weights[i / nc] * (1.0 + rng.range_f64(-0.02, 0.02))
-            }),
-        );
-        DiffusionState { fields: f, nlev }
+    fn fields_mut(&mut self) -> Vec<&mut Field> {
+        let mut all = Vec::with_capacity(Self::len());
+        all.extend(self.prognostic.fields_mut());
+        all.extend(self.diagnostic.fields_mut());
+        all.extend(self.interpolation.fields_mut());
+        all.extend(self.metric.fields_mut());
+        all.extend(self.edges.fields_mut());
+        all.extend(self.cells.fields_mut());
+        all
     }
-}
 
-/// `wgtfac_c` of a flat column: weight of full level `k` at half level `k`.
-fn interpolation_weights(vertical: &VerticalGrid) -> Vec<f64> {
-    let z = &vertical.vct_a;
-    let nlev = vertical.num_levels();
-    let dz: Vec<f64> = z.windows(2).map(|w| w[0] - w[1]).collect();
-    (0..=nlev)
-        .map(|k| match k {
-            _ if nlev < 2 => 0.5,
-            0 => (2.0 * dz[0] + dz[1]) / (dz[0] + dz[1]),
-            k if k == nlev => (2.0 * dz[nlev - 1] + dz[nlev - 2]) / (dz[nlev - 2] + dz[nlev - 1]),
-            k => dz[k - 1] / (dz[k - 1] + dz[k]),
-        })
-        .collect()
-}
-
-/// Least-squares reconstruction weights of the vertex wind from the normal winds of the
-/// vertex's edges: `2/n·n_x`, `2/n·n_y` with the edge normal in the vertex's frame
-/// (exact for a constant wind on a regular hexagon), ± 5 % jitter. Skipped pentagon slots
-/// get random values (nothing may read them). Column-major (Vertex, V2E).
-fn rbf_vertex_coefficients(grid: &Grid, rng: &mut SplitMix64) -> (Vec<f64>, Vec<f64>) {
-    let nv = grid.size(Location::Vertex);
-    let (v2e, e2c2v) = (grid.topology.table(V2E), grid.topology.table(E2C2V));
-    let g = &grid.geometry;
-    let width = v2e.width();
-    let (mut c1, mut c2) = (vec![0.0; nv * width], vec![0.0; nv * width]);
-    for v in 0..nv {
-        let n = (0..width).filter(|&j| v2e.neighbor(v, j).is_some()).count() as f64;
-        for j in 0..width {
-            let slot = v + nv * j;
-            let normal = v2e.neighbor(v, j).and_then(|e| {
-                (0..2).find(|&i| e2c2v.neighbor(e, i) == Some(v)).map(|i| {
-                    (
-                        g.primal_normal_vert_x[4 * e + i],
-                        g.primal_normal_vert_y[4 * e + i],
-                    )
-                })
-            });
-            match normal {
-                Some((x, y)) => {
-                    c1[slot] = 2.0 / n * x * (1.0 + rng.range_f64(-0.05, 0.05));
-                    c2[slot] = 2.0 / n * y * (1.0 + rng.range_f64(-0.05, 0.05));
-                }
-                None => {
-                    c1[slot] = rng.range_f64(-1.0, 1.0);
-                    c2[slot] = rng.range_f64(-1.0, 1.0);
-                }
-            }
+    /// Moves every field into `slots[0..len()]` in [`DiffusionState::names`] order,
+    /// leaving placeholders (the component's step then works on the slots).
+    pub fn move_into(&mut self, slots: &mut [Field]) {
+        for (slot, f) in slots.iter_mut().zip(self.fields_mut()) {
+            *slot = std::mem::replace(f, Field::placeholder());
         }
     }
-    (c1, c2)
+
+    /// Moves the fields back out of `slots` (see [`DiffusionState::move_into`]).
+    pub fn move_back(&mut self, slots: &mut [Field]) {
+        for (slot, f) in slots.iter_mut().zip(self.fields_mut()) {
+            *f = std::mem::replace(slot, Field::placeholder());
+        }
+    }
 }

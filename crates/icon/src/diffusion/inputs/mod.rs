@@ -12,6 +12,7 @@ pub mod calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools;
 pub mod calculate_nabla2_and_smag_coefficients_for_vn;
 pub mod mo_intp_rbf_rbf_vec_interpol_vertex;
 pub mod scale_k;
+pub mod state;
 
 use foehn::dsl::prelude::*;
 use foehn::dsl::IntoDims;

@@ -1,0 +1,129 @@
+//! Typed component states: structs of fields whose members carry ICON4Py's names (and
+//! their ICON names in the doc comments), so a component reads `state.prognostic.vn`
+//! instead of looking a string up. [`state_struct!`] declares one; it also lists the
+//! names in order ([`FieldGroup::NAMES`]), which is what a component binds its programs'
+//! arguments to, once, when it is built.
+//!
+//! [`PrognosticState`] is ICON's prognostic state, shared by every dycore component.
+
+use foehn::error::{Error, Result};
+use foehn::runtime::field::Field;
+use std::collections::BTreeMap;
+
+/// A struct of fields declared by [`state_struct!`].
+pub trait FieldGroup: Sized {
+    /// The member names, in declaration order (ICON4Py's names).
+    const NAMES: &'static [&'static str];
+
+    /// The fields, in the order of [`FieldGroup::NAMES`].
+    fn fields(&self) -> Vec<&Field>;
+
+    /// The fields, mutably, in the order of [`FieldGroup::NAMES`].
+    fn fields_mut(&mut self) -> Vec<&mut Field>;
+
+    /// Builds the struct from fields by name (taking them out of `named`); a missing
+    /// name is an error naming the struct and the field.
+    fn from_named(named: &mut BTreeMap<String, Field>) -> Result<Self>;
+
+    /// A field by name (for I/O and tests; components bind by position).
+    fn field(&self, name: &str) -> Option<&Field> {
+        let i = Self::NAMES.iter().position(|n| *n == name)?;
+        self.fields().into_iter().nth(i)
+    }
+
+    /// A field by name, mutably.
+    fn field_mut(&mut self, name: &str) -> Option<&mut Field> {
+        let i = Self::NAMES.iter().position(|n| *n == name)?;
+        self.fields_mut().into_iter().nth(i)
+    }
+}
+
+/// The error of [`FieldGroup::from_named`] for a missing field.
+pub fn missing_field(group: &str, field: &str) -> Error {
+    Error::Field(format!(
+        "{group}: the field `{field}` is missing (a state needs every field of {group})"
+    ))
+}
+
+/// Declares a state struct of [`Field`]s with its [`FieldGroup`] implementation:
+/// `state_struct! { /// doc \n pub struct Name { /// doc \n a, /// doc \n b, } }`.
+#[macro_export]
+macro_rules! state_struct {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* $field:ident,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $name {
+            $($(#[$fmeta])* pub $field: foehn::runtime::field::Field,)*
+        }
+
+        impl $crate::common::state::FieldGroup for $name {
+            const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            fn fields(&self) -> Vec<&foehn::runtime::field::Field> {
+                vec![$(&self.$field),*]
+            }
+
+            fn fields_mut(&mut self) -> Vec<&mut foehn::runtime::field::Field> {
+                vec![$(&mut self.$field),*]
+            }
+
+            fn from_named(
+                named: &mut std::collections::BTreeMap<String, foehn::runtime::field::Field>,
+            ) -> foehn::error::Result<Self> {
+                Ok($name {
+                    $($field: named.remove(stringify!($field)).ok_or_else(|| {
+                        $crate::common::state::missing_field(stringify!($name), stringify!($field))
+                    })?,)*
+                })
+            }
+        }
+    };
+}
+
+state_struct! {
+    /// ICON's prognostic state (ICON4Py `PrognosticState`; ICON `t_nh_prog`).
+    pub struct PrognosticState {
+        /// Normal wind at edges (Edge, K), m/s; ICON `vn`.
+        vn,
+        /// Vertical wind at half levels (Cell, KHalf), m/s; ICON `w`.
+        w,
+        /// Density (Cell, K), kg/m³; ICON `rho`.
+        rho,
+        /// Exner pressure (Cell, K), dimensionless; ICON `exner`.
+        exner,
+        /// Virtual potential temperature (Cell, K), K; ICON `theta_v`.
+        theta_v,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foehn::dsl::prelude::*;
+    use foehn_grid::{Grid, EARTH_RADIUS};
+
+    #[test]
+    fn a_state_struct_lists_its_names_and_finds_fields_by_name() {
+        let grid = Grid::icosahedral(2, 0, EARTH_RADIUS).unwrap();
+        let mut named: BTreeMap<String, Field> = PrognosticState::NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let f = Field::from_fn_f64(&grid, 3, (CELL, K), move |_| i as f64);
+                (n.to_string(), f)
+            })
+            .collect();
+        let mut p = PrognosticState::from_named(&mut named).unwrap();
+        assert!(named.is_empty());
+        assert_eq!(
+            PrognosticState::NAMES,
+            ["vn", "w", "rho", "exner", "theta_v"]
+        );
+        assert_eq!(p.field("rho").unwrap().as_f64().unwrap()[0], 2.0);
+        assert!(p.field("nope").is_none());
+        p.field_mut("theta_v").unwrap().as_f64_mut().unwrap()[0] = 7.0;
+        assert_eq!(p.theta_v.as_f64().unwrap()[0], 7.0);
+        let e = PrognosticState::from_named(&mut BTreeMap::new()).unwrap_err();
+        assert!(e.to_string().contains("`vn` is missing"), "{e}");
+    }
+}
