@@ -406,3 +406,54 @@ fn tuning_is_measured_once_persisted_and_preserves_results() {
     cuda.run_scheduled(&opt, &tuned, grid, &mut b).unwrap();
     assert_agree("tuned divergence", &a, &b, 1e-12);
 }
+
+/// Device fields can be borrowed views of memory the caller owns (an OpenACC array, a
+/// CuPy buffer): the program reads and writes it in place, and dropping foehn's
+/// arguments and bindings leaves the caller's memory alive.
+#[test]
+fn device_fields_can_be_borrowed_views_of_caller_memory() {
+    let Some(cuda) = cuda() else { return };
+    let grid = foehn_testkit::grids::small_global();
+    let nlev = 6;
+    let ir = foehn_testkit::examples::divergence()
+        .specialize(&Variant::new())
+        .unwrap();
+    let args = random_args(&ir, grid, nlev, 9);
+    let mut want = args.clone();
+    Interpreter.run_ir(&ir, grid, &mut want).unwrap();
+    // The caller's own device memory, filled by the caller.
+    let owned: Vec<(String, foehn_gpu::DeviceBuffer)> = ["vn", "geofac_div", "div"]
+        .iter()
+        .map(|n| {
+            let data = args.field(n).unwrap().as_f64().unwrap();
+            let buf = foehn_gpu::DeviceBuffer::from_slice(cuda.gpu(), data).unwrap();
+            (n.to_string(), buf)
+        })
+        .collect();
+    {
+        let mut dev = foehn::runtime::cuda::DeviceArgs::default();
+        for (n, buf) in &owned {
+            // SAFETY: the buffers outlive `dev` and the binding below.
+            unsafe { dev.borrow_field(&ir, n, buf.ptr(), buf.bytes(), grid, nlev) }.unwrap();
+        }
+        // A wrong size is refused with the argument's name.
+        let e = unsafe { dev.borrow_field(&ir, "div", owned[2].1.ptr(), 8, grid, nlev) }
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("div") && e.contains("bytes"), "{e}");
+        let schedule = foehn::ir::Schedule::unfused(&ir);
+        let compiled = cuda.compile(&ir, &schedule, Sizes::of(grid, nlev)).unwrap();
+        let mut bound = cuda.bind(&ir, &compiled, grid, nlev, &dev).unwrap();
+        bound.launch().unwrap();
+        bound.finish().unwrap();
+    }
+    // The result is in the caller's buffer, which is still alive.
+    let mut got = vec![0.0f64; want.field("div").unwrap().as_f64().unwrap().len()];
+    owned[2].1.download(cuda.gpu(), &mut got).unwrap();
+    foehn_testkit::compare::assert_close(
+        "borrowed div",
+        want.field("div").unwrap().as_f64().unwrap(),
+        &got,
+        1e-12,
+    );
+}

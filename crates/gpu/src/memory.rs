@@ -4,10 +4,12 @@ use crate::device::{drv, Gpu, GpuError};
 use crate::DevicePtr;
 use cudarc::driver::result;
 
-/// A device allocation of `bytes` bytes, freed on drop.
+/// A device allocation of `bytes` bytes, freed on drop, or a borrowed view of device
+/// memory someone else owns (see [`DeviceBuffer::borrowed`]), never freed here.
 pub struct DeviceBuffer {
     ptr: DevicePtr,
     bytes: usize,
+    owned: bool,
 }
 
 impl DeviceBuffer {
@@ -16,7 +18,30 @@ impl DeviceBuffer {
         gpu.bind()?;
         // SAFETY: plain allocation; freed in Drop.
         let ptr = drv("cuMemAlloc", unsafe { result::malloc_sync(bytes.max(1)) })?;
-        Ok(DeviceBuffer { ptr, bytes })
+        Ok(DeviceBuffer {
+            ptr,
+            bytes,
+            owned: true,
+        })
+    }
+
+    /// A view of `bytes` bytes of device memory at `ptr` that the caller owns (an
+    /// OpenACC/Fortran array, a CuPy buffer): read and written in place, never freed.
+    ///
+    /// # Safety
+    /// `ptr` must point to at least `bytes` bytes of device memory of the current CUDA
+    /// context, valid for as long as this buffer and whatever binds it are used.
+    pub unsafe fn borrowed(ptr: DevicePtr, bytes: usize) -> DeviceBuffer {
+        DeviceBuffer {
+            ptr,
+            bytes,
+            owned: false,
+        }
+    }
+
+    /// Whether this buffer owns its memory (frees it on drop).
+    pub fn is_owned(&self) -> bool {
+        self.owned
     }
 
     /// Allocates and fills from a host slice.
@@ -82,6 +107,9 @@ impl DeviceBuffer {
 
 impl Drop for DeviceBuffer {
     fn drop(&mut self) {
+        if !self.owned {
+            return;
+        }
         // SAFETY: ptr came from malloc_sync and is freed once.
         unsafe {
             let _ = result::free_sync(self.ptr);

@@ -119,6 +119,61 @@ pub struct DeviceArgs {
     scalars: BTreeMap<String, Scalar>,
 }
 
+impl DeviceArgs {
+    /// Adds the field argument `name` of `program` as a borrowed view of device memory
+    /// the caller owns (`bytes` bytes at `ptr`, in foehn's column-major layout for
+    /// `grid` with `nlev` levels): programs read and write it in place, nothing is
+    /// copied, and foehn never frees it. Errors name the argument when `program` has no
+    /// such field or `bytes` does not match its shape.
+    ///
+    /// # Safety
+    /// As [`DeviceBuffer::borrowed`]: the memory stays valid while these arguments and
+    /// every binding made from them are used.
+    pub unsafe fn borrow_field(
+        &mut self,
+        program: &ir::Program,
+        name: &str,
+        ptr: foehn_gpu::DevicePtr,
+        bytes: usize,
+        grid: &Grid,
+        nlev: usize,
+    ) -> Result<()> {
+        let err = |message: String| Error::Argument {
+            program: program.name.clone(),
+            arg: name.to_string(),
+            message,
+        };
+        let decl = program
+            .fields
+            .iter()
+            .find(|d| d.name == name && d.role != Role::Temp)
+            .ok_or_else(|| err("not a field argument of the program".into()))?;
+        let shape = Field::grid_shape(grid, nlev, decl.ty.dims);
+        let want = shape.iter().product::<usize>() * decl.ty.dtype.size_bytes();
+        if bytes != want {
+            return Err(err(format!(
+                "a borrowed device field of {bytes} bytes, but {} on {} with {nlev} levels needs {want}",
+                decl.ty, grid.name
+            )));
+        }
+        self.fields.insert(
+            name.to_string(),
+            DeviceField {
+                buf: DeviceBuffer::borrowed(ptr, bytes),
+                dims: decl.ty.dims,
+                shape,
+                dtype: decl.ty.dtype,
+            },
+        );
+        Ok(())
+    }
+
+    /// Sets the scalar argument `name`.
+    pub fn set_scalar(&mut self, name: &str, value: Scalar) {
+        self.scalars.insert(name.to_string(), value);
+    }
+}
+
 /// The neighbour tables of a grid in device memory (uploaded once per grid).
 pub struct DeviceGrid {
     tables: Vec<DeviceBuffer>,
