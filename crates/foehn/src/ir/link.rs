@@ -541,31 +541,17 @@ impl Linker<'_> {
         let scan_base = self.next_scan;
         let mut nodes: Vec<ExprId> = Vec::with_capacity(p.nodes.len());
         for (i, node) in p.nodes.iter().enumerate() {
-            let mapped = match node.map_children(&mut |c| nodes[c.index()]) {
-                Node::Field(f) => Node::Field(fields[f.0 as usize]),
-                Node::Scalar(s) => Node::Scalar(scalars[s.0 as usize]),
-                Node::Scan {
-                    id,
-                    dir,
-                    kind,
-                    init,
-                    body,
-                } => {
-                    self.next_scan = self.next_scan.max(scan_base + id + 1);
-                    Node::Scan {
-                        id: scan_base + id,
-                        dir,
-                        kind,
-                        init,
-                        body,
-                    }
+            let mut mapped = node.map_children(&mut |c| nodes[c.index()]);
+            match &mut mapped {
+                Node::Field(f) => *f = fields[f.0 as usize],
+                Node::Scalar(s) => *s = scalars[s.0 as usize],
+                Node::Scan { id, .. } => {
+                    *id += scan_base;
+                    self.next_scan = self.next_scan.max(*id + 1);
                 }
-                Node::Carry { scan, index } => Node::Carry {
-                    scan: scan_base + scan,
-                    index,
-                },
-                other => other,
-            };
+                Node::Carry { scan, .. } => *scan += scan_base,
+                _ => {}
+            }
             let id = match self.intern.get(&mapped) {
                 Some(&id) => id,
                 None => {

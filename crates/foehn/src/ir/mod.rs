@@ -360,89 +360,68 @@ pub enum Node {
     },
 }
 
-impl Node {
-    /// The children of the node, in evaluation order.
-    pub fn children(&self) -> Vec<ExprId> {
-        match self {
+/// Runs `$body` with `$c` bound to each child slot of `$node` (a `&Node` or a
+/// `&mut Node`, giving `&ExprId` or `&mut ExprId`), in evaluation order: the one
+/// child walk behind [`Node::children`] and [`Node::map_children`].
+macro_rules! for_each_child {
+    ($node:expr, |$c:ident| $body:expr) => {
+        match $node {
             Node::Field(_)
             | Node::Scalar(_)
             | Node::Const(_)
             | Node::HIndex(_)
             | Node::KIndex(_)
-            | Node::Carry { .. } => vec![],
-            Node::Unary(_, a)
-            | Node::Cast(_, a)
-            | Node::Shift(_, a)
-            | Node::Neighbor(_, _, a)
-            | Node::Pick(_, a)
-            | Node::Reduce(_, _, a)
-            | Node::KShift(_, a)
-            | Node::VCast(_, a)
-            | Node::Broadcast(_, a)
-            | Node::Get(_, a) => vec![*a],
+            | Node::Carry { .. } => {}
+            Node::Unary(_, $c)
+            | Node::Cast(_, $c)
+            | Node::Shift(_, $c)
+            | Node::Neighbor(_, _, $c)
+            | Node::Pick(_, $c)
+            | Node::Reduce(_, _, $c)
+            | Node::KShift(_, $c)
+            | Node::VCast(_, $c)
+            | Node::Broadcast(_, $c)
+            | Node::Get(_, $c) => $body,
             Node::Binary(_, a, b) | Node::KOffset(a, b) | Node::ConcatWhere(_, a, b) => {
-                vec![*a, *b]
-            }
-            Node::Where(m, a, b) => vec![*m, *a, *b],
-            Node::Tuple(v) => v.clone(),
-            Node::Scan { init, body, .. } => init.iter().chain(body).copied().collect(),
-        }
-    }
-
-    /// The same node with children renumbered by `f`.
-    pub fn map_children(&self, f: &mut impl FnMut(ExprId) -> ExprId) -> Node {
-        match self {
-            Node::Field(_)
-            | Node::Scalar(_)
-            | Node::Const(_)
-            | Node::HIndex(_)
-            | Node::KIndex(_)
-            | Node::Carry { .. } => self.clone(),
-            Node::Unary(o, a) => Node::Unary(*o, f(*a)),
-            Node::Cast(t, a) => Node::Cast(*t, f(*a)),
-            Node::Shift(c, a) => Node::Shift(*c, f(*a)),
-            Node::Neighbor(c, s, a) => Node::Neighbor(*c, *s, f(*a)),
-            Node::Pick(s, a) => Node::Pick(*s, f(*a)),
-            Node::Reduce(o, c, a) => Node::Reduce(*o, *c, f(*a)),
-            Node::KShift(n, a) => Node::KShift(*n, f(*a)),
-            Node::VCast(v, a) => Node::VCast(*v, f(*a)),
-            Node::Broadcast(d, a) => Node::Broadcast(*d, f(*a)),
-            Node::Get(i, a) => Node::Get(*i, f(*a)),
-            Node::Binary(o, a, b) => {
-                let a = f(*a);
-                Node::Binary(*o, a, f(*b))
-            }
-            Node::KOffset(a, b) => {
-                let a = f(*a);
-                Node::KOffset(a, f(*b))
-            }
-            Node::ConcatWhere(r, a, b) => {
-                let a = f(*a);
-                Node::ConcatWhere(r.clone(), a, f(*b))
+                for $c in [a, b] {
+                    $body
+                }
             }
             Node::Where(m, a, b) => {
-                let m = f(*m);
-                let a = f(*a);
-                Node::Where(m, a, f(*b))
+                for $c in [m, a, b] {
+                    $body
+                }
             }
-            Node::Tuple(v) => Node::Tuple(v.iter().map(|&x| f(x)).collect()),
-            Node::Scan {
-                id,
-                dir,
-                kind,
-                init,
-                body,
-            } => {
-                let init = init.iter().map(|&x| f(x)).collect();
-                Node::Scan {
-                    id: *id,
-                    dir: *dir,
-                    kind: *kind,
-                    init,
-                    body: body.iter().map(|&x| f(x)).collect(),
+            Node::Tuple(v) => {
+                for $c in v {
+                    $body
+                }
+            }
+            Node::Scan { init, body, .. } => {
+                for $c in init {
+                    $body
+                }
+                for $c in body {
+                    $body
                 }
             }
         }
+    };
+}
+
+impl Node {
+    /// The children of the node, in evaluation order.
+    pub fn children(&self) -> Vec<ExprId> {
+        let mut children = Vec::new();
+        for_each_child!(self, |c| children.push(*c));
+        children
+    }
+
+    /// The same node with children renumbered by `f` (called in evaluation order).
+    pub fn map_children(&self, f: &mut impl FnMut(ExprId) -> ExprId) -> Node {
+        let mut node = self.clone();
+        for_each_child!(&mut node, |c| *c = f(*c));
+        node
     }
 }
 
