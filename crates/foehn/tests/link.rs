@@ -15,7 +15,9 @@ use foehn::runtime::interp::Interpreter;
 use foehn_cache::Cache;
 use foehn_grid::Grid;
 use foehn_testkit::examples::{self, divergence_op, interpolate_to_half_levels_op};
-use foehn_testkit::{assert_same_where_defined, deviation_then_edge_max, random_args};
+use foehn_testkit::{
+    assert_same_where_defined, deviation_then_edge_max, random_args, temporary_names,
+};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -131,6 +133,13 @@ fn check_linked(what: &str, linked: &Program, calls: &[LinkCall<'_>]) {
     }
 }
 
+/// `interpolate_to_half_levels` of the divergence `div` into `div_ic`.
+fn interpolate_div(interp: &Program) -> LinkCall<'_> {
+    LinkCall::new(interp)
+        .bind("x", "div")
+        .bind("x_ic", "div_ic")
+}
+
 fn roles(p: &Program) -> Vec<(&str, Role)> {
     p.fields.iter().map(|d| (d.name.as_str(), d.role)).collect()
 }
@@ -147,12 +156,7 @@ fn without_spans(p: &Program) -> Program {
 fn divergence_then_interpolation_through_an_intermediate() {
     let div = ir(examples::divergence());
     let interp = ir(examples::interpolate_to_half_levels());
-    let calls = [
-        LinkCall::new(&div),
-        LinkCall::new(&interp)
-            .bind("x", "div")
-            .bind("x_ic", "div_ic"),
-    ];
+    let calls = [LinkCall::new(&div), interpolate_div(&interp)];
     let linked = link("div_ic", &calls, &LinkSpec::new().intermediate("div")).unwrap();
     assert_eq!(
         roles(&linked),
@@ -261,12 +265,7 @@ fn a_rewritten_intermediate_gets_a_fresh_temporary() {
     ];
     let spec = LinkSpec::new().intermediate("div");
     let linked = link("versions", &calls, &spec).unwrap();
-    let temps: Vec<&str> = linked
-        .fields
-        .iter()
-        .filter(|d| d.role == Role::Temp)
-        .map(|d| d.name.as_str())
-        .collect();
+    let temps = temporary_names(&linked);
     assert_eq!(temps, ["div", "div_2", "div_3"]);
     let written = |stencil: usize| {
         linked
@@ -297,12 +296,7 @@ fn a_rewritten_intermediate_gets_a_fresh_temporary() {
         &spec.clone().versions("div", &["div_of_vn2"]),
     )
     .unwrap();
-    let temps: Vec<&str> = named
-        .fields
-        .iter()
-        .filter(|d| d.role == Role::Temp)
-        .map(|d| d.name.as_str())
-        .collect();
+    let temps = temporary_names(&named);
     assert_eq!(temps, ["div", "div_of_vn2", "div_3"]);
 }
 
@@ -314,9 +308,7 @@ fn roles_merge_and_shared_arguments_become_one() {
     // the next: inout.
     let calls = [
         LinkCall::new(&div),
-        LinkCall::new(&interp)
-            .bind("x", "div")
-            .bind("x_ic", "div_ic"),
+        interpolate_div(&interp),
         LinkCall::new(&div).bind("div", "div_again"),
     ];
     let linked = link("shared", &calls, &LinkSpec::new()).unwrap();
@@ -392,12 +384,7 @@ fn errors_name_the_calls() {
     assert_eq!(e.kind, LinkErrorKind::Static, "{e}");
 
     // An intermediate read before it is written.
-    let calls = [
-        LinkCall::new(&interp)
-            .bind("x", "div")
-            .bind("x_ic", "div_ic"),
-        LinkCall::new(&div),
-    ];
+    let calls = [interpolate_div(&interp), LinkCall::new(&div)];
     let e = link("bad", &calls, &LinkSpec::new().intermediate("div")).unwrap_err();
     assert_eq!(e.kind, LinkErrorKind::ReadBeforeWrite);
     assert!(

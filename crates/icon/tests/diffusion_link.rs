@@ -8,7 +8,6 @@
 
 mod common;
 
-use foehn::ir::Role;
 use foehn_icon::diffusion::component::steps::{self, calls, linked_program};
 use foehn_icon::diffusion::component::Statics;
 
@@ -63,12 +62,7 @@ fn linked_step_computes_every_stencil_of_the_calls_in_call_order() {
             );
             assert_eq!(st.outputs.len(), *outputs, "{s:?}: {name}");
         }
-        let temps: Vec<&str> = linked
-            .fields
-            .iter()
-            .filter(|d| d.role == Role::Temp)
-            .map(|d| d.name.as_str())
-            .collect();
+        let temps = foehn_testkit::temporary_names(&linked);
         for (name, _) in steps::intermediates() {
             let used = calls(&steps).any(|c| c.renamed.field_id(name).is_some());
             assert_eq!(temps.contains(&name), used, "{s:?}: `{name}`");

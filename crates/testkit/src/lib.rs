@@ -70,6 +70,15 @@ pub fn assert_same_where_defined(
     }
 }
 
+/// The names of `p`'s temporaries, in declaration order.
+pub fn temporary_names(p: &foehn::ir::Program) -> Vec<&str> {
+    p.fields
+        .iter()
+        .filter(|d| d.role == foehn::ir::Role::Temp)
+        .map(|d| d.name.as_str())
+        .collect()
+}
+
 /// A cell temporary read by edges through neighbours (the cold-pool pattern): a cell
 /// value minus the mean of its three neighbours, then per edge the maximum over its two
 /// cells. Recomputing the temporary at both cells loads θ at 4 cells each; the

@@ -94,12 +94,6 @@ impl Node {
     /// scan's levels.
     pub fn point_children(&self) -> (Vec<ExprId>, Vec<ExprId>) {
         match self {
-            Node::Field(_)
-            | Node::Scalar(_)
-            | Node::Const(_)
-            | Node::HIndex(_)
-            | Node::KIndex(_)
-            | Node::Carry { .. } => (vec![], vec![]),
             Node::Unary(..)
             | Node::Binary(..)
             | Node::Where(..)
@@ -110,7 +104,13 @@ impl Node {
             | Node::VCast(..)
             | Node::Broadcast(..)
             | Node::Tuple(_)
-            | Node::Get(..) => (self.children(), vec![]),
+            | Node::Get(..)
+            | Node::Field(_)
+            | Node::Scalar(_)
+            | Node::Const(_)
+            | Node::HIndex(_)
+            | Node::KIndex(_)
+            | Node::Carry { .. } => (self.children(), vec![]),
             Node::KOffset(shifted, offset) => (vec![*offset], vec![*shifted]),
             Node::Shift(..) | Node::Neighbor(..) | Node::KShift(..) | Node::Scan { .. } => {
                 (vec![], self.children())

@@ -63,21 +63,35 @@ macro_rules! float_binary {
             BinaryOp::Pow => $wrap(a.powf(b)),
             BinaryOp::Min => $wrap(a.min(b)),
             BinaryOp::Max => $wrap(a.max(b)),
-            BinaryOp::Eq => Scalar::Bool(a == b),
-            BinaryOp::Ne => Scalar::Bool(a != b),
-            BinaryOp::Lt => Scalar::Bool(a < b),
-            BinaryOp::Le => Scalar::Bool(a <= b),
-            BinaryOp::Gt => Scalar::Bool(a > b),
-            BinaryOp::Ge => Scalar::Bool(a >= b),
-            BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
-                return Err("internal: logical op on floats".into())
-            }
+            _ => return Err("internal: logical op on floats".into()),
         }
     }};
 }
 
+/// `a op b` for a comparison operator on numbers; `None` for any other operator.
+fn compare<T: PartialOrd>(op: BinaryOp, a: T, b: T) -> Option<bool> {
+    match op {
+        BinaryOp::Eq => Some(a == b),
+        BinaryOp::Ne => Some(a != b),
+        BinaryOp::Lt => Some(a < b),
+        BinaryOp::Le => Some(a <= b),
+        BinaryOp::Gt => Some(a > b),
+        BinaryOp::Ge => Some(a >= b),
+        _ => None,
+    }
+}
+
 /// Applies a binary operator (types were checked when the program was built).
 pub fn binary(op: BinaryOp, x: Scalar, y: Scalar) -> Result<Scalar, String> {
+    let compared = match (x, y) {
+        (Scalar::F64(a), Scalar::F64(b)) => compare(op, a, b),
+        (Scalar::F32(a), Scalar::F32(b)) => compare(op, a, b),
+        (Scalar::I32(a), Scalar::I32(b)) => compare(op, a, b),
+        _ => None,
+    };
+    if let Some(c) = compared {
+        return Ok(Scalar::Bool(c));
+    }
     Ok(match (x, y) {
         (Scalar::F64(a), Scalar::F64(b)) => float_binary!(op, a, b, Scalar::F64),
         (Scalar::F32(a), Scalar::F32(b)) => float_binary!(op, a, b, Scalar::F32),
@@ -89,15 +103,7 @@ pub fn binary(op: BinaryOp, x: Scalar, y: Scalar) -> Result<Scalar, String> {
             BinaryOp::Rem => Scalar::I32(a.checked_rem(b).ok_or("integer remainder by zero")?),
             BinaryOp::Min => Scalar::I32(a.min(b)),
             BinaryOp::Max => Scalar::I32(a.max(b)),
-            BinaryOp::Eq => Scalar::Bool(a == b),
-            BinaryOp::Ne => Scalar::Bool(a != b),
-            BinaryOp::Lt => Scalar::Bool(a < b),
-            BinaryOp::Le => Scalar::Bool(a <= b),
-            BinaryOp::Gt => Scalar::Bool(a > b),
-            BinaryOp::Ge => Scalar::Bool(a >= b),
-            BinaryOp::Pow | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
-                return Err(format!("internal: {op:?} on i32"))
-            }
+            _ => return Err(format!("internal: {op:?} on i32")),
         },
         (Scalar::Bool(a), Scalar::Bool(b)) => match op {
             BinaryOp::And => Scalar::Bool(a & b),
