@@ -152,7 +152,7 @@ pub enum InlineRejectReason {
         consumer: String,
         /// The recompute cost.
         cost: usize,
-        /// The limit ([`OptOptions::max_inline_cost`]).
+        /// The limit ([`super::OptOptions::max_inline_cost`]).
         limit: usize,
     },
     /// Recomputing it in a consumer would load too many values per point.
@@ -163,7 +163,7 @@ pub enum InlineRejectReason {
         loads: usize,
         /// Loads per consumer point, stored (a write plus the reads).
         stored: usize,
-        /// The limit factor ([`OptOptions::inline_load_factor`]).
+        /// The limit factor ([`super::OptOptions::inline_load_factor`]).
         factor: usize,
         /// When staging was possible but for this field, which the consumer writes and
         /// the producer reads at neighbours.

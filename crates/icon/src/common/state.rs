@@ -1,6 +1,6 @@
 //! Typed component states: structs of fields whose members carry ICON4Py's names (and
 //! their ICON names in the doc comments), so a component reads `state.prognostic.vn`
-//! instead of looking a string up. [`state_struct!`] declares one; it also lists the
+//! instead of looking a string up. [`crate::state_struct!`] declares one; it also lists the
 //! names in order ([`FieldGroup::NAMES`]), which is what a component binds its programs'
 //! arguments to, once, when it is built.
 //!
@@ -10,7 +10,7 @@ use foehn::error::{Error, Result};
 use foehn::runtime::field::Field;
 use std::collections::BTreeMap;
 
-/// A struct of fields declared by [`state_struct!`].
+/// A struct of fields declared by [`crate::state_struct!`].
 pub trait FieldGroup: Sized {
     /// The member names, in declaration order (ICON4Py's names).
     const NAMES: &'static [&'static str];

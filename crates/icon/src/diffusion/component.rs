@@ -25,7 +25,7 @@
 //! `apply_to_vertical_wind` / `apply_to_horizontal_wind` are not consulted.
 //!
 //! Halo exchanges are no-ops (one domain): the steps list them where ICON exchanges and
-//! [`plan::halo_exchange`] runs them through the
+//! [`plan::exchange_with`] runs them through the
 //! [`Exchange`](crate::common::exchange::Exchange) hook a decomposed run fills in.
 //!
 //! Engines: [`Engine::Interpreter`], [`Engine::Cpu`], [`Engine::Reference`] (the

@@ -175,7 +175,7 @@ impl DeviceDiffusion<'_> {
         } else {
             (&mut self.regular, &self.programs.regular)
         };
-        // Halo exchanges are no-ops on one domain (see `plan::halo_exchange`).
+        // Halo exchanges are no-ops on one domain (see `plan::exchange_with`).
         for (bound, call) in bounds.iter_mut().zip(calls) {
             for s in &call.renamed.scalars {
                 let x = values.get(&s.name).ok_or_else(|| Error::Argument {
