@@ -207,3 +207,55 @@ fn runtime_errors_name_program_stencil_and_field() {
         "{err}"
     );
 }
+
+/// Argument fields can be views of memory the caller owns (NumPy or Fortran arrays): the
+/// CPU backend writes the caller's output in place; the interpreter (through copies)
+/// gives the same; a view of the wrong size is refused, naming the argument.
+#[test]
+fn fields_can_be_views_of_caller_memory() {
+    use foehn::runtime::field::FieldView;
+    let grid = small_global();
+    let nlev = 5;
+    let ir = examples::divergence().specialize(&Variant::new()).unwrap();
+    let args = foehn_testkit::random_args(&ir, grid, nlev, 21);
+    let mut want = args.clone();
+    Interpreter.run_ir(&ir, grid, &mut want).unwrap();
+    let own = |n: &str| args.field(n).unwrap().as_f64().unwrap().to_vec();
+    for backend in [&Interpreter as &dyn Backend, cpu() as &dyn Backend] {
+        let (mut vn, mut geofac, mut div) = (own("vn"), own("geofac_div"), own("div"));
+        let at = div.as_ptr();
+        {
+            let mut views = [
+                FieldView::f64(grid, nlev, (EDGE, K), &mut vn).unwrap(),
+                FieldView::f64(grid, nlev, (CELL, C2E), &mut geofac).unwrap(),
+                FieldView::f64(grid, nlev, (CELL, K), &mut div).unwrap(),
+            ];
+            backend
+                .execute_views(&ir, grid, nlev, &mut views, &[])
+                .unwrap();
+        }
+        assert_eq!(div.as_ptr(), at, "written in place");
+        foehn_testkit::compare::assert_close(
+            backend.name(),
+            want.field("div").unwrap().as_f64().unwrap(),
+            &div,
+            0.0,
+        );
+    }
+    let (mut vn, mut geofac, mut short) = (own("vn"), own("geofac_div"), vec![0.0; 3]);
+    let mut views = [
+        FieldView::f64(grid, nlev, (EDGE, K), &mut vn).unwrap(),
+        FieldView::f64(grid, nlev, (CELL, C2E), &mut geofac).unwrap(),
+        FieldView::new(
+            (CELL, K),
+            vec![3, 1],
+            foehn::runtime::field::SliceData::F64(&mut short),
+        )
+        .unwrap(),
+    ];
+    let e = cpu()
+        .execute_views(&ir, grid, nlev, &mut views, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`div`") || e.contains("div"), "{e}");
+}

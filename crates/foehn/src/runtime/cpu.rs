@@ -5,7 +5,7 @@
 use crate::codegen::{generate, CProgram, Sizes, Target, CODEGEN_VERSION};
 use crate::error::{Error, Result};
 use crate::ir::{self, Scalar, Schedule};
-use crate::runtime::field::{Args, Field, FieldData, Positional};
+use crate::runtime::field::{check_field, Args, Field, FieldData, FieldView, Positional};
 use crate::runtime::Backend;
 use foehn_cache::{Cache, KeyBuilder, Origin};
 use foehn_grid::{Connectivity, Grid};
@@ -250,9 +250,62 @@ impl CpuBackend {
     ) -> Result<()> {
         args.check(program, grid, nlev)?;
         let mut fields = args.take_all(program, grid, nlev);
-        let result = execute(program, compiled, grid, nlev, &mut fields, args.scalars);
+        let mut views: Vec<FieldView> = fields.iter_mut().map(Field::view_mut).collect();
+        let result = execute(program, compiled, grid, nlev, &mut views, args.scalars);
+        drop(views);
         args.restore(program, fields);
         result
+    }
+
+    /// Runs a compiled program variant in place on argument fields that are views of
+    /// memory the caller owns (the program's non-temporary fields, in declaration
+    /// order), checked first; temporaries are allocated for the call.
+    pub fn run_compiled_views(
+        &self,
+        program: &ir::Program,
+        compiled: &CompiledProgram,
+        grid: &Grid,
+        nlev: usize,
+        args: &mut [FieldView],
+        scalars: &[Scalar],
+    ) -> Result<()> {
+        let decls: Vec<&ir::FieldDecl> = program
+            .fields
+            .iter()
+            .filter(|d| d.role != ir::Role::Temp)
+            .collect();
+        if decls.len() != args.len() || program.scalars.len() != scalars.len() {
+            return Err(Error::Argument {
+                program: program.name.clone(),
+                arg: "-".into(),
+                message: format!(
+                    "{} field views and {} scalars given, the program has {} and {}",
+                    args.len(),
+                    scalars.len(),
+                    decls.len(),
+                    program.scalars.len()
+                ),
+            });
+        }
+        for (d, v) in decls.iter().zip(args.iter()) {
+            check_field(program, d, v, grid, nlev)?;
+        }
+        let mut temps: Vec<Field> = program
+            .fields
+            .iter()
+            .filter(|d| d.role == ir::Role::Temp)
+            .map(|d| Field::filled(grid, nlev, d.ty.dims.list(), d.ty.dtype.poison()))
+            .collect();
+        let (mut arg_views, mut temp_views) = (args.iter_mut(), temps.iter_mut());
+        let mut views: Vec<FieldView> = program
+            .fields
+            .iter()
+            .map(|d| match d.role {
+                ir::Role::Temp => temp_views.next().expect("counted").view_mut(),
+                _ => arg_views.next().expect("counted").reborrow(),
+            })
+            .collect();
+        execute(program, compiled, grid, nlev, &mut views, scalars)
     }
 
     /// Runs a compiled program variant on `grid` with `args` (shapes checked first).
@@ -273,7 +326,9 @@ impl CpuBackend {
                 .iter()
                 .map(|s| args.scalar(&s.name).expect("checked"))
                 .collect();
-            let result = execute(program, compiled, grid, nlev, &mut fields, &scalars);
+            let mut views: Vec<FieldView> = fields.iter_mut().map(Field::view_mut).collect();
+            let result = execute(program, compiled, grid, nlev, &mut views, &scalars);
+            drop(views);
             args.restore_program_fields(program, fields);
             result
         });
@@ -306,6 +361,18 @@ impl Backend for CpuBackend {
     ) -> Result<()> {
         let compiled = self.compile(program, &Schedule::unfused(program), Sizes::of(grid, nlev))?;
         self.run_compiled_positional(program, &compiled, grid, nlev, args)
+    }
+
+    fn execute_views(
+        &self,
+        program: &ir::Program,
+        grid: &Grid,
+        nlev: usize,
+        args: &mut [FieldView],
+        scalars: &[Scalar],
+    ) -> Result<()> {
+        let compiled = self.compile(program, &Schedule::unfused(program), Sizes::of(grid, nlev))?;
+        self.run_compiled_views(program, &compiled, grid, nlev, args, scalars)
     }
 }
 
@@ -345,7 +412,7 @@ fn execute(
     compiled: &CompiledProgram,
     grid: &Grid,
     nlev: usize,
-    fields: &mut [Field],
+    fields: &mut [FieldView],
     scalar_args: &[Scalar],
 ) -> Result<()> {
     let code = &compiled.code;
@@ -382,14 +449,14 @@ fn execute(
         let snapshots: BTreeMap<u32, Field> = kernel
             .snapshot
             .iter()
-            .map(|f| (f.0, fields[f.0 as usize].clone()))
+            .map(|f| (f.0, fields[f.0 as usize].to_field()))
             .collect();
         let mut snap_ptrs: BTreeMap<u32, *const c_void> = BTreeMap::new();
         let mut snapshots = snapshots;
         for (id, f) in snapshots.iter_mut() {
             snap_ptrs.insert(*id, data_ptr(f) as *const c_void);
         }
-        let wr: Vec<*mut c_void> = fields.iter_mut().map(data_ptr).collect();
+        let wr: Vec<*mut c_void> = fields.iter_mut().map(FieldView::as_mut_ptr).collect();
         let rd: Vec<*const c_void> = wr
             .iter()
             .enumerate()

@@ -86,6 +86,38 @@ pub trait Backend {
         result
     }
 
+    /// Runs `program` on `grid` with `nlev` levels on argument fields that are views of
+    /// memory the caller owns (`args`: the program's non-temporary fields, in declaration
+    /// order) and `scalars` (in declaration order). By default through owned copies
+    /// (copied in, run, writable arguments copied back); the CPU backend runs on the
+    /// views in place.
+    fn execute_views(
+        &self,
+        program: &ir::Program,
+        grid: &Grid,
+        nlev: usize,
+        args: &mut [field::FieldView],
+        scalars: &[ir::Scalar],
+    ) -> Result<()> {
+        let mut owned: Vec<field::Field> = args.iter().map(|v| v.to_field()).collect();
+        self.execute_positional(
+            program,
+            grid,
+            nlev,
+            &mut field::Positional {
+                fields: &mut owned,
+                scalars,
+            },
+        )?;
+        let decls = program.fields.iter().filter(|d| d.role != ir::Role::Temp);
+        for ((d, view), f) in decls.zip(args.iter_mut()).zip(&owned) {
+            if d.role.writable() {
+                view.copy_from(f)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Specialises one variant of `program` and runs it (see [`Backend::execute`]).
     fn run(
         &self,

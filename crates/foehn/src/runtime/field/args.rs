@@ -172,12 +172,55 @@ impl Args {
     }
 }
 
+/// What an argument check needs of a field, owned ([`super::Field`]) or borrowed
+/// ([`super::FieldView`]).
+pub trait Shaped {
+    /// The dimensions.
+    fn dims(&self) -> ir::Dims;
+    /// The shape.
+    fn shape(&self) -> &[usize];
+    /// The element type.
+    fn dtype(&self) -> ir::DType;
+    /// Dims, shape and type, for messages.
+    fn describe(&self) -> String;
+}
+
+impl Shaped for super::Field {
+    fn dims(&self) -> ir::Dims {
+        super::Field::dims(self)
+    }
+    fn shape(&self) -> &[usize] {
+        super::Field::shape(self)
+    }
+    fn dtype(&self) -> ir::DType {
+        super::Field::dtype(self)
+    }
+    fn describe(&self) -> String {
+        super::Field::describe(self)
+    }
+}
+
+impl Shaped for super::FieldView<'_> {
+    fn dims(&self) -> ir::Dims {
+        super::FieldView::dims(self)
+    }
+    fn shape(&self) -> &[usize] {
+        super::FieldView::shape(self)
+    }
+    fn dtype(&self) -> ir::DType {
+        super::FieldView::dtype(self)
+    }
+    fn describe(&self) -> String {
+        super::FieldView::describe(self)
+    }
+}
+
 /// Checks one argument field against its declaration on `grid` with `nlev` levels:
 /// dimensions, shape and element type; the error names the argument and both shapes.
 pub fn check_field(
     program: &ir::Program,
     d: &ir::FieldDecl,
-    f: &super::Field,
+    f: &impl Shaped,
     grid: &Grid,
     nlev: usize,
 ) -> Result<()> {

@@ -6,8 +6,10 @@
 pub mod access;
 mod args;
 pub mod npy;
+mod view;
 
-pub use args::{Args, Positional};
+pub use args::{check_field, Args, Positional, Shaped};
+pub use view::{FieldView, SliceData};
 
 use crate::dsl::IntoDims;
 use crate::error::{Error, Result};
