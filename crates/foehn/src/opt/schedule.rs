@@ -47,7 +47,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         k_block = k_block.min(STAGED_K_BLOCK);
     }
     let unroll = if stage { STAGED_UNROLL } else { 1 };
-    let plan = KernelPlan {
+    let mut plan = KernelPlan {
         snapshots: snapshot_fields(p, &stencils),
         stencils,
         k_block: 1,
@@ -57,21 +57,22 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         hoist: opts.hoist,
         stage,
     };
-    with_launch(p, plan, k_block, None, unroll, opts.k_major)
+    set_launch(p, &mut plan, k_block, None, unroll, opts.k_major);
+    plan
 }
 
-/// `plan` with the launch choices `k_block`, `block`, `unroll` and `k_major` as far as
-/// its kernel can carry them out: a k-block of 1 where levels cannot be blocked (see
+/// Sets the launch choices `k_block`, `block`, `unroll` and `k_major` of `plan` as far
+/// as its kernel can carry them out: a k-block of 1 where levels cannot be blocked (see
 /// [`levels_blockable`]), horizontal-major order without levels or with scans, an
 /// unroll factor of at least 1. The tuner applies its measured choices through this.
-pub fn with_launch(
+pub fn set_launch(
     p: &Program,
-    mut plan: KernelPlan,
+    plan: &mut KernelPlan,
     k_block: usize,
     block: Option<u32>,
     unroll: u32,
     k_major: bool,
-) -> KernelPlan {
+) {
     let blockable = levels_blockable(p, &plan.stencils);
     let members = || plan.stencils.iter().map(|&i| &p.stencils[i]);
     let columns = members().any(|st| p.has_scan(st.root));
@@ -80,7 +81,6 @@ pub fn with_launch(
     plan.block = block;
     plan.unroll = unroll.max(1);
     plan.k_major = k_major && levelled && !columns;
-    plan
 }
 
 /// Whether a GPU thread of the kernel computing `stencils` can walk several levels:

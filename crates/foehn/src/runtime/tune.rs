@@ -12,7 +12,7 @@
 
 use crate::error::{Error, Result};
 use crate::ir::{Program, Schedule};
-use crate::opt::schedule::with_launch;
+use crate::opt::schedule::set_launch;
 use crate::runtime::cuda::CudaBackend;
 use crate::runtime::field::Args;
 use foehn_cache::{KeyBuilder, Origin};
@@ -113,7 +113,7 @@ fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
             c.unroll.unwrap_or(kp.unroll),
             c.k_major.unwrap_or(kp.k_major),
         );
-        relaunch(p, kp, k_block, c.block, unroll, k_major);
+        set_launch(p, kp, k_block, c.block, unroll, k_major);
     }
     let compiled = cuda.compile(p, &s, crate::codegen::Sizes::of(grid, nlev))?;
     let mut bound = cuda.bind(p, &compiled, grid, nlev, dev)?;
@@ -256,26 +256,13 @@ pub fn tune(cuda: &CudaBackend, case: &Case) -> Result<Tuning> {
     Ok(Tuning { kernels, origin })
 }
 
-/// Sets the launch choices of a kernel's plan (as far as the kernel can carry them out).
-fn relaunch(
-    p: &Program,
-    kp: &mut crate::ir::KernelPlan,
-    k_block: usize,
-    block: Option<u32>,
-    unroll: u32,
-    k_major: bool,
-) {
-    let plan = std::mem::replace(kp, crate::ir::KernelPlan::plain(p, vec![]));
-    *kp = with_launch(p, plan, k_block, block, unroll, k_major);
-}
-
 /// `schedule` with the tuned k-block, unroll, block order and block size of each
 /// kernel (as far as the kernel can carry them out).
 pub fn apply(p: &Program, schedule: &Schedule, tuning: &Tuning) -> Schedule {
     let mut tuned = schedule.clone();
     for (kp, c) in tuned.kernels.iter_mut().zip(&tuning.kernels) {
         if let Some(c) = c {
-            relaunch(p, kp, c.k_block, Some(c.block), c.unroll, c.k_major);
+            set_launch(p, kp, c.k_block, Some(c.block), c.unroll, c.k_major);
         }
     }
     tuned
