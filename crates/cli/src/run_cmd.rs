@@ -10,7 +10,7 @@ use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::Cache;
 use foehn_icon::common::vertical::{VerticalConfig, VerticalGrid};
 use foehn_icon::diffusion::component::{
-    fused::realistic_dtime, Diffusion, DiffusionState, Engine, Schedule,
+    realistic_dtime, Diffusion, DiffusionState, Engine, Schedule,
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
 use foehn_icon::diffusion::inputs::state::random_state;

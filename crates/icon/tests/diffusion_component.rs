@@ -13,9 +13,10 @@ use foehn_icon::common::vertical::{VerticalConfig, VerticalGrid};
 use foehn_icon::diffusion::component::state::{DIAGNOSTIC, PROGNOSTIC};
 use foehn_icon::diffusion::component::steps::{self, calls, intermediates};
 use foehn_icon::diffusion::component::{
-    self, fused, Diffusion, DiffusionState, Engine, Schedule, Statics,
+    realistic_dtime, Diffusion, DiffusionState, Engine, Schedule, Statics,
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
+use foehn_icon::diffusion::fused_step;
 use foehn_icon::diffusion::inputs::state::random_state;
 use foehn_testkit::catalog::Entry;
 use std::collections::BTreeSet;
@@ -59,7 +60,7 @@ fn two_steps(
 ) -> DiffusionState {
     let mut d = component(grid, config, schedule, engine);
     let mut state = initial_state(grid, config);
-    let dtime = fused::realistic_dtime(grid);
+    let dtime = realistic_dtime(grid);
     d.run(&mut state, dtime, true)
         .unwrap_or_else(|e| panic!("{}: {e}", grid.name));
     d.run(&mut state, dtime, false)
@@ -176,7 +177,7 @@ fn initial_run_differs_from_a_regular_step() {
             d.initial_params().diff_multfac_vn,
             d.params().diff_multfac_vn
         );
-        let dtime = fused::realistic_dtime(grid);
+        let dtime = realistic_dtime(grid);
         let mut regular = initial_state(grid, &config);
         let mut initial = regular.clone();
         d.run(&mut regular, dtime, false).unwrap();
@@ -285,7 +286,7 @@ fn fused_program_binds_what_the_unfused_programs_bind() {
                         );
                         scalars.extend(c.renamed.scalars.iter().map(|s| s.name.clone()));
                     }
-                    let ir = fused::program(&s.variant()).unwrap();
+                    let ir = fused_step::program(&s.variant()).unwrap();
                     let f: BTreeSet<String> = ir
                         .fields
                         .iter()
@@ -303,7 +304,7 @@ fn fused_program_binds_what_the_unfused_programs_bind() {
 
 #[test]
 fn catalog_entry_reference_matches_the_fused_program() {
-    let entries: Vec<Entry> = component::catalog();
+    let entries: Vec<Entry> = vec![fused_step::entry()];
     assert_eq!(entries[0].name, "diffusion_step");
     assert!(foehn_icon::catalog()
         .iter()
@@ -349,7 +350,7 @@ fn cuda_schedules_agree_with_the_cpu() {
             let programs = d.cuda(&cuda).unwrap();
             let mut state = initial_state(grid, &config);
             let mut device = programs.upload(&mut state).unwrap();
-            let dtime = fused::realistic_dtime(grid);
+            let dtime = realistic_dtime(grid);
             device.run(dtime, true).unwrap();
             device.run(dtime, false).unwrap();
             device.download(&mut state).unwrap();
@@ -379,7 +380,7 @@ fn cuda_schedules_agree_with_the_cpu() {
 /// neighbour shifts, dead stencils removed) gives the reference's results.
 #[test]
 fn optimised_fused_step_matches_the_references() {
-    let entry = foehn_icon::diffusion::component::catalog().remove(0);
+    let entry = fused_step::entry();
     for variant in entry.variants().unwrap() {
         for grid in common::grids() {
             let ir = entry.specialize(&variant).unwrap();

@@ -34,7 +34,6 @@
 //! every program once, launch per step, download at the end).
 
 pub mod cuda;
-pub mod fused;
 pub mod plan;
 pub mod state;
 pub mod steps;
@@ -45,7 +44,6 @@ use crate::common::constants::DBL_EPS;
 use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::TYPE_SHEAR_VALUES;
 use crate::common::vertical::VerticalGrid;
-use foehn_testkit::catalog::Entry;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn::dsl::prelude::*;
@@ -60,7 +58,7 @@ use std::collections::BTreeMap;
 pub enum Schedule {
     /// One compiled program per diffusion program, called in ICON's order.
     Unfused,
-    /// The whole step as one program ([`fused::program`]).
+    /// The whole step as one program ([`steps::linked_program`]).
     Fused,
     /// The whole step as one program after foehn's optimiser (regions specialised,
     /// temporaries inlined, kernels fused, k-blocking in k-major order, sizes fixed at
@@ -104,7 +102,7 @@ impl Statics {
     pub fn new(config: &DiffusionConfig, grid: &Grid, vertical: &VerticalGrid) -> Result<Statics> {
         if !TYPE_SHEAR_VALUES.contains(&config.shear_type) {
             return Err(Error::Variant {
-                program: fused::NAME.into(),
+                program: steps::STEP_NAME.into(),
                 message: format!("shear_type {} is not one of 0, 1, 2", config.shear_type),
             });
         }
@@ -136,7 +134,7 @@ impl Statics {
     /// The choices of a fused-program variant.
     pub fn from_variant(variant: &Variant) -> Result<Statics> {
         let fail = |name: &str| Error::Variant {
-            program: fused::NAME.into(),
+            program: steps::STEP_NAME.into(),
             message: format!("variant lacks static `{name}`"),
         };
         let flag = |name: &str| match variant.get(name) {
@@ -254,7 +252,7 @@ impl<'a> Diffusion<'a> {
     ) -> Result<Diffusion<'a>> {
         let nlev = vertical.num_levels();
         let bad = |message: String| Error::Variant {
-            program: fused::NAME.into(),
+            program: steps::STEP_NAME.into(),
             message,
         };
         if nlev < 2 {
@@ -427,8 +425,9 @@ impl<'a> Diffusion<'a> {
     }
 }
 
-/// Catalog entries of the component: the fused step (`diffusion_step`), whose reference
-/// is the chain of the eight programs' references.
-pub fn catalog() -> Vec<Entry> {
-    vec![fused::entry()]
+/// A realistic time step for `grid`: 9 ms per metre of mean edge length (360 s at 40 km,
+/// as ICON's R2B6 runs).
+pub fn realistic_dtime(grid: &Grid) -> f64 {
+    let l = &grid.geometry.primal_edge_length;
+    0.009 * l.iter().sum::<f64>() / l.len().max(1) as f64
 }

@@ -5,6 +5,7 @@
 
 pub mod component;
 pub mod config;
+pub mod fused_step;
 pub mod inputs;
 pub mod references;
 pub mod stencils;
@@ -24,7 +25,7 @@ pub fn entries() -> Vec<Entry> {
         entry::calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools(),
         entry::apply_diffusion_to_theta_and_exner(),
     ];
-    entries.extend(component::catalog());
+    entries.push(fused_step::entry());
     entries
 }
 

@@ -33,8 +33,11 @@ use foehn::ir::link::{link, LinkCall, LinkSpec};
 use foehn::ir::{self, Role};
 use foehn::runtime::field::Args;
 use foehn_grid::Grid;
-use foehn_testkit::catalog::ReferenceFn;
 use std::collections::BTreeSet;
+
+/// A plain-Rust reference of a call: computes the program's outputs into `args`, by
+/// the program's own argument names (the reference engine runs them).
+pub type ReferenceFn = fn(&ir::Program, &Grid, &mut Args) -> Result<()>;
 
 /// The fields the unfused schedule passes between programs (the fused program's
 /// temporaries): `diff_multfac_smag`, `u_vert`, `v_vert`, `kh_smag_e`, `kh_smag_ec`,

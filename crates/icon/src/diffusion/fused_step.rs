@@ -6,14 +6,13 @@
 //! first use over the calls.
 //!
 //! Statics: `limited_area`, `type_shear` (0, 1, 2), `nrdmax` (any value),
-//! `apply_zdiffusion_t`, `apply_to_temperature` (see [`super::Statics`]). A variant
+//! `apply_zdiffusion_t`, `apply_to_temperature` (see [`Statics`]). A variant
 //! declares the arguments of the programs its unfused schedule calls, each with ICON4Py's
 //! full argument list: `nudgecoeff_e`, `nudgezone_diff`, `fac_bdydiff_v` (read only by
 //! the limited-area variant), `geofac_grg_x/y` (read only with `type_shear == 2`) and
 //! `dwdx/dwdy` (written only with `type_shear == 2`, else left as they are).
 
-use super::steps;
-use super::{k_fields, scalars, Statics};
+use super::component::{k_fields, realistic_dtime, scalars, steps, Statics};
 use crate::diffusion::inputs::state::random_state;
 use crate::common::vertical::{VerticalConfig, VerticalGrid};
 use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
@@ -26,8 +25,8 @@ use foehn::runtime::field::Args;
 use foehn_grid::Grid;
 use foehn_testkit::catalog::Entry;
 
-pub use super::plan::chained_reference as reference;
-pub use super::steps::STEP_NAME as NAME;
+pub use super::component::plan::chained_reference as reference;
+pub use super::component::steps::STEP_NAME as NAME;
 
 /// The step of one variant: the unfused calls of its [`Statics`] linked into one
 /// program (regular-step coefficients; the initial run binds other arguments to it).
@@ -78,13 +77,6 @@ pub fn setup(statics: &Statics, nlev: usize) -> (DiffusionConfig, VerticalGrid, 
         (statics.nrdmax - 1).clamp(0, nlev.saturating_sub(1) as i32) as usize;
     let params = DiffusionParams::new(&config, &vertical, false);
     (config, vertical, params)
-}
-
-/// A realistic time step for `grid`: 9 ms per metre of mean edge length (360 s at 40 km,
-/// as ICON's R2B6 runs).
-pub fn realistic_dtime(grid: &Grid) -> f64 {
-    let l = &grid.geometry.primal_edge_length;
-    0.009 * l.iter().sum::<f64>() / l.len().max(1) as f64
 }
 
 /// Realistic inputs of a variant: [`random_state`] with the variant's
