@@ -9,9 +9,10 @@ use foehn::ir::Role;
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
+use foehn_icon::common::runner::calls;
 use foehn_icon::common::vertical::{VerticalConfig, VerticalGrid};
 use foehn_icon::diffusion::component::state::{DIAGNOSTIC, PROGNOSTIC};
-use foehn_icon::diffusion::component::steps::{self, calls, intermediates};
+use foehn_icon::diffusion::component::steps::{self, intermediates};
 use foehn_icon::diffusion::component::{
     realistic_dtime, Diffusion, DiffusionState, Engine, Schedule, Statics,
 };

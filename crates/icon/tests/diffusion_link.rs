@@ -8,7 +8,8 @@
 
 mod common;
 
-use foehn_icon::diffusion::component::steps::{self, calls, linked_program};
+use foehn_icon::common::runner::calls;
+use foehn_icon::diffusion::component::steps::{self, linked_program};
 use foehn_icon::diffusion::component::Statics;
 
 /// The combinations of `fused_program_binds_what_the_unfused_programs_bind` (`nrdmax`

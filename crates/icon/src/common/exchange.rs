@@ -2,8 +2,8 @@
 //! `ExchangeRuntime`).
 //!
 //! A component lists the points of its schedule where ICON exchanges halos (the
-//! diffusion: the `Exchange` steps of
-//! [`plan`](crate::diffusion::component::plan), which say which fields, on which
+//! `Exchange` steps of its [`runner`](crate::common::runner) step list, which say which
+//! fields, on which
 //! location, and whether the exchange blocks or is started and waited for later) and
 //! calls an [`Exchange`] there with the fields of its state. On one domain every point
 //! of a field is owned, so there is nothing to exchange: [`NoExchange`], what the

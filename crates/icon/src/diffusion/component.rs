@@ -25,7 +25,7 @@
 //! `apply_to_vertical_wind` / `apply_to_horizontal_wind` are not consulted.
 //!
 //! Halo exchanges are no-ops (one domain): the steps list them where ICON exchanges and
-//! [`plan::exchange_with`] runs them through the
+//! [`runner::exchange_with`] runs them through the
 //! [`Exchange`](crate::common::exchange::Exchange) hook a decomposed run fills in.
 //!
 //! Engines: [`Engine::Interpreter`], [`Engine::Cpu`], [`Engine::Reference`] (the
@@ -38,13 +38,14 @@ pub mod plan;
 pub mod state;
 pub mod steps;
 
+use crate::common::runner;
+pub use crate::common::runner::{Engine, Schedule};
 pub use state::DiffusionState;
 
 use crate::common::constants::DBL_EPS;
 use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::TYPE_SHEAR_VALUES;
 use crate::common::vertical::VerticalGrid;
-use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
@@ -52,34 +53,6 @@ use foehn::runtime::field::Field;
 use foehn::ir::{Scalar, StaticValue};
 use foehn_grid::Grid;
 use std::collections::BTreeMap;
-
-/// How the step is compiled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Schedule {
-    /// One compiled program per diffusion program, called in ICON's order.
-    Unfused,
-    /// The whole step as one program ([`steps::linked_program`]).
-    Fused,
-    /// The whole step as one program after foehn's optimiser (regions specialised,
-    /// temporaries inlined, kernels fused, k-blocking in k-major order, sizes fixed at
-    /// compile time for the component's grid).
-    Optimised,
-}
-
-/// What runs the programs.
-#[derive(Clone, Copy)]
-pub enum Engine<'a> {
-    /// The reference interpreter.
-    Interpreter,
-    /// The native CPU backend.
-    Cpu(&'a CpuBackend),
-    /// The programs' plain-Rust `reference()` functions (the fused program's reference
-    /// is the chain of them).
-    Reference,
-    /// The CUDA backend; each [`Diffusion::run`] uploads, launches and downloads (use
-    /// [`Diffusion::cuda`] to keep the fields on the device between steps).
-    Cuda(&'a CudaBackend),
-}
 
 /// The static (compile-time) choices of a diffusion step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,7 +210,7 @@ pub struct Diffusion<'a> {
     /// The name of each slot (for binding and messages).
     slot_names: Vec<String>,
     /// The regular and the initial-run steps, bound to the slots.
-    bound: [Vec<plan::BoundStep>; 2],
+    bound: [Vec<runner::BoundStep>; 2],
 }
 
 impl<'a> Diffusion<'a> {
@@ -298,10 +271,10 @@ impl<'a> Diffusion<'a> {
     }
 
     /// The steps of `plan` (regular, initial run) bound to the slots.
-    fn bind(plan: &plan::Plan, slot_names: &[String]) -> Result<[Vec<plan::BoundStep>; 2]> {
+    fn bind(plan: &plan::Plan, slot_names: &[String]) -> Result<[Vec<runner::BoundStep>; 2]> {
         Ok([
-            plan::bind(plan.steps(false), slot_names, &SCALARS)?,
-            plan::bind(plan.steps(true), slot_names, &SCALARS)?,
+            runner::bind(plan.steps(false), slot_names, &SCALARS)?,
+            runner::bind(plan.steps(true), slot_names, &SCALARS)?,
         ])
     }
 
@@ -403,7 +376,7 @@ impl<'a> Diffusion<'a> {
         let scalars = scalar_values(self.params_for(initial_run), dtime);
         let n = DiffusionState::len();
         state.move_into(&mut self.slots[..n]);
-        let result = plan::execute(
+        let result = runner::execute(
             &self.bound[initial_run as usize],
             self.engine,
             self.grid,

@@ -8,8 +8,9 @@
 //! is bound through its renamed copy (see [`super::plan`]), whose names are the
 //! component's, so all programs share the device fields of one upload.
 
-use super::steps::{bound_fields, calls, Step};
+use super::steps::bound_fields;
 use super::{scalars, Diffusion, DiffusionState};
+use crate::common::runner::{calls, Step};
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::ir;
@@ -175,7 +176,7 @@ impl DeviceDiffusion<'_> {
         } else {
             (&mut self.regular, &self.programs.regular)
         };
-        // Halo exchanges are no-ops on one domain (see `plan::exchange_with`).
+        // Halo exchanges are no-ops on one domain (see `common::runner::exchange_with`).
         for (bound, call) in bounds.iter_mut().zip(calls) {
             for s in &call.renamed.scalars {
                 let x = values.get(&s.name).ok_or_else(|| Error::Argument {

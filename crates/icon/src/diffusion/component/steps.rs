@@ -11,6 +11,7 @@
 //! runs it.
 
 use super::Statics;
+use crate::common::runner::{calls, Call, Exchange, ExchangeMode, ReferenceFn, Step};
 use crate::diffusion::references::{
     apply_diffusion_to_theta_and_exner as theta_ref, apply_diffusion_to_vn as vn_ref,
     apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence as w_ref,
@@ -34,10 +35,6 @@ use foehn::ir::{self, Role};
 use foehn::runtime::field::Args;
 use foehn_grid::Grid;
 use std::collections::BTreeSet;
-
-/// A plain-Rust reference of a call: computes the program's outputs into `args`, by
-/// the program's own argument names (the reference engine runs them).
-pub type ReferenceFn = fn(&ir::Program, &Grid, &mut Args) -> Result<()>;
 
 /// The fields the unfused schedule passes between programs (the fused program's
 /// temporaries): `diff_multfac_smag`, `u_vert`, `v_vert`, `kh_smag_e`, `kh_smag_ec`,
@@ -63,68 +60,6 @@ pub fn initial_name(name: &str) -> String {
 
 /// Coefficients that differ in the initial run.
 const INITIAL_RUN_FIELDS: [&str; 2] = ["diff_multfac_vn", "smag_limit"];
-
-/// One program call.
-#[derive(Clone)]
-pub struct Call {
-    /// The program variant with its own argument names.
-    pub ir: ir::Program,
-    /// The same program with the component's field and scalar names.
-    pub renamed: ir::Program,
-    /// `renamed` after the optimiser (same arguments), under `Schedule::Optimised`.
-    pub optimised: Option<ir::Program>,
-    /// The resolved kernel schedule of [`Call::program`] (the optimiser's when
-    /// optimised, a kernel per stencil otherwise).
-    pub schedule: ir::Schedule,
-    /// Its plain-Rust reference (called with `ir` and the program's argument names).
-    pub reference: ReferenceFn,
-}
-
-impl Call {
-    /// What the engines run: the optimised program if there is one, else `renamed`.
-    pub fn program(&self) -> &ir::Program {
-        self.optimised.as_ref().unwrap_or(&self.renamed)
-    }
-}
-
-/// Whether an exchange is blocking, or the start or end of an asynchronous one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExchangeMode {
-    /// Exchange and wait.
-    Blocking,
-    /// Start an exchange (ICON4Py `exchange`).
-    Start,
-    /// Wait for the started exchange.
-    Wait,
-}
-
-/// A halo-exchange point of ICON's schedule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Exchange {
-    /// Location of the exchanged fields.
-    pub location: Location,
-    /// The fields (component names).
-    pub fields: Vec<&'static str>,
-    /// Blocking, start or wait.
-    pub mode: ExchangeMode,
-}
-
-/// A step of the schedule.
-#[derive(Clone)]
-pub enum Step {
-    /// Run a program.
-    Call(Box<Call>),
-    /// Exchange halos (a no-op on one domain).
-    Exchange(Exchange),
-}
-
-/// The calls among `steps`.
-pub fn calls(steps: &[Step]) -> impl Iterator<Item = &Call> {
-    steps.iter().filter_map(|s| match s {
-        Step::Call(c) => Some(c.as_ref()),
-        Step::Exchange(_) => None,
-    })
-}
 
 fn specialize(def: ProgramDef, variant: Variant) -> Result<ir::Program> {
     def.specialize(&variant)
