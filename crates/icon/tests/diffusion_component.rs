@@ -401,3 +401,53 @@ fn optimised_fused_step_matches_the_references() {
         }
     }
 }
+
+/// The component runs on fields the caller owns (views in `DiffusionState::names`
+/// order): the same results as on a `DiffusionState`, written into the caller's
+/// buffers in place; a wrong number of views is refused.
+#[test]
+fn the_component_runs_on_caller_owned_fields() {
+    use foehn::runtime::field::{FieldData, FieldView, SliceData};
+    let grid = common::grids()[0];
+    let config = DiffusionConfig::default();
+    let mut want = initial_state(grid, &config);
+    let mut d = component(grid, &config, Schedule::Unfused, Engine::Cpu(common::cpu()));
+    let dtime = realistic_dtime(grid);
+    d.run(&mut want, dtime, true).unwrap();
+    // The caller's own buffers: f64 and i32 vectors, as a NumPy or Fortran caller has.
+    let start = initial_state(grid, &config);
+    let mut f64s: Vec<Vec<f64>> = vec![];
+    let mut i32s: Vec<Vec<i32>> = vec![];
+    for (_, f) in start.fields() {
+        match f.data() {
+            FieldData::F64(v) => f64s.push(v.clone()),
+            FieldData::I32(v) => i32s.push(v.clone()),
+            other => panic!("unexpected element type {:?}", other.dtype()),
+        }
+    }
+    let vn_at = f64s[0].as_ptr();
+    {
+        let (mut a, mut b) = (f64s.iter_mut(), i32s.iter_mut());
+        let mut views: Vec<FieldView> = start
+            .fields()
+            .map(|(_, f)| {
+                let data = match f.data() {
+                    FieldData::F64(_) => SliceData::F64(a.next().unwrap()),
+                    _ => SliceData::I32(b.next().unwrap()),
+                };
+                FieldView::new(f.dims().list(), f.shape().to_vec(), data).unwrap()
+            })
+            .collect();
+        let e = d
+            .run_views(&mut views[1..], dtime, true)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("field views given"), "{e}");
+        d.run_views(&mut views, dtime, true).unwrap();
+    }
+    assert_eq!(f64s[0].as_ptr(), vn_at, "updated in place");
+    // vn is the first field of the state and the first f64 buffer.
+    assert_eq!(want.f64s("vn").unwrap(), f64s[0].as_slice());
+    let w_index = DiffusionState::names().position(|n| n == "w").unwrap();
+    assert_eq!(want.f64s("w").unwrap(), f64s[w_index].as_slice());
+}

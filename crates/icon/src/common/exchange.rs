@@ -13,7 +13,7 @@
 //! into this subdomain's halo points.
 
 use foehn::error::Result;
-use foehn::runtime::field::Field;
+use foehn::runtime::field::FieldView;
 use foehn_grid::Location;
 
 /// Halo exchange of fields of a component's state: `names[i]` names `fields[i]` (the
@@ -21,15 +21,21 @@ use foehn_grid::Location;
 pub trait Exchange {
     /// Starts exchanging the halos of `fields` (all on `location`); they are up to date
     /// only after [`Exchange::wait`] for the same fields.
-    fn start(&mut self, location: Location, names: &[&str], fields: &mut [Field]) -> Result<()>;
+    fn start(&mut self, location: Location, names: &[&str], fields: &mut [FieldView])
+        -> Result<()>;
 
     /// Waits for the exchange of `fields` begun by [`Exchange::start`] and writes the
     /// received halo values into them.
-    fn wait(&mut self, location: Location, names: &[&str], fields: &mut [Field]) -> Result<()>;
+    fn wait(&mut self, location: Location, names: &[&str], fields: &mut [FieldView]) -> Result<()>;
 
     /// Exchanges the halos of `fields` and waits for them (blocking exchange): by
     /// default [`Exchange::start`], then [`Exchange::wait`].
-    fn exchange(&mut self, location: Location, names: &[&str], fields: &mut [Field]) -> Result<()> {
+    fn exchange(
+        &mut self,
+        location: Location,
+        names: &[&str],
+        fields: &mut [FieldView],
+    ) -> Result<()> {
         self.start(location, names, fields)?;
         self.wait(location, names, fields)
     }
@@ -41,11 +47,11 @@ pub trait Exchange {
 pub struct NoExchange;
 
 impl Exchange for NoExchange {
-    fn start(&mut self, _: Location, _: &[&str], _: &mut [Field]) -> Result<()> {
+    fn start(&mut self, _: Location, _: &[&str], _: &mut [FieldView]) -> Result<()> {
         Ok(())
     }
 
-    fn wait(&mut self, _: Location, _: &[&str], _: &mut [Field]) -> Result<()> {
+    fn wait(&mut self, _: Location, _: &[&str], _: &mut [FieldView]) -> Result<()> {
         Ok(())
     }
 }
@@ -54,6 +60,7 @@ impl Exchange for NoExchange {
 mod tests {
     use super::*;
     use foehn::dsl::prelude::*;
+    use foehn::runtime::field::Field;
     use foehn_grid::Grid;
 
     /// Records the calls it gets.
@@ -61,13 +68,18 @@ mod tests {
     struct Recorder(Vec<String>);
 
     impl Exchange for Recorder {
-        fn start(&mut self, location: Location, fields: &[&str], _: &mut [Field]) -> Result<()> {
+        fn start(
+            &mut self,
+            location: Location,
+            fields: &[&str],
+            _: &mut [FieldView],
+        ) -> Result<()> {
             self.0
                 .push(format!("start {location:?} {}", fields.join(",")));
             Ok(())
         }
 
-        fn wait(&mut self, location: Location, fields: &[&str], _: &mut [Field]) -> Result<()> {
+        fn wait(&mut self, location: Location, fields: &[&str], _: &mut [FieldView]) -> Result<()> {
             self.0
                 .push(format!("wait {location:?} {}", fields.join(",")));
             Ok(())
@@ -77,20 +89,22 @@ mod tests {
     #[test]
     fn no_exchange_leaves_the_fields_as_they_are() {
         let grid = Grid::icosahedral(2, 0, 1.0).unwrap();
-        let vn = Field::from_fn_f64(&grid, 3, (EDGE, K), |i| i as f64);
-        let mut store = vec![vn];
-        let before = store.clone();
+        let mut vn = Field::from_fn_f64(&grid, 3, (EDGE, K), |i| i as f64);
+        let before = vn.clone();
         let mut hook = NoExchange;
-        hook.exchange(EDGE, &["vn"], &mut store).unwrap();
-        hook.start(EDGE, &["vn"], &mut store).unwrap();
-        hook.wait(EDGE, &["vn"], &mut store).unwrap();
-        assert_eq!(store, before);
+        {
+            let mut store = vec![vn.view_mut()];
+            hook.exchange(EDGE, &["vn"], &mut store).unwrap();
+            hook.start(EDGE, &["vn"], &mut store).unwrap();
+            hook.wait(EDGE, &["vn"], &mut store).unwrap();
+        }
+        assert_eq!(vn, before);
     }
 
     #[test]
     fn a_blocking_exchange_is_a_start_then_a_wait() {
         let mut hook = Recorder::default();
-        let mut store: Vec<Field> = vec![];
+        let mut store: Vec<FieldView> = vec![];
         hook.exchange(CELL, &["theta_v", "exner"], &mut store)
             .unwrap();
         assert_eq!(

@@ -12,7 +12,7 @@ use foehn::ir::{self, Role, Scalar};
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cpu::{CompiledProgram, CpuBackend};
 use foehn::runtime::cuda::CudaBackend;
-use foehn::runtime::field::{Args, Field, Positional};
+use foehn::runtime::field::{Args, FieldView};
 use foehn::runtime::interp::Interpreter;
 use foehn::runtime::Backend;
 use foehn_grid::{Grid, Location};
@@ -211,14 +211,14 @@ pub fn bind(steps: &[Step], slots: &[String], scalars: &[&str]) -> Result<Vec<Bo
 }
 
 /// Moves the fields at `at` out of `slots` (leaving placeholders).
-fn take(slots: &mut [Field], at: &[usize]) -> Vec<Field> {
+fn take<'a>(slots: &mut [FieldView<'a>], at: &[usize]) -> Vec<FieldView<'a>> {
     at.iter()
-        .map(|&i| std::mem::replace(&mut slots[i], Field::placeholder()))
+        .map(|&i| std::mem::replace(&mut slots[i], FieldView::placeholder()))
         .collect()
 }
 
 /// Puts fields taken by [`take`] back.
-fn put_back(slots: &mut [Field], at: &[usize], fields: Vec<Field>) {
+fn put_back<'a>(slots: &mut [FieldView<'a>], at: &[usize], fields: Vec<FieldView<'a>>) {
     for (&i, f) in at.iter().zip(fields) {
         slots[i] = f;
     }
@@ -231,7 +231,7 @@ fn put_back(slots: &mut [Field], at: &[usize], fields: Vec<Field>) {
 pub fn exchange_with(
     hook: &mut dyn HaloExchange,
     exchange: &Exchange,
-    fields: &mut [Field],
+    fields: &mut [FieldView],
 ) -> Result<()> {
     let (location, names) = (exchange.location, &exchange.fields);
     match exchange.mode {
@@ -247,7 +247,7 @@ pub fn execute(
     engine: Engine<'_>,
     grid: &Grid,
     nlev: usize,
-    slots: &mut [Field],
+    slots: &mut [FieldView],
     scalars: &[Scalar],
 ) -> Result<()> {
     for step in steps {
@@ -280,14 +280,13 @@ fn run_call(
     engine: Engine<'_>,
     grid: &Grid,
     nlev: usize,
-    fields: &mut [Field],
+    fields: &mut [FieldView],
     scalars: &[Scalar],
     compiled: &OnceLock<Arc<CompiledProgram>>,
 ) -> Result<()> {
-    let mut args = Positional { fields, scalars };
     match engine {
-        Engine::Interpreter => Interpreter.execute_positional(c.program(), grid, nlev, &mut args),
-        Engine::Reference => reference_call(c, grid, nlev, &mut args),
+        Engine::Interpreter => Interpreter.execute_views(c.program(), grid, nlev, fields, scalars),
+        Engine::Reference => reference_call(c, grid, nlev, fields, scalars),
         Engine::Cpu(cpu) => {
             let program = match compiled.get() {
                 Some(p) => p,
@@ -296,7 +295,7 @@ fn run_call(
                     compiled.get_or_init(|| p)
                 }
             };
-            cpu.run_compiled_positional(c.program(), program, grid, nlev, &mut args)
+            cpu.run_compiled_views(c.program(), program, grid, nlev, fields, scalars)
         }
         Engine::Cuda(_) => Err(Error::Variant {
             program: c.ir.name.clone(),
@@ -306,24 +305,34 @@ fn run_call(
 }
 
 /// Runs a call's plain-Rust reference, which reads the program's own argument names.
-fn reference_call(c: &Call, grid: &Grid, nlev: usize, args: &mut Positional) -> Result<()> {
+fn reference_call(
+    c: &Call,
+    grid: &Grid,
+    nlev: usize,
+    fields: &mut [FieldView],
+    scalars: &[Scalar],
+) -> Result<()> {
     let decls: Vec<&ir::FieldDecl> =
         c.ir.fields
             .iter()
             .filter(|d| d.role != Role::Temp)
             .collect();
     let mut named = Args::new().with_nlev(nlev);
-    for (d, f) in decls.iter().zip(args.fields.iter_mut()) {
-        named.set_field(&d.name, std::mem::replace(f, Field::placeholder()));
+    for (d, f) in decls.iter().zip(fields.iter()) {
+        named.set_field(&d.name, f.to_field());
     }
-    for (s, v) in c.ir.scalars.iter().zip(args.scalars) {
+    for (s, v) in c.ir.scalars.iter().zip(scalars) {
         named.set_scalar(&s.name, *v);
     }
-    let result = (c.reference)(&c.ir, grid, &mut named);
-    for (d, f) in decls.iter().zip(args.fields.iter_mut()) {
-        if let Some(x) = named.take_field(&d.name) {
-            *f = x;
+    (c.reference)(&c.ir, grid, &mut named)?;
+    for (d, f) in decls.iter().zip(fields.iter_mut()) {
+        if d.role.writable() {
+            f.copy_from(
+                named
+                    .field(&d.name)
+                    .expect("the reference keeps its arguments"),
+            )?;
         }
     }
-    result
+    Ok(())
 }

@@ -49,7 +49,7 @@ use crate::common::vertical::VerticalGrid;
 use foehn::runtime::cuda::CudaBackend;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::runtime::field::Field;
+use foehn::runtime::field::{Field, FieldView};
 use foehn::ir::{Scalar, StaticValue};
 use foehn_grid::Grid;
 use std::collections::BTreeMap;
@@ -204,9 +204,8 @@ pub struct Diffusion<'a> {
     schedule: Schedule,
     engine: Engine<'a>,
     plan: plan::Plan,
-    /// The fields of a step by position: the state's (moved in for a step, see
-    /// [`DiffusionState::names`]), then the component's own work fields.
-    slots: Vec<Field>,
+    /// The component's own work fields, in slot order after the state's fields.
+    workspace: Vec<Field>,
     /// The name of each slot (for binding and messages).
     slot_names: Vec<String>,
     /// The regular and the initial-run steps, bound to the slots.
@@ -245,11 +244,12 @@ impl<'a> Diffusion<'a> {
         for (name, dims) in steps::intermediates() {
             workspace.insert(name.to_string(), Field::zeros(grid, nlev, dims, F64));
         }
+        // Slots: the state's fields (the caller's, for a step), then the work fields.
         let mut slot_names: Vec<String> = DiffusionState::names().map(String::from).collect();
-        let mut slots = vec![Field::placeholder(); slot_names.len()];
+        let mut work = Vec::with_capacity(workspace.len());
         for (name, f) in workspace {
             slot_names.push(name);
-            slots.push(f);
+            work.push(f);
         }
         let schedule = Schedule::Unfused;
         let plan = plan::Plan::new(schedule, &statics)?;
@@ -264,7 +264,7 @@ impl<'a> Diffusion<'a> {
             statics,
             schedule,
             engine: Engine::Interpreter,
-            slots,
+            workspace: work,
             slot_names,
             bound,
         })
@@ -348,11 +348,10 @@ impl<'a> Diffusion<'a> {
     /// The component's own fields by name (K coefficients and, for the unfused
     /// schedule, the intermediate fields).
     pub fn workspace(&self) -> BTreeMap<&str, &Field> {
-        let state = DiffusionState::len();
-        self.slot_names[state..]
+        self.slot_names[DiffusionState::len()..]
             .iter()
             .map(String::as_str)
-            .zip(&self.slots[state..])
+            .zip(&self.workspace)
             .collect()
     }
 
@@ -373,19 +372,45 @@ impl<'a> Diffusion<'a> {
             device.run(dtime, initial_run)?;
             return device.download(state);
         }
+        self.run_views(&mut state.views_mut(), dtime, initial_run)
+    }
+
+    /// [`Diffusion::run`] on fields the caller owns: `state` holds views of every field
+    /// of a diffusion state in [`DiffusionState::names`] order (ICON's or NumPy's
+    /// arrays in foehn's layout), updated in place on the CPU (through copies on the
+    /// interpreter and the reference engine). Shapes are checked at every call; the
+    /// CUDA engine runs through [`Diffusion::run`] or [`Diffusion::cuda`].
+    pub fn run_views(
+        &mut self,
+        state: &mut [FieldView],
+        dtime: f64,
+        initial_run: bool,
+    ) -> Result<()> {
+        if state.len() != DiffusionState::len() {
+            return Err(Error::Field(format!(
+                "diffusion: {} field views given, a diffusion state has {} ({})",
+                state.len(),
+                DiffusionState::len(),
+                DiffusionState::names().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        if matches!(self.engine, Engine::Cuda(_)) {
+            return Err(Error::Variant {
+                program: steps::STEP_NAME.into(),
+                message: "the CUDA engine runs a DiffusionState (Diffusion::run) or a device-resident state (Diffusion::cuda)".into(),
+            });
+        }
         let scalars = scalar_values(self.params_for(initial_run), dtime);
-        let n = DiffusionState::len();
-        state.move_into(&mut self.slots[..n]);
-        let result = runner::execute(
+        let mut views: Vec<FieldView> = state.iter_mut().map(FieldView::reborrow).collect();
+        views.extend(self.workspace.iter_mut().map(Field::view_mut));
+        runner::execute(
             &self.bound[initial_run as usize],
             self.engine,
             self.grid,
             self.nlev,
-            &mut self.slots,
+            &mut views,
             &scalars,
-        );
-        state.move_back(&mut self.slots[..n]);
-        result
+        )
     }
 
     /// Compiles the step for the GPU: see [`cuda::CudaDiffusion`].

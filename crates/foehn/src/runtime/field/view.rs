@@ -83,6 +83,16 @@ impl<'a> FieldView<'a> {
         Ok(FieldView { dims, shape, data })
     }
 
+    /// A view of nothing: what a view moved out of a list leaves behind (never an
+    /// argument; argument checks refuse it).
+    pub fn placeholder() -> FieldView<'static> {
+        FieldView {
+            dims: Dims::default(),
+            shape: vec![],
+            data: SliceData::F64(&mut []),
+        }
+    }
+
     /// A view of `data` as an `f64` field with `dims` on `grid` with `nlev` levels.
     pub fn f64(grid: &Grid, nlev: usize, dims: impl IntoDims, data: &'a mut [f64]) -> Result<Self> {
         let dims = Dims::from_list(&dims.into_dims()).map_err(Error::Field)?;

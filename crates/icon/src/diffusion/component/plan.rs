@@ -11,7 +11,7 @@ use crate::common::runner::{
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::ir::{self, Role, Scalar};
-use foehn::runtime::field::{Args, Field};
+use foehn::runtime::field::{Args, Field, FieldView};
 use foehn_grid::Grid;
 
 /// The steps of a regular and of an initial-run diffusion step.
@@ -98,8 +98,10 @@ pub fn chained_reference(program: &ir::Program, grid: &Grid, args: &mut Args) ->
                 .ok_or_else(|| Error::Field(format!("{STEP_NAME} reference: missing `{}`", s.name)))
         })
         .collect::<Result<_>>()?;
-    let result = bind(&steps, &slot_names, &scalar_names)
-        .and_then(|bound| execute(&bound, Engine::Reference, grid, nlev, &mut slots, &scalars));
+    let result = bind(&steps, &slot_names, &scalar_names).and_then(|bound| {
+        let mut views: Vec<FieldView> = slots.iter_mut().map(Field::view_mut).collect();
+        execute(&bound, Engine::Reference, grid, nlev, &mut views, &scalars)
+    });
     for (n, f) in names.into_iter().zip(slots) {
         args.set_field(n, f);
     }

@@ -2,14 +2,14 @@
 //! `DiffusionDiagnosticState`, `DiffusionInterpolationState`, `DiffusionMetricState`,
 //! `EdgeParams`, `CellParams`): every field a member named as in ICON4Py, documented
 //! with its ICON name. The component binds its programs' arguments to the members'
-//! positions once ([`DiffusionState::names`] is that order) and moves the fields into
-//! its slots for a step; by-name access is for I/O and tests.
+//! positions once ([`DiffusionState::names`] is that order) and runs a step on views of
+//! the fields (its own, or the caller's); by-name access is for I/O and tests.
 
 use crate::common::state::FieldGroup;
 pub use crate::common::state::PrognosticState;
 use crate::state_struct;
 use foehn::error::{Error, Result};
-use foehn::runtime::field::Field;
+use foehn::runtime::field::{Field, FieldView};
 use std::collections::BTreeMap;
 
 /// The prognostic fields diffusion updates: `vn`, `w`, `theta_v`, `exner` (it reads
@@ -236,9 +236,12 @@ impl DiffusionState {
     /// The fields as a map by name (what named program arguments are built from).
     pub fn into_named(self) -> BTreeMap<String, Field> {
         let mut s = self;
-        let mut slots = vec![Field::placeholder(); Self::len()];
-        s.move_into(&mut slots);
-        Self::names().map(String::from).zip(slots).collect()
+        let fields: Vec<Field> = s
+            .fields_mut()
+            .into_iter()
+            .map(|f| std::mem::replace(f, Field::placeholder()))
+            .collect();
+        Self::names().map(String::from).zip(fields).collect()
     }
 
     fn fields_mut(&mut self) -> Vec<&mut Field> {
@@ -252,18 +255,9 @@ impl DiffusionState {
         all
     }
 
-    /// Moves every field into `slots[0..len()]` in [`DiffusionState::names`] order,
-    /// leaving placeholders (the component's step then works on the slots).
-    pub fn move_into(&mut self, slots: &mut [Field]) {
-        for (slot, f) in slots.iter_mut().zip(self.fields_mut()) {
-            *slot = std::mem::replace(f, Field::placeholder());
-        }
-    }
-
-    /// Moves the fields back out of `slots` (see [`DiffusionState::move_into`]).
-    pub fn move_back(&mut self, slots: &mut [Field]) {
-        for (slot, f) in slots.iter_mut().zip(self.fields_mut()) {
-            *f = std::mem::replace(slot, Field::placeholder());
-        }
+    /// Views of every field, in [`DiffusionState::names`] order (what the component
+    /// runs on; see `Diffusion::run_views`).
+    pub fn views_mut(&mut self) -> Vec<FieldView<'_>> {
+        self.fields_mut().into_iter().map(Field::view_mut).collect()
     }
 }
