@@ -451,3 +451,58 @@ fn the_component_runs_on_caller_owned_fields() {
     let w_index = DiffusionState::names().position(|n| n == "w").unwrap();
     assert_eq!(want.f64s("w").unwrap(), f64s[w_index].as_slice());
 }
+
+/// On the device, the state's fields can be the caller's own device memory (as an
+/// OpenACC or CuPy caller has it): the step binds views of it and runs in place, with the
+/// results of the uploaded state.
+#[test]
+fn the_device_step_runs_on_caller_owned_device_memory() {
+    use foehn::runtime::field::FieldData;
+    use foehn_gpu::DeviceBuffer;
+    let dir = tempfile::tempdir().unwrap();
+    let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
+        Ok(c) => c,
+        Err(e) => {
+            foehn_gpu::skip_without_gpu("the device-view component test", &e);
+            return;
+        }
+    };
+    let grid = common::grids()[0];
+    let config = DiffusionConfig::default();
+    let dtime = realistic_dtime(grid);
+    let d = component(grid, &config, Schedule::Optimised, Engine::Interpreter);
+    let programs = d.cuda(&cuda).unwrap();
+    // The usual path: foehn uploads and downloads the state.
+    let mut want = initial_state(grid, &config);
+    let mut device = programs.upload(&mut want).unwrap();
+    device.run(dtime, false).unwrap();
+    device.download(&mut want).unwrap();
+    drop(device);
+    // The caller's own device buffers, filled by the caller.
+    let start = initial_state(grid, &config);
+    let names = programs.state_fields();
+    let buffers: Vec<DeviceBuffer> = names
+        .iter()
+        .map(|n| match start.field(n).unwrap().data() {
+            FieldData::F64(v) => DeviceBuffer::from_slice(cuda.gpu(), v).unwrap(),
+            FieldData::I32(v) => DeviceBuffer::from_slice(cuda.gpu(), v).unwrap(),
+            other => panic!("unexpected element type {:?}", other.dtype()),
+        })
+        .collect();
+    let mut dev = programs.workspace_on_device().unwrap();
+    for (n, b) in names.iter().zip(&buffers) {
+        // SAFETY: the buffers outlive the binding below.
+        unsafe { dev.borrow_field(programs.storage(), n, b.ptr(), b.bytes(), grid, d.nlev()) }
+            .unwrap();
+    }
+    let mut run = programs.bind_device(dev).unwrap();
+    run.run(dtime, false).unwrap();
+    run.finish().unwrap();
+    drop(run);
+    for name in ["vn", "w", "theta_v", "exner"] {
+        let i = names.iter().position(|n| *n == name).unwrap();
+        let mut got = vec![0.0f64; want.f64s(name).unwrap().len()];
+        buffers[i].download(cuda.gpu(), &mut got).unwrap();
+        assert_eq!(want.f64s(name).unwrap(), got.as_slice(), "{name}");
+    }
+}

@@ -337,7 +337,7 @@ impl<'a> Diffusion<'a> {
         scalars(self.params_for(initial_run), dtime)
     }
 
-    fn params_for(&self, initial_run: bool) -> &DiffusionParams {
+    pub(crate) fn params_for(&self, initial_run: bool) -> &DiffusionParams {
         if initial_run {
             &self.initial_params
         } else {

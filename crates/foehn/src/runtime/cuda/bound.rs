@@ -63,20 +63,30 @@ pub struct Bound<'a> {
 impl Bound<'_> {
     /// Changes a runtime scalar for the following launches.
     pub fn set_scalar(&mut self, name: &str, value: Scalar) -> Result<()> {
-        let i = self
-            .scalar_names
+        let i = self.scalar_index(name)?;
+        self.set_scalar_at(i, value);
+        Ok(())
+    }
+
+    /// The position of the scalar `name` among the program's scalars (for
+    /// [`Bound::set_scalar_at`], so a caller looks names up once).
+    pub fn scalar_index(&self, name: &str) -> Result<usize> {
+        self.scalar_names
             .iter()
             .position(|n| n == name)
             .ok_or_else(|| Error::Argument {
                 program: self.program.clone(),
                 arg: name.to_string(),
                 message: "no such scalar".into(),
-            })?;
+            })
+    }
+
+    /// Changes the `i`-th runtime scalar of the program (declaration order).
+    pub fn set_scalar_at(&mut self, i: usize, value: Scalar) {
         for st in &mut self.stencils {
             let at = st.scalar_at + 8 * i;
             st.block[at..at + 8].copy_from_slice(&scalar_bits(value).to_le_bytes());
         }
-        Ok(())
     }
 
     /// Enqueues every stencil of the program on the stream (asynchronous). With

@@ -9,7 +9,7 @@
 //! component's, so all programs share the device fields of one upload.
 
 use super::steps::bound_fields;
-use super::{scalars, Diffusion, DiffusionState};
+use super::{scalar_values, scalars, Diffusion, DiffusionState, SCALARS};
 use crate::common::runner::{calls, Step};
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
@@ -128,14 +128,86 @@ impl<'a> CudaDiffusion<'a> {
         for n in from_state {
             state.set_field(&n, args.take_field(&n).expect("uploaded"))?;
         }
-        let dev = dev?;
+        self.bind_device(dev?)
+    }
+
+    /// The component's own fields (K coefficients, work fields) and scalars on the
+    /// device, without the state: the caller adds the state's fields as views of its
+    /// own device memory (`DeviceArgs::borrow_field` for each of
+    /// [`CudaDiffusion::state_fields`], declared in [`CudaDiffusion::storage`]) and
+    /// binds them with [`CudaDiffusion::bind_device`]; nothing of the state is copied.
+    pub fn workspace_on_device(&self) -> Result<DeviceArgs> {
+        let d = self.diffusion;
+        let work = d.workspace();
+        let decls = self
+            .storage
+            .fields
+            .iter()
+            .filter(|f| work.contains_key(f.name.as_str()));
+        let mut args = Args::new().with_nlev(d.nlev());
+        let mut program = self.storage.clone();
+        program.fields = decls.clone().cloned().collect();
+        for decl in decls {
+            args.set_field(&decl.name, work[decl.name.as_str()].clone());
+        }
+        for (n, x) in scalars(d.params(), 0.0) {
+            args.set_scalar(&n, x);
+        }
+        self.cuda.upload(&program, &args)
+    }
+
+    /// The state fields the device step binds (names of [`CudaDiffusion::storage`]
+    /// that are fields of a diffusion state).
+    pub fn state_fields(&self) -> Vec<&str> {
+        let work = self.diffusion.workspace();
+        self.storage
+            .fields
+            .iter()
+            .map(|f| f.name.as_str())
+            .filter(|n| !work.contains_key(n))
+            .collect()
+    }
+
+    /// The declarations of every field and scalar the device step binds.
+    pub fn storage(&self) -> &ir::Program {
+        &self.storage
+    }
+
+    /// Binds every program of the step to `dev` (uploaded by
+    /// [`CudaDiffusion::upload`], or the component's workspace with the caller's
+    /// borrowed state fields) and finds each call's scalars once.
+    pub fn bind_device(&self, dev: DeviceArgs) -> Result<DeviceDiffusion<'_>> {
         let (regular, initial) = (
             self.bind(&self.regular, &dev)?,
             self.bind(&self.initial, &dev)?,
         );
+        let at = |bounds: &[Bound], calls: &[CudaCall]| -> Result<Vec<Vec<(usize, usize)>>> {
+            bounds
+                .iter()
+                .zip(calls)
+                .map(|(b, c)| {
+                    c.renamed
+                        .scalars
+                        .iter()
+                        .map(|s| {
+                            let j = SCALARS.iter().position(|n| *n == s.name).ok_or_else(|| {
+                                Error::Argument {
+                                    program: c.renamed.name.clone(),
+                                    arg: s.name.clone(),
+                                    message: "no such diffusion scalar".into(),
+                                }
+                            })?;
+                            Ok((b.scalar_index(&s.name)?, j))
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let scalars = [at(&regular, &self.regular)?, at(&initial, &self.initial)?];
         Ok(DeviceDiffusion {
             regular,
             initial,
+            scalars,
             programs: self,
             dev,
         })
@@ -161,6 +233,9 @@ pub struct DeviceDiffusion<'p> {
     // Declared before `dev`: the bindings point into its buffers and are dropped first.
     regular: Vec<Bound<'p>>,
     initial: Vec<Bound<'p>>,
+    /// Per call of the regular and the initial step: (program scalar, index in
+    /// `SCALARS`), found once when binding.
+    scalars: [Vec<Vec<(usize, usize)>>; 2],
     programs: &'p CudaDiffusion<'p>,
     dev: DeviceArgs,
 }
@@ -170,21 +245,16 @@ impl DeviceDiffusion<'_> {
     /// surface in [`DeviceDiffusion::finish`] or [`DeviceDiffusion::download`]).
     pub fn run(&mut self, dtime: f64, initial_run: bool) -> Result<()> {
         let d = self.programs.diffusion;
-        let values = d.step_scalars(dtime, initial_run);
-        let (bounds, calls) = if initial_run {
-            (&mut self.initial, &self.programs.initial)
+        let values = scalar_values(d.params_for(initial_run), dtime);
+        let bounds = if initial_run {
+            &mut self.initial
         } else {
-            (&mut self.regular, &self.programs.regular)
+            &mut self.regular
         };
         // Halo exchanges are no-ops on one domain (see `common::runner::exchange_with`).
-        for (bound, call) in bounds.iter_mut().zip(calls) {
-            for s in &call.renamed.scalars {
-                let x = values.get(&s.name).ok_or_else(|| Error::Argument {
-                    program: call.renamed.name.clone(),
-                    arg: s.name.clone(),
-                    message: "no such diffusion scalar".into(),
-                })?;
-                bound.set_scalar(&s.name, *x)?;
+        for (bound, at) in bounds.iter_mut().zip(&self.scalars[initial_run as usize]) {
+            for &(i, j) in at {
+                bound.set_scalar_at(i, values[j]);
             }
             bound.launch()?;
         }
