@@ -116,9 +116,11 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// The cache at `FOEHN_CACHE_DIR`, else `<user cache dir>/foehn`, else `./.foehn-cache`.
+    /// The cache at `FOEHN_CACHE_DIR` (an empty value counts as unset), else
+    /// `<user cache dir>/foehn`, else `./.foehn-cache`.
     pub fn from_env() -> Cache {
         let root = std::env::var_os(CACHE_DIR_ENV)
+            .filter(|v| !v.is_empty())
             .map(PathBuf::from)
             .or_else(|| dirs::cache_dir().map(|d| d.join("foehn")))
             .unwrap_or_else(|| PathBuf::from(".foehn-cache"));
@@ -239,18 +241,28 @@ impl Cache {
         }
     }
 
-    /// All entries, sorted by key.
+    /// All entries, sorted by key: the folders of the root that foehn wrote (see
+    /// [`is_entry`]); anything else in the root is not listed.
     pub fn list(&self) -> Result<Vec<Entry>> {
-        let mut out = Vec::new();
+        Ok(self.scan()?.0)
+    }
+
+    /// The entries of the root, and the paths in it that are not foehn entries.
+    fn scan(&self) -> Result<(Vec<Entry>, Vec<PathBuf>)> {
+        let (mut out, mut other) = (Vec::new(), Vec::new());
         let rd = match fs::read_dir(&self.root) {
             Ok(rd) => rd,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((out, other)),
             Err(e) => return Err(io_err(&self.root)(e)),
         };
         for item in rd {
             let item = item.map_err(io_err(&self.root))?;
             let name = item.file_name().to_string_lossy().to_string();
-            if name.starts_with('.') || !item.path().is_dir() {
+            if !is_entry(&item.path()) {
+                // Staging folders of builds in progress are foehn's too, but not entries.
+                if !name.starts_with(".tmp-") {
+                    other.push(item.path());
+                }
                 continue;
             }
             let meta = fs::read(item.path().join(META))
@@ -270,18 +282,60 @@ impl Cache {
             });
         }
         out.sort_by(|a, b| a.key.cmp(&b.key));
-        Ok(out)
+        other.sort();
+        Ok((out, other))
     }
 
-    /// Removes every entry; returns how many were removed.
-    pub fn clear(&self) -> Result<usize> {
-        let entries = self.list()?;
+    /// Removes every entry foehn wrote and nothing else: a cache root that is (by
+    /// mistake) a project folder loses no file of the project. Returns how many entries
+    /// were removed and the paths it left alone.
+    pub fn clear(&self) -> Result<Cleared> {
+        let (entries, skipped) = self.scan()?;
         for e in &entries {
             let p = self.root.join(&e.key);
             fs::remove_dir_all(&p).map_err(io_err(&p))?;
         }
-        Ok(entries.len())
+        Ok(Cleared {
+            removed: entries.len(),
+            skipped,
+        })
     }
+}
+
+/// What [`Cache::clear`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cleared {
+    /// Entries removed.
+    pub removed: usize,
+    /// Paths in the cache root that are not foehn entries, left as they were.
+    pub skipped: Vec<PathBuf>,
+}
+
+/// Whether `path` is a cache entry foehn wrote: a folder named by a key (64 lowercase
+/// hexadecimal digits, as [`KeyBuilder::finish`] makes them) holding nothing but an
+/// artifact and its `entry.json` (either may be missing in a corrupt entry).
+pub fn is_entry(path: &Path) -> bool {
+    let key_shaped = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+        n.len() == 64
+            && n.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    });
+    if !key_shaped || !path.is_dir() || path.is_symlink() {
+        return false;
+    }
+    let Ok(rd) = fs::read_dir(path) else {
+        return false;
+    };
+    let mut any = false;
+    for item in rd {
+        let Ok(item) = item else { return false };
+        let name = item.file_name();
+        if name != ARTIFACT && name != META {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 enum Verified {

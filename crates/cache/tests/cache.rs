@@ -35,11 +35,12 @@ fn keys_are_deterministic_and_separate_parts() {
 #[test]
 fn second_lookup_hits_and_does_not_rebuild() {
     let (_dir, cache) = fresh_cache();
-    let (p, o) = get_or_write(&cache, "k1", b"hello");
+    let k1 = KeyBuilder::new().part("k", "1").finish();
+    let (p, o) = get_or_write(&cache, &k1, b"hello");
     assert_eq!(o, Origin::Built);
     assert_eq!(fs::read(&p).unwrap(), b"hello");
     let (p2, o2) = cache
-        .get_or_build("k1", "test", |_| Err("must not rebuild".into()))
+        .get_or_build(&k1, "test", |_| Err("must not rebuild".into()))
         .unwrap();
     assert_eq!((p2, o2), (p, Origin::Hit));
     assert_eq!(cache.list().unwrap().len(), 1);
@@ -74,8 +75,33 @@ fn failed_build_leaves_no_entry_and_clear_empties() {
         .unwrap_err();
     assert!(err.to_string().contains("compiler exploded"));
     assert!(cache.list().unwrap().is_empty());
-    get_or_write(&cache, "a", b"1");
-    get_or_write(&cache, "b", b"2");
-    assert_eq!(cache.clear().unwrap(), 2);
+    get_or_write(&cache, &KeyBuilder::new().part("p", "a").finish(), b"1");
+    get_or_write(&cache, &KeyBuilder::new().part("p", "b").finish(), b"2");
+    assert_eq!(cache.clear().unwrap().removed, 2);
     assert!(cache.list().unwrap().is_empty());
+}
+
+/// A cache root pointed at a project folder by mistake: `clear` removes foehn's entries
+/// only and names what it left; an empty `FOEHN_CACHE_DIR` counts as unset.
+#[test]
+fn clear_removes_only_what_foehn_wrote() {
+    let (dir, cache) = fresh_cache();
+    let key = KeyBuilder::new().part("p", "x").finish();
+    get_or_write(&cache, &key, b"artifact");
+    // The user's own things: a source folder, a file, a key-named folder with other
+    // files, an empty key-named folder.
+    fs::create_dir_all(dir.path().join("src")).unwrap();
+    fs::write(dir.path().join("src").join("main.rs"), "fn main() {}").unwrap();
+    fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    let lookalike = dir.path().join("a".repeat(64));
+    fs::create_dir_all(&lookalike).unwrap();
+    fs::write(lookalike.join("thesis.tex"), "mine").unwrap();
+    fs::create_dir_all(dir.path().join("b".repeat(64))).unwrap();
+    let cleared = cache.clear().unwrap();
+    assert_eq!(cleared.removed, 1);
+    assert_eq!(cleared.skipped.len(), 4, "{:?}", cleared.skipped);
+    assert!(!dir.path().join(&key).exists());
+    assert!(dir.path().join("src").join("main.rs").exists());
+    assert!(dir.path().join("notes.txt").exists());
+    assert!(lookalike.join("thesis.tex").exists());
 }

@@ -9,7 +9,7 @@ use foehn_cache::Cache;
 pub enum CacheCommand {
     /// List cached compiled programs (key, size, description).
     Ls,
-    /// Remove every cached compiled program.
+    /// Remove every cached compiled program (and nothing foehn did not write).
     Clear,
 }
 
@@ -34,8 +34,21 @@ pub fn run(cmd: CacheCommand) -> Result<()> {
             }
         }
         CacheCommand::Clear => {
-            let n = cache.clear()?;
-            println!("removed {n} entries from {}", cache.root().display());
+            let cleared = cache.clear()?;
+            println!(
+                "removed {} entries from {}",
+                cleared.removed,
+                cache.root().display()
+            );
+            if !cleared.skipped.is_empty() {
+                println!(
+                    "left {} paths there that foehn did not write (is FOEHN_CACHE_DIR right?):",
+                    cleared.skipped.len()
+                );
+                for p in &cleared.skipped {
+                    println!("  {}", p.display());
+                }
+            }
         }
     }
     Ok(())
