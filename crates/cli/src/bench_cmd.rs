@@ -24,7 +24,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "r2b4")]
     grid: String,
     /// Number of full levels.
-    #[arg(long, default_value_t = 80)]
+    #[arg(long, default_value_t = 80, value_parser = crate::limits::levels)]
     levels: usize,
     /// Backends: interp, cpu, rust-reference, or cuda (alone: a report is for one device).
     #[arg(long, value_delimiter = ',', default_value = "cpu")]

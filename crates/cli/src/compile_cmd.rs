@@ -27,7 +27,7 @@ pub struct CompileArgs {
     #[arg(long, default_value = "cpu")]
     backend: String,
     /// Levels (CUDA scan columns are sized for them).
-    #[arg(long, default_value_t = 80)]
+    #[arg(long, default_value_t = 80, value_parser = crate::limits::levels)]
     levels: usize,
 }
 

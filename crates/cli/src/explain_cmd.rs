@@ -38,7 +38,7 @@ pub struct ExplainArgs {
     #[arg(long, default_value = "r2b6")]
     grid: String,
     /// Levels for the bytes figure.
-    #[arg(long, default_value_t = 80)]
+    #[arg(long, default_value_t = 80, value_parser = crate::limits::levels)]
     levels: usize,
     /// Memory bandwidth (GB/s) for the predicted kernel times; default: the copy
     /// bandwidth measured on an NVIDIA H200 (bench/results/2026-11-22-h200-r2b6.json).

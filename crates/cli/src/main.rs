@@ -8,6 +8,7 @@ mod compile_cmd;
 mod exec_cmd;
 mod explain_cmd;
 mod grid_cmd;
+mod limits;
 mod run_cmd;
 
 use clap::{Parser, Subcommand};
@@ -43,6 +44,13 @@ enum Command {
 }
 
 fn main() {
+    // Printing into a closed pipe (`foehn … | head`) ends the process quietly, as for
+    // other Unix tools, instead of a panic in `println!`.
+    #[cfg(unix)]
+    // SAFETY: restores the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Grid(cmd) => grid_cmd::run(cmd),

@@ -27,7 +27,7 @@ pub struct RunArgs {
     #[arg(long, default_value = "r2b4")]
     grid: String,
     /// Number of full levels.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, value_parser = crate::limits::levels)]
     levels: usize,
     /// Time steps (the first is ICON's initial run).
     #[arg(long, default_value_t = 5)]

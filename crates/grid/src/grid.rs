@@ -58,6 +58,9 @@ impl Grid {
                 "radius {radius} must be positive"
             )));
         }
+        // 20·n²·4^k cells, checked before any allocation (as a float: no overflow).
+        let estimate = 20.0 * f64::from(root).powi(2) * 4f64.powi(bisections as i32);
+        crate::limits::check_cells(&format!("R{root}B{bisections}"), estimate)?;
         let (verts, cells) = icosahedral_mesh(root, bisections)?;
         let space = Space::Sphere { radius };
         let topology = Topology::from_cells(verts.len(), &cells)?;

@@ -19,6 +19,7 @@ pub mod grid;
 pub mod info;
 #[cfg(feature = "netcdf")]
 pub mod io;
+pub mod limits;
 pub mod location;
 pub mod space;
 pub mod spec;

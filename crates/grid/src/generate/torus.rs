@@ -18,11 +18,21 @@ impl TorusLayout {
     /// The layout closest to `length × height` metres with edges of `resolution` metres:
     /// `nx = round(length/dx)`, `ny = round(height/(dx·√3/2))` rounded up to even.
     pub fn for_extent(length: f64, height: f64, resolution: f64) -> Result<TorusLayout> {
+        if !(length.is_finite() && height.is_finite() && resolution.is_finite()) {
+            return Err(GridError::InvalidParameters(format!(
+                "torus {length} m × {height} m with {resolution} m edges: sizes must be finite numbers"
+            )));
+        }
         if !(resolution > 0.0 && length >= 3.0 * resolution && height >= 2.0 * resolution) {
             return Err(GridError::InvalidParameters(format!(
                 "torus {length} m × {height} m with {resolution} m edges: need at least 3 edges across and 2 rows"
             )));
         }
+        let rows = height / (resolution * 3f64.sqrt() / 2.0);
+        crate::limits::check_cells(
+            &format!("torus {length} m × {height} m with {resolution} m edges"),
+            2.0 * (length / resolution).round() * (rows.round() + 1.0),
+        )?;
         let nx = (length / resolution).round() as usize;
         let mut ny = (height / (resolution * 3f64.sqrt() / 2.0)).round() as usize;
         ny += ny % 2;
