@@ -170,3 +170,37 @@ fn fields_are_column_major_and_arrays_row_major() {
     let back = Field::from_array(f.dims(), a).unwrap();
     assert_eq!(back, f);
 }
+
+/// Hostile headers are errors naming what is wrong, never a panic or an allocation of
+/// what the header claims: a type string without kind or size, an unsupported element
+/// size, a shape of 10¹² elements in a small file, a shape whose element count
+/// overflows.
+#[test]
+fn hostile_headers_are_clear_errors() {
+    let file = |descr: &str, shape: &str, data: usize| {
+        let header =
+            format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}\n");
+        let mut b = b"\x93NUMPY\x01\x00".to_vec();
+        b.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        b.extend_from_slice(header.as_bytes());
+        b.extend(std::iter::repeat_n(0u8, data));
+        b
+    };
+    for (descr, shape, data, words) in [
+        ("<", "(2,)", 16, "unsupported dtype"),
+        ("<i16", "(2,)", 32, "unsupported dtype"),
+        ("<f8", "(1000000000000,)", 16, "too short"),
+        (
+            "<f8",
+            "(4294967296, 4294967296, 4294967296)",
+            16,
+            "too many elements",
+        ),
+        ("é", "(2,)", 16, "unsupported dtype"),
+    ] {
+        let e = npy::read_npy(&file(descr, shape, data)[..])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(words), "{descr} {shape}: {e}");
+    }
+}

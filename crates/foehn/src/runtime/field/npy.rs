@@ -140,15 +140,40 @@ pub fn read_npy<R: Read>(mut r: R) -> Result<Array> {
                 .map_err(|_| bad(format!("bad shape in {header}")))
         })
         .collect::<Result<_>>()?;
-    let n: usize = shape.iter().product();
+    let unsupported = || {
+        bad(format!(
+            "unsupported dtype '{descr}' (use f8, f4, i4 or b1)"
+        ))
+    };
+    // A type string is a byte order, a kind letter and an element size: `<f8`.
+    if descr.len() < 3 || !descr.is_char_boundary(1) || !descr.is_char_boundary(2) {
+        return Err(unsupported());
+    }
     let (endian, kind) = descr.split_at(1);
     let big = endian == ">";
-    let size: usize = kind[1..]
-        .parse()
-        .map_err(|_| bad(format!("unsupported dtype '{descr}'")))?;
-    let mut raw = vec![0u8; n * size];
-    r.read_exact(&mut raw)
-        .map_err(|e| bad(format!("npy data too short: {e}")))?;
+    let size: usize = kind[1..].parse().map_err(|_| unsupported())?;
+    if ![1, 2, 4, 8].contains(&size) {
+        return Err(unsupported());
+    }
+    let n = shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or_else(|| bad(format!("shape {shape:?} in {header} has too many elements")))?;
+    let bytes = n
+        .checked_mul(size)
+        .ok_or_else(|| bad(format!("shape {shape:?} in {header} has too many elements")))?;
+    // Read what is there (at most the claimed bytes) instead of allocating the claim:
+    // a header claiming more than the file holds is an error, not an allocation abort.
+    let mut raw = Vec::new();
+    r.take(bytes as u64)
+        .read_to_end(&mut raw)
+        .map_err(|e| bad(format!("npy data unreadable: {e}")))?;
+    if raw.len() != bytes {
+        return Err(bad(format!(
+            "npy data too short: the header claims shape {shape:?} of '{descr}' ({bytes} bytes), the file holds {}",
+            raw.len()
+        )));
+    }
     let mut chunks = raw.chunks_exact(size).map(|c| {
         let mut b = [0u8; 8];
         b[..size].copy_from_slice(c);
