@@ -133,6 +133,11 @@ pub fn load_file(path: &Path) -> Result<Vec<Column>> {
         )],
     };
     let groups: Vec<_> = groups.into_iter().filter(|(_, e)| !e.is_empty()).collect();
+    for (_, entries) in &groups {
+        for e in entries {
+            check_time(path, e)?;
+        }
+    }
     if groups.is_empty() {
         return Err(Error::invalid(
             path,
@@ -159,6 +164,23 @@ pub fn load_file(path: &Path) -> Result<Vec<Column>> {
             entries,
         })
         .collect())
+}
+
+/// The longest time one call may take in a report (about 2.8 hours): a larger, negative
+/// or non-finite time is a broken report, refused with the entry's name.
+pub const MAX_CALL_MS: f64 = 1e7;
+
+fn check_time(path: &Path, e: &Entry) -> Result<()> {
+    if e.ms.is_finite() && (0.0..=MAX_CALL_MS).contains(&e.ms) {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        path,
+        format!(
+            "`{}` has a time of {} ms per call; a time must be a finite number from 0 to {MAX_CALL_MS} ms",
+            e.program, e.ms
+        ),
+    ))
 }
 
 type Groups = Vec<((String, String), Vec<Entry>)>;

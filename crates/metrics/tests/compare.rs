@@ -377,3 +377,19 @@ fn bad_input_names_the_file() {
     let e = error_of(&[good]);
     assert!(matches!(e, Error::Compare(_)), "{e}");
 }
+
+/// Absurd and non-finite times are refused when a report is loaded, naming the program,
+/// instead of hanging the chart's axis code (a bad-input report: 1.7e308 ms).
+#[test]
+fn absurd_times_are_refused_when_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    for ms in [1.7e308, -1.0] {
+        let f = bench(
+            dir.path(),
+            "absurd.json",
+            vec![bench_result("p1", "", "unfused", ms, None)],
+        );
+        let e = load_file(&f).unwrap_err().to_string();
+        assert!(e.contains("`p1`") && e.contains("finite number"), "{e}");
+    }
+}
