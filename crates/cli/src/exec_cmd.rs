@@ -74,6 +74,24 @@ pub fn run(a: ExecArgs) -> Result<()> {
             .with_context(|| format!("{}: array `{}`", a.inputs.display(), d.name))?;
         args.set_field(&d.name, f);
     }
+    // Every --scalar must be `name=value` with a scalar the program has.
+    for kv in &a.scalar {
+        let Some((name, _)) = kv.split_once('=') else {
+            bail!("--scalar `{kv}`: expected name=value");
+        };
+        if !ir.scalars.iter().any(|s| s.name == name.trim()) {
+            let names: Vec<&str> = ir.scalars.iter().map(|s| s.name.as_str()).collect();
+            bail!(
+                "--scalar `{kv}`: `{}` has no scalar `{name}` (its scalars: {})",
+                ir.name,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            );
+        }
+    }
     for s in &ir.scalars {
         let value = match a
             .scalar

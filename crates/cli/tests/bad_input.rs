@@ -41,7 +41,8 @@ fn a_closed_output_pipe_is_not_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
-/// Oversized and nonsensical sizes are clear errors before anything is allocated.
+/// Oversized and nonsensical sizes are clear errors before anything is allocated, and
+/// misspelt static arguments are refused with the valid names.
 #[test]
 fn oversized_grids_and_level_counts_are_refused_with_the_limit() {
     for (args, words) in [
@@ -62,6 +63,19 @@ fn oversized_grids_and_level_counts_are_refused_with_the_limit() {
             vec!["1 to 1000"],
         ),
         (vec!["run", "--levels", "100000000"], vec!["1 to 1000"]),
+        (
+            vec![
+                "explain",
+                "apply_diffusion_to_vn",
+                "--variant",
+                "limitd_area=true",
+            ],
+            vec!["limitd_area", "not a static argument", "limited_area"],
+        ),
+        (
+            vec!["explain", "divergence", "--variant", "nonsense=7"],
+            vec!["nonsense", "none"],
+        ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
             .args(&args)

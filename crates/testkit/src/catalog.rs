@@ -109,6 +109,26 @@ impl Entry {
         self.variants_with(&Variant::new())
     }
 
+    /// Refuses a chosen static that the program does not have, listing the ones it has
+    /// (a misspelt `--variant` is an error, not silently ignored).
+    fn known_statics(&self, chosen: &Variant, known: &[&str]) -> Result<()> {
+        match chosen.0.keys().find(|n| !known.contains(&n.as_str())) {
+            None => Ok(()),
+            Some(n) => Err(foehn::Error::Variant {
+                program: self.name.into(),
+                message: format!(
+                    "`{n}` is not a static argument of `{}`; its static arguments: {}",
+                    self.name,
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            }),
+        }
+    }
+
     /// The variants that agree with `chosen` (`name=value` pairs a user gave): a DSL
     /// program enumerates the statics neither `chosen` nor the entry fixes; a built
     /// program's list is filtered, and a chosen value no listed variant has is an error
@@ -116,14 +136,22 @@ impl Entry {
     pub fn variants_with(&self, chosen: &Variant) -> Result<Vec<Variant>> {
         match self.source {
             Source::Dsl(def) => {
+                let def = def();
+                let known: Vec<&str> = def.statics().iter().map(|s| s.name.as_str()).collect();
+                self.known_statics(chosen, &known)?;
                 let mut fixed = self.fixed_statics.map(|f| f()).unwrap_or_default();
                 for (name, value) in &chosen.0 {
                     fixed = fixed.with(name, *value);
                 }
-                def().variants(&fixed)
+                def.variants(&fixed)
             }
             Source::Built { variants, .. } => {
                 let all = variants();
+                let known: Vec<&str> = all
+                    .first()
+                    .map(|v| v.0.keys().map(String::as_str).collect())
+                    .unwrap_or_default();
+                self.known_statics(chosen, &known)?;
                 let keep: Vec<Variant> = all
                     .iter()
                     .filter(|v| chosen.0.iter().all(|(n, x)| v.get(n) == Some(*x)))
