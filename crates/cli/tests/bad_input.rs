@@ -89,3 +89,45 @@ fn oversized_grids_and_level_counts_are_refused_with_the_limit() {
         }
     }
 }
+
+/// Output paths: a device is refused and left alone, a symlink is written through (the
+/// link stays), an existing file keeps its mode.
+#[cfg(unix)]
+#[test]
+fn outputs_never_replace_devices_links_or_modes() {
+    use std::os::unix::fs::PermissionsExt;
+    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
+        .args(["grid", "generate", "r2b0", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("not a regular file"),
+        "{err}"
+    );
+    assert!(std::path::Path::new("/dev/null").exists());
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.nc");
+    fs::write(&real, b"old").unwrap();
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o644)).unwrap();
+    let link = dir.path().join("link.nc");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
+        .args(["grid", "generate", "r2b0", "-o"])
+        .arg(&link)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(
+        fs::metadata(&real).unwrap().len() > 3,
+        "written through the link"
+    );
+    assert_eq!(
+        fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o644
+    );
+}

@@ -4,38 +4,16 @@
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-fn temp_path_for(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
-}
+use std::path::Path;
 
 /// Write `bytes` to `path` atomically: a reader sees the old file or the new one, never a
-/// partial one. Creates missing parent folders.
+/// partial one (see `foehn_fsio`: symlinks written through, modes kept, non-files
+/// refused). Creates missing parent folders.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
-    let tmp = temp_path_for(path);
-    let written = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+    foehn_fsio::write(path, bytes).map_err(|e| Error::io(path, e))
 }
 
 /// Serialize `value` as pretty JSON (with a final newline) and write it atomically to `path`.

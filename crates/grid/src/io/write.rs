@@ -5,7 +5,6 @@ use crate::error::{GridError, Result};
 use crate::grid::Grid;
 use netcdf::{AttributeValue, FileMut, Options};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Writes `grid` as an ICON grid file at `path`, replacing any file there.
 ///
@@ -88,55 +87,31 @@ fn define(
     file.enddef()
 }
 
-/// A temporary file next to the target, removed unless it was renamed into place.
+/// A temporary file next to the target, removed unless it was renamed into place
+/// (`foehn_fsio`: symlinks written through, modes kept, non-files refused).
 struct TempFile {
     path: PathBuf,
-    persisted: bool,
+    staged: foehn_fsio::Staged,
 }
 
 impl TempFile {
     fn beside(target: &Path) -> Result<TempFile> {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let name = target
-            .file_name()
-            .ok_or_else(|| file_error(target, "is not a file name".into()))?;
-        let unique = format!(
-            ".{}.{}-{}.tmp",
-            name.to_string_lossy(),
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        );
+        let staged = foehn_fsio::Staged::new(target)
+            .map_err(|e| file_error(target, format!("cannot write here: {e}")))?;
         Ok(TempFile {
-            path: target.with_file_name(unique),
-            persisted: false,
+            path: staged.path.clone(),
+            staged,
         })
     }
 
-    /// Flushes the temporary file to disk and renames it to `target`.
-    fn persist(mut self, target: &Path) -> Result<()> {
-        let io = |what: &'static str| {
-            move |e: std::io::Error| file_error(target, format!("{what}: {e}"))
-        };
-        std::fs::File::open(&self.path)
-            .and_then(|f| f.sync_all())
-            .map_err(io("cannot flush the temporary file"))?;
-        std::fs::rename(&self.path, target)
-            .map_err(io("cannot move the temporary file into place"))?;
-        self.persisted = true;
-        // Make the rename itself durable; not every platform can sync a directory.
-        let dir = target
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
+    /// Flushes the temporary file to disk and renames it to the target.
+    fn persist(self, target: &Path) -> Result<()> {
+        self.staged.commit().map_err(|e| {
+            file_error(
+                target,
+                format!("cannot move the written file into place: {e}"),
+            )
+        })?;
         Ok(())
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.persisted {
-            let _ = std::fs::remove_file(&self.path);
-        }
     }
 }

@@ -277,26 +277,19 @@ pub fn save_npy(path: impl AsRef<Path>, array: &Array) -> Result<()> {
     write_atomically(path.as_ref(), |w| write_npy(w, array))
 }
 
-/// Creates `path` through a temporary file in the same directory, renamed into place
-/// only when `write` succeeded, so an interrupted write never leaves a partial file.
+/// Creates `path` through a temporary file beside it, renamed into place only when
+/// `write` succeeded (see `foehn_fsio`: an interrupted write never leaves a partial
+/// file; symlinks are written through, modes kept, non-files refused).
 fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> std::io::Result<()>,
 ) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| io_err(path, e))?;
-    {
-        let mut w = std::io::BufWriter::new(tmp.as_file());
-        write(&mut w)
-            .and_then(|_| w.flush())
-            .map_err(|e| io_err(path, e))?;
-    }
-    tmp.as_file().sync_all().map_err(|e| io_err(path, e))?;
-    tmp.persist(path).map_err(|e| io_err(path, e.error))?;
-    Ok(())
+    foehn_fsio::write_with(path, |f| {
+        let mut w = std::io::BufWriter::new(&*f);
+        write(&mut w)?;
+        w.flush()
+    })
+    .map_err(|e| io_err(path, e))
 }
 
 /// Reads a `.npy` file.

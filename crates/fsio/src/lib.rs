@@ -1,0 +1,201 @@
+//! Safe output files, the one way foehn writes a file a user names (grids, `.npy`/`.npz`,
+//! reports): the data goes to a temporary file beside the target, which is flushed and
+//! renamed into place only when complete, so a reader sees the old file or the new one,
+//! never a partial one, and an interrupted write leaves no temporary behind (removed on
+//! drop). The target is resolved first:
+//! - a symlink is written through (the file it points to is replaced; the link stays);
+//! - an existing regular file keeps its permissions;
+//! - anything else that exists (a directory, a device such as `/dev/null`, a FIFO) is
+//!   refused with an error that says so, and left alone.
+#![deny(missing_docs)]
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Where an output goes: the file to replace (symlinks resolved) and the permissions
+/// to keep.
+#[derive(Debug)]
+pub struct Target {
+    /// The path the data lands at.
+    pub path: PathBuf,
+    permissions: Option<fs::Permissions>,
+}
+
+/// Resolves the output `path`: follows symlinks (also dangling ones, whose target is
+/// created), refuses an existing path that is not a regular file, and remembers the
+/// permissions of an existing file.
+pub fn target(path: &Path) -> io::Result<Target> {
+    let mut resolved = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&resolved) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = fs::read_link(&resolved)?;
+                resolved = match resolved.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            Ok(m) if m.is_file() => {
+                return Ok(Target {
+                    path: resolved,
+                    permissions: Some(m.permissions()),
+                })
+            }
+            Ok(m) => {
+                let what = if m.is_dir() {
+                    "a directory"
+                } else {
+                    "not a regular file (a device, FIFO or socket)"
+                };
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{} is {what}; give the path of a file to write",
+                        path.display()
+                    ),
+                ));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(Target {
+                    path: resolved,
+                    permissions: None,
+                })
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{}: too many levels of symbolic links", path.display()),
+    ))
+}
+
+/// A temporary file beside an output's target, removed unless [`Staged::commit`] moved
+/// it into place.
+#[derive(Debug)]
+pub struct Staged {
+    target: Target,
+    /// The temporary file's path (write the data here).
+    pub path: PathBuf,
+    committed: bool,
+}
+
+impl Staged {
+    /// Stages an output to `path` (see [`target`]); its folder must exist.
+    pub fn new(path: &Path) -> io::Result<Staged> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let target = target(path)?;
+        let name = target.path.file_name().ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is not a file name", path.display()),
+            )
+        })?;
+        let tmp = target.path.with_file_name(format!(
+            ".{}.{}-{}.tmp",
+            name.to_string_lossy(),
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        Ok(Staged {
+            target,
+            path: tmp,
+            committed: false,
+        })
+    }
+
+    /// Flushes the temporary file, gives it the replaced file's permissions and renames
+    /// it over the target.
+    pub fn commit(mut self) -> io::Result<PathBuf> {
+        fs::File::open(&self.path)?.sync_all()?;
+        if let Some(p) = &self.target.permissions {
+            fs::set_permissions(&self.path, p.clone())?;
+        }
+        fs::rename(&self.path, &self.target.path)?;
+        self.committed = true;
+        // Make the rename durable; not every platform can sync a directory.
+        let dir = self
+            .target
+            .path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let _ = fs::File::open(dir).and_then(|d| d.sync_all());
+        Ok(self.target.path.clone())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Writes `bytes` to `path` safely (see the crate documentation).
+pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_with(path, |f| io::Write::write_all(f, bytes))
+}
+
+/// Writes to `path` safely through `write`, which fills the temporary file.
+pub fn write_with(
+    path: &Path,
+    write: impl FnOnce(&mut fs::File) -> io::Result<()>,
+) -> io::Result<()> {
+    let staged = Staged::new(path)?;
+    let mut f = fs::File::create(&staged.path)?;
+    write(&mut f)?;
+    drop(f);
+    staged.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(unix)]
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn writes_replace_atomically_and_leave_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.txt");
+        write(&p, b"one").unwrap();
+        write(&p, b"two").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        // A failed write keeps the old file and removes its temporary.
+        let e = write_with(&p, |_| Err(io::Error::other("disk on fire"))).unwrap_err();
+        assert!(e.to_string().contains("disk on fire"));
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_written_through_modes_kept_and_devices_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.txt");
+        fs::write(&real, b"old").unwrap();
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o644)).unwrap();
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&real).unwrap(), b"new");
+        assert_eq!(
+            fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+            0o644
+        );
+        let e = write(Path::new("/dev/null"), b"x").unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        let e = write(dir.path(), b"x").unwrap_err().to_string();
+        assert!(e.contains("a directory"), "{e}");
+    }
+}
