@@ -409,3 +409,47 @@ fn damaged_files_give_errors_not_panics() {
         "{errors} errors, {same} unchanged"
     );
 }
+
+/// ICON-style files (no foehn content hash) are checked for consistency: a "no
+/// neighbour" where a global grid has one, tables that disagree and a NaN position are
+/// errors naming the variable, not NaN fields later (bad-input reports).
+#[test]
+fn inconsistent_icon_files_are_refused() {
+    let spoil_int = |name: &str, at: [usize; 2], value: i32| {
+        let (dir, path, _) = icon_like(&Spoil::default());
+        {
+            let mut f = netcdf::append(&path).unwrap();
+            let mut var = f.variable_mut(name).unwrap();
+            var.put_value(value, at).unwrap();
+        }
+        (dir, path)
+    };
+    // Edge 1 loses its second cell in a global grid.
+    let (_d, path) = spoil_int("adjacent_cell_of_edge", [0, 1], 0);
+    let e = read_grid(&path).unwrap_err().to_string();
+    assert!(
+        e.contains("adjacent_cell_of_edge") && e.contains("two cells"),
+        "{e}"
+    );
+    // Cell 1 lists the wrong edge (another valid edge index).
+    let (_d, path) = spoil_int("edge_of_cell", [0, 0], 77);
+    let e = read_grid(&path).unwrap_err().to_string();
+    assert!(e.contains("disagree"), "{e}");
+    // A NaN latitude.
+    let (_d, path) = {
+        let (dir, path, _) = icon_like(&Spoil::default());
+        {
+            let mut f = netcdf::append(&path).unwrap();
+            f.variable_mut("clat")
+                .unwrap()
+                .put_value(f64::NAN, [5])
+                .unwrap();
+        }
+        (dir, path)
+    };
+    let e = read_grid(&path).unwrap_err().to_string();
+    assert!(
+        e.contains("finite") || e.contains("NaN") || e.contains("not positive"),
+        "{e}"
+    );
+}

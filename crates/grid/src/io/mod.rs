@@ -55,6 +55,7 @@
 //! # Ok(()) }
 //! ```
 
+mod consistency;
 mod digest;
 mod layout;
 mod names;

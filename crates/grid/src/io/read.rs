@@ -54,6 +54,7 @@ pub fn read_grid(path: &Path) -> Result<Grid> {
     let (name, kind) = read_kind(&r, &space, &counts, &zones, &geometry)?;
     let grid = Grid::from_parts(name, kind, space, topology, points, geometry, zones);
     check_uuid(&r, &grid)?;
+    super::consistency::check(&r, &grid)?;
     Ok(grid)
 }
 
