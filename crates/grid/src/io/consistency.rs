@@ -44,7 +44,7 @@ pub(super) fn check(r: &Reader<'_>, grid: &Grid) -> Result<()> {
         }
     }
     for e in 0..e2c.rows() {
-        for (j, &c) in e2c.row(e).iter().enumerate() {
+        for &c in e2c.row(e) {
             if c >= 0 && !c2e.row(c as usize).contains(&(e as i32)) {
                 return Err(r.bad(
                     "adjacent_cell_of_edge",
