@@ -5,7 +5,7 @@
 use crate::codegen::{generate, CProgram, Sizes, Target, CODEGEN_VERSION};
 use crate::error::{Error, Result};
 use crate::ir::{self, Scalar, Schedule};
-use crate::runtime::field::{check_field, Args, Field, FieldData, FieldView, Positional};
+use crate::runtime::field::{check_positional, Args, Field, FieldData, FieldView};
 use crate::runtime::Backend;
 use foehn_cache::{Cache, KeyBuilder, Origin};
 use foehn_grid::{Connectivity, Grid};
@@ -238,25 +238,6 @@ impl CpuBackend {
         Ok(self.loaded.insert(loaded_key, alias, compiled))
     }
 
-    /// Runs a compiled program variant on `grid` with `nlev` levels on arguments given
-    /// by position (checked first), as [`CpuBackend::run_compiled`] does for named ones.
-    pub fn run_compiled_positional(
-        &self,
-        program: &ir::Program,
-        compiled: &CompiledProgram,
-        grid: &Grid,
-        nlev: usize,
-        args: &mut Positional,
-    ) -> Result<()> {
-        args.check(program, grid, nlev)?;
-        let mut fields = args.take_all(program, grid, nlev);
-        let mut views: Vec<FieldView> = fields.iter_mut().map(Field::view_mut).collect();
-        let result = execute(program, compiled, grid, nlev, &mut views, args.scalars);
-        drop(views);
-        args.restore(program, fields);
-        result
-    }
-
     /// Runs a compiled program variant in place on argument fields that are views of
     /// memory the caller owns (the program's non-temporary fields, in declaration
     /// order), checked first; temporaries are allocated for the call.
@@ -269,27 +250,7 @@ impl CpuBackend {
         args: &mut [FieldView],
         scalars: &[Scalar],
     ) -> Result<()> {
-        let decls: Vec<&ir::FieldDecl> = program
-            .fields
-            .iter()
-            .filter(|d| d.role != ir::Role::Temp)
-            .collect();
-        if decls.len() != args.len() || program.scalars.len() != scalars.len() {
-            return Err(Error::Argument {
-                program: program.name.clone(),
-                arg: "-".into(),
-                message: format!(
-                    "{} field views and {} scalars given, the program has {} and {}",
-                    args.len(),
-                    scalars.len(),
-                    decls.len(),
-                    program.scalars.len()
-                ),
-            });
-        }
-        for (d, v) in decls.iter().zip(args.iter()) {
-            check_field(program, d, v, grid, nlev)?;
-        }
+        check_positional(program, grid, nlev, args, scalars)?;
         let mut temps: Vec<Field> = program
             .fields
             .iter()
@@ -350,17 +311,6 @@ impl Backend for CpuBackend {
         let nlev = args.check(program, grid)?;
         let compiled = self.compile(program, &Schedule::unfused(program), Sizes::of(grid, nlev))?;
         self.run_compiled(program, &compiled, grid, args)
-    }
-
-    fn execute_positional(
-        &self,
-        program: &ir::Program,
-        grid: &Grid,
-        nlev: usize,
-        args: &mut Positional,
-    ) -> Result<()> {
-        let compiled = self.compile(program, &Schedule::unfused(program), Sizes::of(grid, nlev))?;
-        self.run_compiled_positional(program, &compiled, grid, nlev, args)
     }
 
     fn execute_views(

@@ -58,39 +58,11 @@ pub trait Backend {
     /// shapes are checked first; outputs are written only inside each stencil's domain).
     fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()>;
 
-    /// Runs `program` on `grid` with `nlev` levels on arguments given by position
-    /// (checked first, as [`Backend::execute`] checks named ones). By default through
-    /// named arguments; the interpreter and the CPU backend run them directly.
-    fn execute_positional(
-        &self,
-        program: &ir::Program,
-        grid: &Grid,
-        nlev: usize,
-        args: &mut field::Positional,
-    ) -> Result<()> {
-        args.check(program, grid, nlev)?;
-        let decls = program.fields.iter().filter(|d| d.role != ir::Role::Temp);
-        let mut named = Args::new().with_nlev(nlev);
-        for (d, f) in decls.clone().zip(args.fields.iter_mut()) {
-            named.set_field(&d.name, std::mem::replace(f, field::Field::placeholder()));
-        }
-        for (s, v) in program.scalars.iter().zip(args.scalars) {
-            named.set_scalar(&s.name, *v);
-        }
-        let result = self.execute(program, grid, &mut named);
-        for (d, f) in decls.zip(args.fields.iter_mut()) {
-            if let Some(x) = named.take_field(&d.name) {
-                *f = x;
-            }
-        }
-        result
-    }
-
     /// Runs `program` on `grid` with `nlev` levels on argument fields that are views of
     /// memory the caller owns (`args`: the program's non-temporary fields, in declaration
     /// order) and `scalars` (in declaration order). By default through owned copies
-    /// (copied in, run, writable arguments copied back); the CPU backend runs on the
-    /// views in place.
+    /// (copied into named arguments, run, writable arguments copied back); the CPU
+    /// backend runs on the views in place.
     fn execute_views(
         &self,
         program: &ir::Program,
@@ -99,20 +71,27 @@ pub trait Backend {
         args: &mut [field::FieldView],
         scalars: &[ir::Scalar],
     ) -> Result<()> {
-        let mut owned: Vec<field::Field> = args.iter().map(|v| v.to_field()).collect();
-        self.execute_positional(
-            program,
-            grid,
-            nlev,
-            &mut field::Positional {
-                fields: &mut owned,
-                scalars,
-            },
-        )?;
-        let decls = program.fields.iter().filter(|d| d.role != ir::Role::Temp);
-        for ((d, view), f) in decls.zip(args.iter_mut()).zip(&owned) {
+        field::check_positional(program, grid, nlev, args, scalars)?;
+        let decls: Vec<&ir::FieldDecl> = program
+            .fields
+            .iter()
+            .filter(|d| d.role != ir::Role::Temp)
+            .collect();
+        let mut named = Args::new().with_nlev(nlev);
+        for (d, v) in decls.iter().zip(args.iter()) {
+            named.set_field(&d.name, v.to_field());
+        }
+        for (s, v) in program.scalars.iter().zip(scalars) {
+            named.set_scalar(&s.name, *v);
+        }
+        self.execute(program, grid, &mut named)?;
+        for (d, view) in decls.iter().zip(args.iter_mut()) {
             if d.role.writable() {
-                view.copy_from(f)?;
+                view.copy_from(
+                    named
+                        .field(&d.name)
+                        .expect("the backend keeps its arguments"),
+                )?;
             }
         }
         Ok(())

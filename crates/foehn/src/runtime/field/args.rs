@@ -252,76 +252,40 @@ pub fn check_scalar(program: &ir::Program, s: &ir::ScalarDecl, v: Scalar) -> Res
     Ok(())
 }
 
-/// Arguments by position instead of by name: the program's argument fields (its
-/// non-temporary fields, in declaration order) and its scalars, in declaration order.
-/// What a component binds once and passes on every call, without name look-ups.
-pub struct Positional<'a> {
-    /// The argument fields, in the order of the program's non-temporary fields.
-    pub fields: &'a mut [super::Field],
-    /// The scalars, in the order of the program's scalars.
-    pub scalars: &'a [Scalar],
-}
-
-impl Positional<'_> {
-    /// Checks the arguments against `program` on `grid` with `nlev` levels (counts,
-    /// shapes, element types), as [`Args::check`] does for named arguments.
-    pub fn check(&self, program: &ir::Program, grid: &Grid, nlev: usize) -> Result<()> {
-        let decls: Vec<&ir::FieldDecl> = program
-            .fields
-            .iter()
-            .filter(|d| d.role != Role::Temp)
-            .collect();
-        if decls.len() != self.fields.len() || program.scalars.len() != self.scalars.len() {
-            return Err(Error::Argument {
-                program: program.name.clone(),
-                arg: "-".into(),
-                message: format!(
-                    "{} fields and {} scalars given by position, the program has {} and {}",
-                    self.fields.len(),
-                    self.scalars.len(),
-                    decls.len(),
-                    program.scalars.len()
-                ),
-            });
-        }
-        for (d, f) in decls.into_iter().zip(self.fields.iter()) {
-            check_field(program, d, f, grid, nlev)?;
-        }
-        for (s, v) in program.scalars.iter().zip(self.scalars) {
-            check_scalar(program, s, *v)?;
-        }
-        Ok(())
+/// Checks arguments given by position against `program` on `grid` with `nlev` levels:
+/// `fields` are the program's non-temporary fields and `scalars` its scalars, both in
+/// declaration order (counts, shapes, element types), as [`Args::check`] does for named
+/// arguments.
+pub fn check_positional(
+    program: &ir::Program,
+    grid: &Grid,
+    nlev: usize,
+    fields: &[impl Shaped],
+    scalars: &[Scalar],
+) -> Result<()> {
+    let decls: Vec<&ir::FieldDecl> = program
+        .fields
+        .iter()
+        .filter(|d| d.role != Role::Temp)
+        .collect();
+    if decls.len() != fields.len() || program.scalars.len() != scalars.len() {
+        return Err(Error::Argument {
+            program: program.name.clone(),
+            arg: "-".into(),
+            message: format!(
+                "{} fields and {} scalars given by position, the program has {} and {}",
+                fields.len(),
+                scalars.len(),
+                decls.len(),
+                program.scalars.len()
+            ),
+        });
     }
-
-    /// All fields of `program` in declaration order: the arguments (moved out of
-    /// `self`) with fresh temporaries between them; [`Positional::restore`] puts the
-    /// arguments back.
-    pub fn take_all(
-        &mut self,
-        program: &ir::Program,
-        grid: &Grid,
-        nlev: usize,
-    ) -> Vec<super::Field> {
-        let mut args = self.fields.iter_mut();
-        program
-            .fields
-            .iter()
-            .map(|d| match d.role {
-                Role::Temp => {
-                    super::Field::filled(grid, nlev, d.ty.dims.list(), d.ty.dtype.poison())
-                }
-                _ => std::mem::replace(args.next().expect("checked"), super::Field::placeholder()),
-            })
-            .collect()
+    for (d, f) in decls.into_iter().zip(fields) {
+        check_field(program, d, f, grid, nlev)?;
     }
-
-    /// Puts the argument fields of `all` (from [`Positional::take_all`]) back.
-    pub fn restore(&mut self, program: &ir::Program, all: Vec<super::Field>) {
-        let mut args = self.fields.iter_mut();
-        for (d, f) in program.fields.iter().zip(all) {
-            if d.role != Role::Temp {
-                *args.next().expect("checked") = f;
-            }
-        }
+    for (s, v) in program.scalars.iter().zip(scalars) {
+        check_scalar(program, s, *v)?;
     }
+    Ok(())
 }

@@ -8,7 +8,7 @@ mod args;
 pub mod npy;
 mod view;
 
-pub use args::{check_field, Args, Positional, Shaped};
+pub use args::{check_field, check_positional, Args, Shaped};
 pub use view::{FieldView, SliceData};
 
 use crate::dsl::IntoDims;

@@ -22,7 +22,7 @@ mod eval;
 
 use crate::error::Result;
 use crate::ir::{self, Scalar};
-use crate::runtime::field::{Args, Field, Positional};
+use crate::runtime::field::{Args, Field};
 use crate::runtime::Backend;
 use eval::{Eval, Pt, Value};
 use foehn_grid::Grid;
@@ -40,20 +40,6 @@ impl Backend for Interpreter {
 
     fn execute(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
         self.run_ir(program, grid, args)
-    }
-
-    fn execute_positional(
-        &self,
-        program: &ir::Program,
-        grid: &Grid,
-        nlev: usize,
-        args: &mut Positional,
-    ) -> Result<()> {
-        args.check(program, grid, nlev)?;
-        let mut fields = args.take_all(program, grid, nlev);
-        let result = run_stencils(program, grid, nlev, &mut fields, args.scalars);
-        args.restore(program, fields);
-        result
     }
 }
 
