@@ -77,8 +77,12 @@ impl Entry {
         reference: ReferenceFn,
     ) -> Entry {
         Entry {
+            name,
             source: Source::Built { variants, build },
-            ..Entry::new(name, || ProgramDef::new("", |_| {}), inputs, reference)
+            inputs,
+            reference: Some(reference),
+            fixed_statics: None,
+            calls_per_step: Some(1.0),
         }
     }
 

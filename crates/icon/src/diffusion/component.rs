@@ -73,19 +73,25 @@ pub struct Statics {
 impl Statics {
     /// The choices of `config` on `grid` and `vertical`.
     pub fn new(config: &DiffusionConfig, grid: &Grid, vertical: &VerticalGrid) -> Result<Statics> {
-        if !TYPE_SHEAR_VALUES.contains(&config.shear_type) {
-            return Err(Error::Variant {
-                program: steps::STEP_NAME.into(),
-                message: format!("shear_type {} is not one of 0, 1, 2", config.shear_type),
-            });
-        }
-        Ok(Statics {
+        Statics {
             limited_area: grid.is_limited_area(),
             type_shear: config.shear_type,
             nrdmax: vertical.end_index_of_damping_layer as i32 + 1,
             apply_zdiffusion_t: config.apply_zdiffusion_t,
             apply_to_temperature: config.apply_to_temperature,
-        })
+        }
+        .checked()
+    }
+
+    /// These choices, if the shear type is one of ICON's (0, 1, 2).
+    fn checked(self) -> Result<Statics> {
+        if !TYPE_SHEAR_VALUES.contains(&self.type_shear) {
+            return Err(Error::Variant {
+                program: steps::STEP_NAME.into(),
+                message: format!("shear_type {} is not one of 0, 1, 2", self.type_shear),
+            });
+        }
+        Ok(self)
     }
 
     /// Whether `calculate_diagnostic_quantities_for_turbulence` runs (ICON4Py:
@@ -104,7 +110,8 @@ impl Statics {
             .with("apply_to_temperature", self.apply_to_temperature)
     }
 
-    /// The choices of a fused-program variant.
+    /// The choices of a fused-program variant (the shear type checked as by
+    /// [`Statics::new`]).
     pub fn from_variant(variant: &Variant) -> Result<Statics> {
         let fail = |name: &str| Error::Variant {
             program: steps::STEP_NAME.into(),
@@ -118,13 +125,14 @@ impl Statics {
             Some(StaticValue::I32(i)) => Ok(i),
             _ => Err(fail(name)),
         };
-        Ok(Statics {
+        Statics {
             limited_area: flag("limited_area")?,
             type_shear: int("type_shear")?,
             nrdmax: int("nrdmax")?,
             apply_zdiffusion_t: flag("apply_zdiffusion_t")?,
             apply_to_temperature: flag("apply_to_temperature")?,
-        })
+        }
+        .checked()
     }
 }
 

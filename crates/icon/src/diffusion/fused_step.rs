@@ -17,9 +17,9 @@ use crate::diffusion::inputs::state::random_state;
 use crate::common::vertical::{VerticalConfig, VerticalGrid};
 use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::{
-    NRDMAX, TYPE_SHEAR_VALUES,
+    NRDMAX,
 };
-use foehn::error::{Error, Result};
+use foehn::error::Result;
 use foehn::ir::{self, Role, Variant};
 use foehn::runtime::field::Args;
 use foehn_grid::Grid;
@@ -31,17 +31,7 @@ pub use super::component::steps::STEP_NAME as NAME;
 /// The step of one variant: the unfused calls of its [`Statics`] linked into one
 /// program (regular-step coefficients; the initial run binds other arguments to it).
 pub fn program(variant: &Variant) -> Result<ir::Program> {
-    let statics = Statics::from_variant(variant)?;
-    if !TYPE_SHEAR_VALUES.contains(&statics.type_shear) {
-        return Err(Error::Variant {
-            program: NAME.into(),
-            message: format!(
-                "type_shear {} is not one of {TYPE_SHEAR_VALUES:?}",
-                statics.type_shear
-            ),
-        });
-    }
-    steps::linked_program(&statics, false)
+    steps::linked_program(&Statics::from_variant(variant)?, false)
 }
 
 /// The catalog's variants: ICON's defaults (`type_shear = 0`, steep-slope and

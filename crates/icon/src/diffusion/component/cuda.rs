@@ -111,12 +111,13 @@ impl<'a> CudaDiffusion<'a> {
         let d = self.diffusion;
         let mut args = Args::new().with_nlev(d.nlev());
         let mut from_state = Vec::new();
+        let work = d.workspace();
         for decl in self.storage.fields.iter() {
             let n = &decl.name;
             if let Some(f) = state.take_field(n) {
                 args.set_field(n, f);
                 from_state.push(n.clone());
-            } else if let Some(f) = d.workspace().get(n.as_str()) {
+            } else if let Some(f) = work.get(n.as_str()) {
                 args.set_field(n, (*f).clone());
             }
         }
