@@ -4,7 +4,7 @@
 //! lengths positive. A grid that fails would give NaN or silently wrong fields.
 
 use super::nc::Reader;
-use crate::connectivity::Connectivity as C;
+use crate::connectivity::{Connectivity as C, NeighborTable};
 use crate::error::Result;
 use crate::grid::{Grid, GridKind};
 
@@ -26,38 +26,30 @@ pub(super) fn check(r: &Reader<'_>, grid: &Grid) -> Result<()> {
             ));
         }
     }
-    for c in 0..c2e.rows() {
-        for (j, &e) in c2e.row(c).iter().enumerate() {
-            if e >= 0 && !e2c.row(e as usize).contains(&(c as i32)) {
-                return Err(r.bad(
-                    "edge_of_cell",
-                    format!(
-                        "cell {} lists edge {} (entry {}), but adjacent_cell_of_edge of edge {} does not list cell {}; the tables disagree",
-                        c + 1,
-                        e + 1,
-                        j + 1,
-                        e + 1,
-                        c + 1
-                    ),
-                ));
-            }
-        }
+    if let Some((c, j, e)) = first_unlisted(c2e, e2c) {
+        return Err(r.bad(
+            "edge_of_cell",
+            format!(
+                "cell {} lists edge {} (entry {}), but adjacent_cell_of_edge of edge {} does not list cell {}; the tables disagree",
+                c + 1,
+                e + 1,
+                j + 1,
+                e + 1,
+                c + 1
+            ),
+        ));
     }
-    for e in 0..e2c.rows() {
-        for &c in e2c.row(e) {
-            if c >= 0 && !c2e.row(c as usize).contains(&(e as i32)) {
-                return Err(r.bad(
-                    "adjacent_cell_of_edge",
-                    format!(
-                        "edge {} lists cell {}, but edge_of_cell of cell {} does not list edge {}; the tables disagree",
-                        e + 1,
-                        c + 1,
-                        c + 1,
-                        e + 1
-                    ),
-                ));
-            }
-        }
+    if let Some((e, _, c)) = first_unlisted(e2c, c2e) {
+        return Err(r.bad(
+            "adjacent_cell_of_edge",
+            format!(
+                "edge {} lists cell {}, but edge_of_cell of cell {} does not list edge {}; the tables disagree",
+                e + 1,
+                c + 1,
+                c + 1,
+                e + 1
+            ),
+        ));
     }
     let g = &grid.geometry;
     for (name, values) in [
@@ -89,4 +81,18 @@ pub(super) fn check(r: &Reader<'_>, grid: &Grid) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The first entry of `table` whose target row in `back` does not list the source row:
+/// `(source row, entry index, target)`, all 0-based; skip values (negative) are ignored.
+fn first_unlisted(table: &NeighborTable, back: &NeighborTable) -> Option<(usize, usize, usize)> {
+    (0..table.rows()).find_map(|row| {
+        table.row(row).iter().enumerate().find_map(|(j, &target)| {
+            (target >= 0 && !back.row(target as usize).contains(&(row as i32))).then_some((
+                row,
+                j,
+                target as usize,
+            ))
+        })
+    })
 }
