@@ -280,18 +280,9 @@ impl CpuBackend {
         args: &mut Args,
     ) -> Result<()> {
         let t0 = std::time::Instant::now();
-        let r = args.check(program, grid).and_then(|nlev| {
-            let mut fields = args.take_program_fields(program, grid, nlev);
-            let scalars: Vec<Scalar> = program
-                .scalars
-                .iter()
-                .map(|s| args.scalar(&s.name).expect("checked"))
-                .collect();
+        let r = args.with_program_fields(program, grid, |fields, nlev, scalars| {
             let mut views: Vec<FieldView> = fields.iter_mut().map(Field::view_mut).collect();
-            let result = execute(program, compiled, grid, nlev, &mut views, &scalars);
-            drop(views);
-            args.restore_program_fields(program, fields);
-            result
+            execute(program, compiled, grid, nlev, &mut views, scalars)
         });
         if r.is_ok() && foehn_metrics::level() > 0 {
             let t = t0.elapsed().as_secs_f64();

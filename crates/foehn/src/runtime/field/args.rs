@@ -50,32 +50,37 @@ impl Args {
         self.scalars.insert(name.to_string(), value.into());
     }
 
-    /// Moves the program's argument fields out (in declaration order), with freshly
-    /// allocated, poisoned temporaries in their places; give them back with
-    /// [`Args::restore_program_fields`].
-    pub fn take_program_fields(
+    /// Checks the arguments against `program`, then runs `body` on the program's fields in
+    /// declaration order (argument fields moved out, freshly allocated poisoned temporaries
+    /// in their places), the level count and the program's scalars in declaration order;
+    /// the argument fields are put back afterwards, whatever `body` returns.
+    pub fn with_program_fields<R>(
         &mut self,
         program: &ir::Program,
         grid: &Grid,
-        nlev: usize,
-    ) -> Vec<Field> {
-        program
+        body: impl FnOnce(&mut [Field], usize, &[Scalar]) -> Result<R>,
+    ) -> Result<R> {
+        let nlev = self.check(program, grid)?;
+        let scalars: Vec<Scalar> = program
+            .scalars
+            .iter()
+            .map(|s| self.scalar(&s.name).expect("arguments were checked"))
+            .collect();
+        let mut fields: Vec<Field> = program
             .fields
             .iter()
             .map(|d| match d.role {
                 Role::Temp => Field::filled(grid, nlev, d.ty.dims.list(), d.ty.dtype.poison()),
                 _ => self.take_field(&d.name).expect("arguments were checked"),
             })
-            .collect()
-    }
-
-    /// Puts argument fields taken by [`Args::take_program_fields`] back (temporaries are dropped).
-    pub fn restore_program_fields(&mut self, program: &ir::Program, fields: Vec<Field>) {
+            .collect();
+        let result = body(&mut fields, nlev, &scalars);
         for (d, f) in program.fields.iter().zip(fields) {
             if d.role != Role::Temp {
                 self.set_field(&d.name, f);
             }
         }
+        result
     }
 
     /// A field by name.

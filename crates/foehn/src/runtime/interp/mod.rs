@@ -46,16 +46,9 @@ impl Backend for Interpreter {
 impl Interpreter {
     /// Runs an already specialised program.
     pub fn run_ir(&self, program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
-        let nlev = args.check(program, grid)?;
-        let mut fields = args.take_program_fields(program, grid, nlev);
-        let scalars: Vec<Scalar> = program
-            .scalars
-            .iter()
-            .map(|s| args.scalar(&s.name).expect("checked"))
-            .collect();
-        let result = run_stencils(program, grid, nlev, &mut fields, &scalars);
-        args.restore_program_fields(program, fields);
-        result
+        args.with_program_fields(program, grid, |fields, nlev, scalars| {
+            run_stencils(program, grid, nlev, fields, scalars)
+        })
     }
 }
 
