@@ -182,29 +182,10 @@ impl<'a> CudaDiffusion<'a> {
             self.bind(&self.regular, &dev)?,
             self.bind(&self.initial, &dev)?,
         );
-        let at = |bounds: &[Bound], calls: &[CudaCall]| -> Result<Vec<Vec<(usize, usize)>>> {
-            bounds
-                .iter()
-                .zip(calls)
-                .map(|(b, c)| {
-                    c.renamed
-                        .scalars
-                        .iter()
-                        .map(|s| {
-                            let j = SCALARS.iter().position(|n| *n == s.name).ok_or_else(|| {
-                                Error::Argument {
-                                    program: c.renamed.name.clone(),
-                                    arg: s.name.clone(),
-                                    message: "no such diffusion scalar".into(),
-                                }
-                            })?;
-                            Ok((b.scalar_index(&s.name)?, j))
-                        })
-                        .collect()
-                })
-                .collect()
-        };
-        let scalars = [at(&regular, &self.regular)?, at(&initial, &self.initial)?];
+        let scalars = [
+            scalar_slots(&regular, &self.regular)?,
+            scalar_slots(&initial, &self.initial)?,
+        ];
         Ok(DeviceDiffusion {
             regular,
             initial,
@@ -226,6 +207,40 @@ impl<'a> CudaDiffusion<'a> {
             })
             .collect()
     }
+}
+
+/// Per call: each of its scalars as (index among the bound program's scalars, index in
+/// `SCALARS`), so that a step only copies values.
+fn scalar_slots(bounds: &[Bound], calls: &[CudaCall]) -> Result<Vec<Vec<(usize, usize)>>> {
+    bounds
+        .iter()
+        .zip(calls)
+        .map(|(bound, call)| {
+            let program = &call.renamed;
+            program
+                .scalars
+                .iter()
+                .map(|s| {
+                    Ok((
+                        bound.scalar_index(&s.name)?,
+                        scalar_position(program, &s.name)?,
+                    ))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The index of the diffusion scalar `name` in `SCALARS`.
+fn scalar_position(program: &ir::Program, name: &str) -> Result<usize> {
+    SCALARS
+        .iter()
+        .position(|n| *n == name)
+        .ok_or_else(|| Error::Argument {
+            program: program.name.clone(),
+            arg: name.to_string(),
+            message: "no such diffusion scalar".into(),
+        })
 }
 
 /// The state on the device with every program bound: [`DeviceDiffusion::run`] only
