@@ -4,7 +4,7 @@ use super::layout::{dimensions, global_attributes, variables, Data, Var};
 use crate::error::{GridError, Result};
 use crate::grid::Grid;
 use netcdf::{AttributeValue, FileMut, Options};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Writes `grid` as an ICON grid file at `path`, replacing any file there.
 ///
@@ -16,7 +16,8 @@ pub fn write_grid(grid: &Grid, path: &Path) -> Result<()> {
     let dims = dimensions(grid);
     let globals = global_attributes(grid, path)?;
     let vars = variables(grid);
-    let tmp = TempFile::beside(path)?;
+    let staged = foehn_fsio::Staged::new(path)
+        .map_err(|e| file_error(path, format!("cannot write here: {e}")))?;
     let cdf5 = vars
         .iter()
         .any(|v| bytes(v, &dims) > CDF2_MAX_VARIABLE_BYTES);
@@ -26,7 +27,8 @@ pub fn write_grid(grid: &Grid, path: &Path) -> Result<()> {
         Options::_64BIT_OFFSET
     };
     let nc = |context: String| move |e: netcdf::Error| file_error(path, format!("{context}: {e}"));
-    let mut file = netcdf::create_with(&tmp.path, options).map_err(nc("cannot create".into()))?;
+    let mut file =
+        netcdf::create_with(&staged.path, options).map_err(nc("cannot create".into()))?;
     define(&mut file, &dims, &globals, &vars)
         .map_err(nc("cannot define the file's layout".into()))?;
     for v in &vars {
@@ -40,7 +42,13 @@ pub fn write_grid(grid: &Grid, path: &Path) -> Result<()> {
         written.map_err(nc(format!("cannot write variable `{}`", v.name)))?;
     }
     file.close().map_err(nc("cannot close".into()))?;
-    tmp.persist(path)
+    staged.commit().map_err(|e| {
+        file_error(
+            path,
+            format!("cannot move the written file into place: {e}"),
+        )
+    })?;
+    Ok(())
 }
 
 /// CDF-2 stores each variable's size in 32 bits.
@@ -85,33 +93,4 @@ fn define(
         }
     }
     file.enddef()
-}
-
-/// A temporary file next to the target, removed unless it was renamed into place
-/// (`foehn_fsio`: symlinks written through, modes kept, non-files refused).
-struct TempFile {
-    path: PathBuf,
-    staged: foehn_fsio::Staged,
-}
-
-impl TempFile {
-    fn beside(target: &Path) -> Result<TempFile> {
-        let staged = foehn_fsio::Staged::new(target)
-            .map_err(|e| file_error(target, format!("cannot write here: {e}")))?;
-        Ok(TempFile {
-            path: staged.path.clone(),
-            staged,
-        })
-    }
-
-    /// Flushes the temporary file to disk and renames it to the target.
-    fn persist(self, target: &Path) -> Result<()> {
-        self.staged.commit().map_err(|e| {
-            file_error(
-                target,
-                format!("cannot move the written file into place: {e}"),
-            )
-        })?;
-        Ok(())
-    }
 }
