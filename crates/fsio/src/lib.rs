@@ -12,7 +12,6 @@
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where an output goes: the file to replace (symlinks resolved) and the permissions
 /// to keep.
@@ -77,15 +76,12 @@ pub fn target(path: &Path) -> io::Result<Target> {
 #[derive(Debug)]
 pub struct Staged {
     target: Target,
-    /// The temporary file's path (write the data here).
-    pub path: PathBuf,
-    committed: bool,
+    temp: tempfile::TempPath,
 }
 
 impl Staged {
     /// Stages an output to `path` (see [`target`]); its folder must exist.
     pub fn new(path: &Path) -> io::Result<Staged> {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
         let target = target(path)?;
         let name = target.path.file_name().ok_or_else(|| {
             io::Error::new(
@@ -93,46 +89,44 @@ impl Staged {
                 format!("{} is not a file name", path.display()),
             )
         })?;
-        let tmp = target.path.with_file_name(format!(
-            ".{}.{}-{}.tmp",
-            name.to_string_lossy(),
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        Ok(Staged {
-            target,
-            path: tmp,
-            committed: false,
-        })
+        let dir = parent_dir(&target.path);
+        let prefix = format!(".{}.", name.to_string_lossy());
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        #[cfg(unix)]
+        {
+            // A new output gets the usual mode (0666 less the umask), not a temporary's 0600.
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(fs::Permissions::from_mode(0o666));
+        }
+        let temp = builder.tempfile_in(dir)?.into_temp_path();
+        Ok(Staged { target, temp })
+    }
+
+    /// The temporary file's path (write the data here).
+    pub fn path(&self) -> &Path {
+        &self.temp
     }
 
     /// Flushes the temporary file, gives it the replaced file's permissions and renames
     /// it over the target.
-    pub fn commit(mut self) -> io::Result<PathBuf> {
-        fs::File::open(&self.path)?.sync_all()?;
+    pub fn commit(self) -> io::Result<PathBuf> {
+        fs::File::open(&self.temp)?.sync_all()?;
         if let Some(p) = &self.target.permissions {
-            fs::set_permissions(&self.path, p.clone())?;
+            fs::set_permissions(&self.temp, p.clone())?;
         }
-        fs::rename(&self.path, &self.target.path)?;
-        self.committed = true;
+        self.temp.persist(&self.target.path).map_err(|e| e.error)?;
         // Make the rename durable; not every platform can sync a directory.
-        let dir = self
-            .target
-            .path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let _ = fs::File::open(dir).and_then(|d| d.sync_all());
-        Ok(self.target.path.clone())
+        let _ = fs::File::open(parent_dir(&self.target.path)).and_then(|d| d.sync_all());
+        Ok(self.target.path)
     }
 }
 
-impl Drop for Staged {
-    fn drop(&mut self) {
-        if !self.committed {
-            let _ = fs::remove_file(&self.path);
-        }
-    }
+/// The folder of `path` (`.` for a bare file name).
+fn parent_dir(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
 }
 
 /// Writes `bytes` to `path` safely (see the crate documentation).
@@ -146,7 +140,7 @@ pub fn write_with(
     write: impl FnOnce(&mut fs::File) -> io::Result<()>,
 ) -> io::Result<()> {
     let staged = Staged::new(path)?;
-    let mut f = fs::File::create(&staged.path)?;
+    let mut f = fs::File::create(staged.path())?;
     write(&mut f)?;
     drop(f);
     staged.commit()?;

@@ -28,7 +28,7 @@ pub fn write_grid(grid: &Grid, path: &Path) -> Result<()> {
     };
     let nc = |context: String| move |e: netcdf::Error| file_error(path, format!("{context}: {e}"));
     let mut file =
-        netcdf::create_with(&staged.path, options).map_err(nc("cannot create".into()))?;
+        netcdf::create_with(staged.path(), options).map_err(nc("cannot create".into()))?;
     define(&mut file, &dims, &globals, &vars)
         .map_err(nc("cannot define the file's layout".into()))?;
     for v in &vars {
