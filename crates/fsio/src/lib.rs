@@ -82,6 +82,17 @@ pub struct Staged {
 impl Staged {
     /// Stages an output to `path` (see [`target`]); its folder must exist.
     pub fn new(path: &Path) -> io::Result<Staged> {
+        Staged::beside(path, None)
+    }
+
+    /// Stages an output to `path` through a temporary whose name ends in `.{extension}`,
+    /// for writers that pick the format by the name (the plots' PNG encoder), whatever
+    /// the target is called.
+    pub fn with_extension(path: &Path, extension: &str) -> io::Result<Staged> {
+        Staged::beside(path, Some(extension))
+    }
+
+    fn beside(path: &Path, extension: Option<&str>) -> io::Result<Staged> {
         let target = target(path)?;
         let name = target.path.file_name().ok_or_else(|| {
             io::Error::new(
@@ -91,8 +102,12 @@ impl Staged {
         })?;
         let dir = parent_dir(&target.path);
         let prefix = format!(".{}.", name.to_string_lossy());
+        let suffix = match extension {
+            Some(ext) => format!(".tmp.{ext}"),
+            None => ".tmp".to_string(),
+        };
         let mut builder = tempfile::Builder::new();
-        builder.prefix(&prefix).suffix(".tmp");
+        builder.prefix(&prefix).suffix(&suffix);
         #[cfg(unix)]
         {
             // A new output gets the usual mode (0666 less the umask), not a temporary's 0600.

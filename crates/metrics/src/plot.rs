@@ -99,20 +99,12 @@ impl HBarChart {
             label_px + 900,
             head_px + self.groups.len() as u32 * group_px + 70,
         );
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = path.with_file_name(format!(".{name}.{}.tmp.png", std::process::id()));
-        let drawn = self
-            .draw_to(&tmp, size, head_px, label_px, group_px)
-            .map_err(err);
-        let result =
-            drawn.and_then(|_| std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result
+        let staged =
+            foehn_fsio::Staged::with_extension(path, "png").map_err(|e| Error::io(path, e))?;
+        self.draw_to(staged.path(), size, head_px, label_px, group_px)
+            .map_err(err)?;
+        staged.commit().map_err(|e| Error::io(path, e))?;
+        Ok(())
     }
 
     fn draw_to(
