@@ -19,6 +19,10 @@ use std::sync::Mutex;
 pub const CACHE_DIR_ENV: &str = "FOEHN_CACHE_DIR";
 const META: &str = "entry.json";
 const ARTIFACT: &str = "artifact";
+/// Name stem of the folders entries are built in (`.build.foehn-<pid>.<random>`).
+const STAGING: &str = ".build.";
+/// Name prefix of the staging folders of earlier foehn versions.
+const LEGACY_STAGING: &str = ".tmp-";
 
 /// Cache errors.
 #[derive(Debug, thiserror::Error)]
@@ -164,12 +168,25 @@ impl Cache {
             }
         }
         fs::create_dir_all(&self.root).map_err(io_err(&self.root))?;
+        foehn_fsio::cleanup::sweep(&self.root, STAGING);
         let tmp = tempfile::Builder::new()
-            .prefix(".tmp-")
+            .prefix(&foehn_fsio::cleanup::temp_prefix(STAGING))
             .tempdir_in(&self.root)
             .map_err(io_err(&self.root))?;
+        let _registration = foehn_fsio::cleanup::register(tmp.path());
         let artifact = tmp.path().join(ARTIFACT);
-        build(&artifact).map_err(CacheError::Build)?;
+        if let Err(why) = build(&artifact) {
+            if !tmp.path().is_dir() {
+                return Err(CacheError::Io {
+                    path: self.root.clone(),
+                    source: std::io::Error::other(
+                        "the cache folder was removed while foehn was building into it \
+                         (by `foehn cache clear` or by hand?); run the command again",
+                    ),
+                });
+            }
+            return Err(CacheError::Build(why));
+        }
         let bytes = fs::read(&artifact).map_err(io_err(&artifact))?;
         let meta = EntryMeta {
             description: description.to_string(),
@@ -260,7 +277,7 @@ impl Cache {
             let name = item.file_name().to_string_lossy().to_string();
             if !is_entry(&item.path()) {
                 // Staging folders of builds in progress are foehn's too, but not entries.
-                if !name.starts_with(".tmp-") {
+                if !is_staging(&item.path(), &name) {
                     other.push(item.path());
                 }
                 continue;
@@ -290,6 +307,8 @@ impl Cache {
     /// mistake) a project folder loses no file of the project. Returns how many entries
     /// were removed and the paths it left alone.
     pub fn clear(&self) -> Result<Cleared> {
+        let mut interrupted = foehn_fsio::cleanup::sweep(&self.root, STAGING);
+        interrupted += self.sweep_legacy_staging();
         let (entries, skipped) = self.scan()?;
         for e in &entries {
             let p = self.root.join(&e.key);
@@ -297,8 +316,33 @@ impl Cache {
         }
         Ok(Cleared {
             removed: entries.len(),
+            interrupted,
             skipped,
         })
+    }
+
+    /// Removes the staging folders of earlier foehn versions (`.tmp-…`, holding at most
+    /// an artifact and `entry.json`) older than an hour: builds that were interrupted.
+    fn sweep_legacy_staging(&self) -> usize {
+        let Ok(rd) = fs::read_dir(&self.root) else {
+            return 0;
+        };
+        let hour_old = |p: &Path| {
+            fs::metadata(p)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|d| d.as_secs() > 3600)
+        };
+        rd.flatten()
+            .filter(|item| {
+                let (path, name) = (item.path(), item.file_name());
+                name.to_string_lossy().starts_with(LEGACY_STAGING)
+                    && holds_only_entry_files(&path)
+                    && hour_old(&path)
+            })
+            .filter(|item| fs::remove_dir_all(item.path()).is_ok())
+            .count()
     }
 }
 
@@ -307,8 +351,29 @@ impl Cache {
 pub struct Cleared {
     /// Entries removed.
     pub removed: usize,
+    /// Staging folders of interrupted builds removed.
+    pub interrupted: usize,
     /// Paths in the cache root that are not foehn entries, left as they were.
     pub skipped: Vec<PathBuf>,
+}
+
+/// Whether `path` (named `name`) is a folder an entry is being built in: this version's
+/// (`.build.foehn-…`), or an earlier version's (`.tmp-…`) holding at most an artifact and
+/// its `entry.json`.
+fn is_staging(path: &Path, name: &str) -> bool {
+    name.starts_with(&format!("{STAGING}foehn-"))
+        || (name.starts_with(LEGACY_STAGING) && holds_only_entry_files(path))
+}
+
+/// Whether `path` is a real folder holding nothing but an artifact and `entry.json`.
+fn holds_only_entry_files(path: &Path) -> bool {
+    if !path.is_dir() || path.is_symlink() {
+        return false;
+    }
+    fs::read_dir(path).is_ok_and(|rd| {
+        rd.into_iter()
+            .all(|item| item.is_ok_and(|i| i.file_name() == ARTIFACT || i.file_name() == META))
+    })
 }
 
 /// Whether `path` is a cache entry foehn wrote: a folder named by a key (64 lowercase

@@ -40,6 +40,12 @@ pub fn run(cmd: CacheCommand) -> Result<()> {
                 cleared.removed,
                 cache.root().display()
             );
+            if cleared.interrupted > 0 {
+                println!(
+                    "removed {} unfinished builds left by interrupted runs",
+                    cleared.interrupted
+                );
+            }
             if !cleared.skipped.is_empty() {
                 println!(
                     "left {} paths there that foehn did not write (is FOEHN_CACHE_DIR right?):",

@@ -51,6 +51,10 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // An interrupted run removes the outputs it had not finished (temporary files).
+    if let Err(e) = foehn_fsio::cleanup::remove_on_interrupt() {
+        eprintln!("foehn: warning: {e}");
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Grid(cmd) => grid_cmd::run(cmd),

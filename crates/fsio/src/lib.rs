@@ -2,12 +2,15 @@
 //! reports): the data goes to a temporary file beside the target, which is flushed and
 //! renamed into place only when complete, so a reader sees the old file or the new one,
 //! never a partial one, and an interrupted write leaves no temporary behind (removed on
-//! drop). The target is resolved first:
+//! drop, on SIGINT/SIGTERM/SIGHUP once [`cleanup::remove_on_interrupt`] is installed, and
+//! by the next write of the same output after a SIGKILL; see [`cleanup`]). The target is resolved first:
 //! - a symlink is written through (the file it points to is replaced; the link stays);
 //! - an existing regular file keeps its permissions;
 //! - anything else that exists (a directory, a device such as `/dev/null`, a FIFO) is
 //!   refused with an error that says so, and left alone.
 #![deny(missing_docs)]
+
+pub mod cleanup;
 
 use std::fs;
 use std::io;
@@ -77,6 +80,7 @@ pub fn target(path: &Path) -> io::Result<Target> {
 pub struct Staged {
     target: Target,
     temp: tempfile::TempPath,
+    _registration: cleanup::Registration,
 }
 
 impl Staged {
@@ -101,7 +105,9 @@ impl Staged {
             )
         })?;
         let dir = parent_dir(&target.path);
-        let prefix = format!(".{}.", name.to_string_lossy());
+        let stem = format!(".{}.", name.to_string_lossy());
+        cleanup::sweep(dir, &stem);
+        let prefix = cleanup::temp_prefix(&stem);
         let suffix = match extension {
             Some(ext) => format!(".tmp.{ext}"),
             None => ".tmp".to_string(),
@@ -115,7 +121,12 @@ impl Staged {
             builder.permissions(fs::Permissions::from_mode(0o666));
         }
         let temp = builder.tempfile_in(dir)?.into_temp_path();
-        Ok(Staged { target, temp })
+        let _registration = cleanup::register(&temp);
+        Ok(Staged {
+            target,
+            temp,
+            _registration,
+        })
     }
 
     /// The temporary file's path (write the data here).

@@ -36,7 +36,8 @@ pub enum GridSpec {
     },
 }
 
-const NAME_HINT: &str = "expected rNbK (e.g. r2b4, R02B06), torus_<L>mx<H>m_res<R>m \
+/// The grid names foehn builds, for error messages.
+pub(crate) const NAME_HINT: &str = "expected rNbK (e.g. r2b4, R02B06), torus_<L>mx<H>m_res<R>m \
 (e.g. torus_100000mx100000m_res1000m), <global>:cap:<lat>,<lon>,<radius_km> or \
 <global>:box:<lat_min>,<lat_max>,<lon_min>,<lon_max> (degrees)";
 

@@ -428,7 +428,7 @@ fn inconsistent_icon_files_are_refused() {
     let (_d, path) = spoil_int("adjacent_cell_of_edge", [0, 1], 0);
     let e = read_grid(&path).unwrap_err().to_string();
     assert!(
-        e.contains("adjacent_cell_of_edge") && e.contains("two cells"),
+        e.contains("adjacent_cell_of_edge") && e.contains("without boundary"),
         "{e}"
     );
     // Cell 1 lists the wrong edge (another valid edge index).
@@ -452,4 +452,33 @@ fn inconsistent_icon_files_are_refused() {
         e.contains("finite") || e.contains("NaN") || e.contains("not positive"),
         "{e}"
     );
+}
+
+/// Every table pair of an ICON-style file must agree: cell–vertex, edge–vertex, and the
+/// derived neighbour tables against the primary ones; the error names the table, the
+/// element (1-based) and says that the tables disagree.
+#[test]
+fn every_table_pair_is_checked() {
+    for (name, at, value) in [
+        ("vertex_of_cell", [0, 0], 30),
+        ("cells_of_vertex", [3, 1], 70),
+        ("edge_vertices", [4, 0], 40),
+        ("edges_of_vertex", [2, 2], 100),
+        ("neighbor_cell_index", [6, 1], 55),
+        ("vertices_of_vertex", [8, 0], 33),
+    ] {
+        let (_dir, path, grid) = icon_like(&Spoil::default());
+        let f = netcdf::open(&path).unwrap();
+        let old: i32 = f.variable(name).unwrap().get_value(at).unwrap();
+        drop(f);
+        assert_ne!(old, value, "{name}: the spoil must change the entry");
+        {
+            let mut f = netcdf::append(&path).unwrap();
+            f.variable_mut(name).unwrap().put_value(value, at).unwrap();
+        }
+        let e = read_grid(&path).unwrap_err().to_string();
+        assert!(e.contains("disagree"), "{name}: {e}");
+        assert!(e.contains("icon_like.nc"), "{name}: {e}");
+        assert!(grid.size(Location::Cell) > 0);
+    }
 }

@@ -330,11 +330,20 @@ fn build_library(tc: &Toolchain, source: &str, artifact: &Path) -> std::result::
         .output()
         .map_err(|e| format!("cannot run `{}`: {e}", tc.cc))?;
     if !out.status.success() {
-        return Err(format!(
-            "the C compiler `{}` failed:\n{}",
-            tc.cc,
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        let said = String::from_utf8_lossy(&out.stderr);
+        let said = said.trim();
+        return Err(if said.is_empty() {
+            format!(
+                "the C compiler `{}` failed ({}) and printed nothing; is CC set to a working \
+                 C compiler (e.g. gcc or clang)?",
+                tc.cc, out.status
+            )
+        } else {
+            format!(
+                "the C compiler `{}` failed ({}):\n{said}",
+                tc.cc, out.status
+            )
+        });
     }
     Ok(())
 }

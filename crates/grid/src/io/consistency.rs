@@ -3,6 +3,7 @@
 //! stand only where the grid's kind allows them, positions are finite and areas and
 //! lengths positive. A grid that fails would give NaN or silently wrong fields.
 
+use super::names::TABLES;
 use super::nc::Reader;
 use crate::connectivity::{Connectivity as C, NeighborTable};
 use crate::error::Result;
@@ -11,46 +12,129 @@ use crate::grid::{Grid, GridKind};
 /// Checks `grid` as read by `r`; the error names the variable and the first bad entry
 /// (1-based, as in the file).
 pub(super) fn check(r: &Reader<'_>, grid: &Grid) -> Result<()> {
+    check_tables(r, grid)?;
+    check_geometry(r, grid)
+}
+
+/// The ICON variable holding `conn`.
+fn var(conn: C) -> &'static str {
+    TABLES
+        .iter()
+        .find(|t| t.conn == conn)
+        .map_or("", |t| t.name)
+}
+
+/// Every pair of tables that describe the same incidence lists each other, derived
+/// tables (cell neighbours, vertex neighbours) agree with the primary ones, and skip
+/// values stand only where the grid has a boundary.
+fn check_tables(r: &Reader<'_>, grid: &Grid) -> Result<()> {
     let t = &grid.topology;
-    let (c2e, e2c) = (t.table(C::C2E), t.table(C::E2C));
-    if !matches!(grid.kind, GridKind::LimitedArea { .. }) {
-        if let Some(i) = e2c.as_slice().iter().position(|&c| c < 0) {
-            let w = e2c.width();
+    let closed = !matches!(grid.kind, GridKind::LimitedArea { .. });
+    if closed {
+        for conn in [C::E2C, C::C2E2C] {
+            let table = t.table(conn);
+            if let Some(i) = table.as_slice().iter().position(|&c| c < 0) {
+                let w = table.width();
+                return Err(r.bad(
+                    var(conn),
+                    format!(
+                        "{} {} has no entry {}, but a grid without boundary (global or periodic) needs all {w}",
+                        conn.from().name().to_lowercase(),
+                        i / w + 1,
+                        i % w + 1
+                    ),
+                ));
+            }
+        }
+    }
+    for (a, b) in [(C::C2E, C::E2C), (C::C2V, C::V2C), (C::E2V, C::V2E)] {
+        for (from, back) in [(a, b), (b, a)] {
+            if let Some((row, j, target)) = first_unlisted(t.table(from), t.table(back)) {
+                return Err(r.bad(
+                    var(from),
+                    format!(
+                        "{} {} lists {} {} (entry {}), but `{}` of {} {} does not list {} {}; the tables disagree",
+                        from.from().name().to_lowercase(),
+                        row + 1,
+                        from.to().name().to_lowercase(),
+                        target + 1,
+                        j + 1,
+                        var(back),
+                        from.to().name().to_lowercase(),
+                        target + 1,
+                        from.from().name().to_lowercase(),
+                        row + 1,
+                    ),
+                ));
+            }
+        }
+    }
+    // Neighbours across edges: the other cell of each edge, the other vertex of each edge.
+    let across = |e2x: &NeighborTable, e: usize, x: usize| {
+        e2x.row(e)
+            .iter()
+            .copied()
+            .find(|&o| o >= 0 && o as usize != x)
+    };
+    let derived = [
+        (C::C2E2C, C::C2E, C::E2C, "the cells across its edges"),
+        (
+            C::V2E2V,
+            C::V2E,
+            C::E2V,
+            "the vertices at the other end of its edges",
+        ),
+    ];
+    for (conn, x2e_conn, e2x_conn, what) in derived {
+        let (table, x2e, e2x) = (t.table(conn), t.table(x2e_conn), t.table(e2x_conn));
+        for x in 0..table.rows() {
+            let mut listed: Vec<i32> = table.row(x).iter().copied().filter(|&v| v >= 0).collect();
+            let mut expected: Vec<i32> = x2e.valid(x).filter_map(|e| across(e2x, e, x)).collect();
+            listed.sort_unstable();
+            expected.sort_unstable();
+            if listed != expected {
+                let one_based = |v: &[i32]| {
+                    v.iter()
+                        .map(|i| (i + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                return Err(r.bad(
+                    var(conn),
+                    format!(
+                        "{} {} lists [{}], but {what} (from `{}` and `{}`) are [{}]; the tables disagree",
+                        conn.from().name().to_lowercase(),
+                        x + 1,
+                        one_based(&listed),
+                        var(x2e_conn),
+                        var(e2x_conn),
+                        one_based(&expected)
+                    ),
+                ));
+            }
+        }
+    }
+    // Around a vertex, edges and cells alternate: without a boundary there are as many
+    // cells as edges.
+    if closed {
+        let (v2c, v2e) = (t.table(C::V2C), t.table(C::V2E));
+        if let Some(v) = (0..v2c.rows()).find(|&v| v2c.valid(v).count() != v2e.valid(v).count()) {
             return Err(r.bad(
-                "adjacent_cell_of_edge",
+                var(C::V2C),
                 format!(
-                    "edge {} has no cell {}, but a global grid has two cells at every edge",
-                    i / w + 1,
-                    i % w + 1
+                    "vertex {} has {} cells but {} edges; around a vertex of a grid without boundary they alternate, so the counts are equal",
+                    v + 1,
+                    v2c.valid(v).count(),
+                    v2e.valid(v).count()
                 ),
             ));
         }
     }
-    if let Some((c, j, e)) = first_unlisted(c2e, e2c) {
-        return Err(r.bad(
-            "edge_of_cell",
-            format!(
-                "cell {} lists edge {} (entry {}), but adjacent_cell_of_edge of edge {} does not list cell {}; the tables disagree",
-                c + 1,
-                e + 1,
-                j + 1,
-                e + 1,
-                c + 1
-            ),
-        ));
-    }
-    if let Some((e, _, c)) = first_unlisted(e2c, c2e) {
-        return Err(r.bad(
-            "adjacent_cell_of_edge",
-            format!(
-                "edge {} lists cell {}, but edge_of_cell of cell {} does not list edge {}; the tables disagree",
-                e + 1,
-                c + 1,
-                c + 1,
-                e + 1
-            ),
-        ));
-    }
+    Ok(())
+}
+
+/// Finite positions, positive areas and lengths.
+fn check_geometry(r: &Reader<'_>, grid: &Grid) -> Result<()> {
     let g = &grid.geometry;
     for (name, values) in [
         ("clat", &g.cell_lat),

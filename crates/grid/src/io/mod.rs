@@ -60,6 +60,7 @@ mod digest;
 mod layout;
 mod names;
 mod nc;
+mod open;
 mod read;
 mod write;
 

@@ -2,6 +2,7 @@
 //! every failure becomes a [`GridError`] naming the file and the variable.
 
 use super::names::global;
+use super::open::{library_error, type_name, value_text};
 use crate::error::{GridError, Result};
 use netcdf::types::NcVariableType;
 use netcdf::{AttributeValue, Variable};
@@ -17,12 +18,27 @@ pub(crate) struct Reader<'f> {
 pub(crate) type Dim = (&'static str, usize);
 
 impl<'f> Reader<'f> {
-    /// `MissingVariable` for `name`.
+    /// `MissingVariable` for `name`, or a `File` error if the file holds no variables at
+    /// all (a header cut short, or not a grid file).
     pub fn missing(&self, name: &str) -> GridError {
+        if let Some(e) = self.empty(name) {
+            return e;
+        }
         GridError::MissingVariable {
             path: self.path.to_path_buf(),
             variable: name.to_string(),
         }
+    }
+
+    /// The error for a file that holds no variables at all (a classic header cut short
+    /// reads as an empty file), found while looking for `name`.
+    fn empty(&self, name: &str) -> Option<GridError> {
+        self.file.variables().next().is_none().then(|| {
+            self.failure(format!(
+                "holds no variables at all (looking for `{name}`): it was cut short or is not \
+                 a grid file"
+            ))
+        })
     }
 
     /// `BadVariable` for `name`.
@@ -50,9 +66,11 @@ impl<'f> Reader<'f> {
     /// Length of a dimension the file must define.
     pub fn dim_len(&self, name: &str) -> Result<usize> {
         self.file.dimension_len(name).ok_or_else(|| {
-            self.failure(format!(
-                "has no dimension `{name}` (ICON grid files define it)"
-            ))
+            self.empty(name).unwrap_or_else(|| {
+                self.failure(format!(
+                    "has no dimension `{name}` (ICON grid files define it)"
+                ))
+            })
         })
     }
 
@@ -75,11 +93,11 @@ impl<'f> Reader<'f> {
                 } else {
                     "a numeric type"
                 };
-                return Err(self.bad(name, format!("has type {t:?}, expected {want}")));
+                return Err(self.bad(name, format!("has type {}, expected {want}", type_name(&t))));
             }
         }
         var.get_values::<T, _>(..)
-            .map_err(|e| self.failure(format!("cannot read variable `{name}`: {e}")))
+            .map_err(|e| self.bad(name, format!("cannot be read: {}", library_error(&e))))
     }
 
     /// The dimensions of a variable as (name, length).
@@ -178,15 +196,24 @@ impl<'f> Reader<'f> {
             .attribute(name)
             .map(|a| a.value())
             .transpose()
-            .map_err(|e| self.failure(format!("cannot read attribute {}: {e}", global(name))))
+            .map_err(|e| {
+                self.bad(
+                    &global(name),
+                    format!("cannot be read: {}", library_error(&e)),
+                )
+            })
     }
 
     /// A numeric global attribute, if present.
     pub fn attr_f64(&self, name: &str) -> Result<Option<f64>> {
         self.global_value(name)?
             .map(|v| {
-                f64::try_from(v.clone())
-                    .map_err(|_| self.bad(&global(name), format!("is {v:?}, expected a number")))
+                f64::try_from(v.clone()).map_err(|_| {
+                    self.bad(
+                        &global(name),
+                        format!("is {}, expected a number", value_text(&v)),
+                    )
+                })
             })
             .transpose()
     }
@@ -195,8 +222,12 @@ impl<'f> Reader<'f> {
     pub fn attr_int(&self, name: &str) -> Result<Option<i64>> {
         self.global_value(name)?
             .map(|v| {
-                i64::try_from(v.clone())
-                    .map_err(|_| self.bad(&global(name), format!("is {v:?}, expected an integer")))
+                i64::try_from(v.clone()).map_err(|_| {
+                    self.bad(
+                        &global(name),
+                        format!("is {}, expected an integer", value_text(&v)),
+                    )
+                })
             })
             .transpose()
     }
@@ -205,26 +236,26 @@ impl<'f> Reader<'f> {
     pub fn attr_text(&self, name: &str) -> Result<Option<String>> {
         self.global_value(name)?
             .map(|v| {
-                String::try_from(v.clone())
-                    .map_err(|_| self.bad(&global(name), format!("is {v:?}, expected text")))
+                String::try_from(v.clone()).map_err(|_| {
+                    self.bad(
+                        &global(name),
+                        format!("is {}, expected text", value_text(&v)),
+                    )
+                })
             })
             .transpose()
     }
 
-    /// Rejects classic-format files shorter than their variables' data: libnetcdf reads
+    /// Rejects a classic-format file shorter than its variables' data: libnetcdf reads
     /// data past the end of such a file as zeros.
     pub fn check_size(&self) -> Result<()> {
-        let mut magic = [0u8; 3];
-        let classic = std::fs::File::open(self.path)
-            .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
-            .is_ok_and(|()| &magic == b"CDF");
         let size = std::fs::metadata(self.path).map_or(0, |m| m.len());
         let needed = self
             .file
             .variables()
             .map(|v| (v.len() as u64).saturating_mul(v.vartype().size() as u64))
             .fold(0u64, u64::saturating_add);
-        if classic && size < needed {
+        if size < needed {
             return Err(self.failure(format!(
                 "is truncated: it has {size} bytes, but its variables need at least {needed}"
             )));

@@ -30,12 +30,11 @@ use std::path::Path;
 /// Every failure is a [`GridError`] naming the file and the variable (`:name` for a
 /// global attribute); malformed input never panics.
 pub fn read_grid(path: &Path) -> Result<Grid> {
-    let file = netcdf::open(path).map_err(|e| GridError::File {
-        path: path.to_path_buf(),
-        message: format!("cannot open as NetCDF: {e}"),
-    })?;
+    let (file, format) = super::open::open(path)?;
     let r = Reader { file: &file, path };
-    r.check_size()?;
+    if format == super::open::Format::Classic {
+        r.check_size()?;
+    }
     check_end_marker(&r)?;
     let counts = Counts::read(&r)?;
     let topology = read_topology(&r, &counts)?;
