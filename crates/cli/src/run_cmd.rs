@@ -8,12 +8,12 @@ use clap::Args as ClapArgs;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::Cache;
-use foehn_icon::common::vertical::{VerticalConfig, VerticalGrid};
 use foehn_icon::diffusion::component::{
     realistic_dtime, Diffusion, DiffusionState, Engine, Schedule,
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
 use foehn_icon::diffusion::inputs::state::random_state;
+use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
 use std::time::Instant;
 
 /// Options of `foehn run`.

@@ -10,5 +10,6 @@
 pub mod catalog;
 pub mod common;
 pub mod diffusion;
+pub mod fields;
 
 pub use catalog::catalog;

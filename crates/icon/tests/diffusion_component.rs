@@ -10,7 +10,6 @@ use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
 use foehn_icon::common::runner::calls;
-use foehn_icon::common::vertical::{VerticalConfig, VerticalGrid};
 use foehn_icon::diffusion::component::state::{DIAGNOSTIC, PROGNOSTIC};
 use foehn_icon::diffusion::component::steps::{self, intermediates};
 use foehn_icon::diffusion::component::{
@@ -19,6 +18,7 @@ use foehn_icon::diffusion::component::{
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
 use foehn_icon::diffusion::fused_step;
 use foehn_icon::diffusion::inputs::state::random_state;
+use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
 use foehn_testkit::catalog::Entry;
 use std::collections::BTreeSet;
 

@@ -1,9 +1,9 @@
 //! Diffusion configuration: ICON's defaults and derived coefficients, checked by hand.
 
-use foehn_icon::common::vertical::{VerticalConfig, VerticalGrid};
 use foehn_icon::diffusion::config::{
     enhanced_smagorinsky_factor, DiffusionConfig, DiffusionParams,
 };
+use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-14 * a.abs().max(b.abs())

@@ -45,7 +45,7 @@ pub use state::DiffusionState;
 use crate::common::constants::DBL_EPS;
 use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::TYPE_SHEAR_VALUES;
-use crate::common::vertical::VerticalGrid;
+use crate::fields::vertical::VerticalGrid;
 use foehn::runtime::cuda::CudaBackend;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};

@@ -2,7 +2,7 @@
 //! (ICON4Py `DiffusionConfig`, `DiffusionParams` and the `Diffusion` constructor).
 
 use crate::common::constants::{DBL_EPS, RD_O_CVD};
-use crate::common::vertical::VerticalGrid;
+use crate::fields::vertical::VerticalGrid;
 
 /// Namelist parameters of the diffusion (type 5 only: Smagorinsky with 4th-order background).
 #[derive(Debug, Clone, PartialEq)]

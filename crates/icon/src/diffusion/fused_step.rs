@@ -14,7 +14,7 @@
 
 use super::component::{k_fields, realistic_dtime, scalars, steps, Statics};
 use crate::diffusion::inputs::state::random_state;
-use crate::common::vertical::{VerticalConfig, VerticalGrid};
+use crate::fields::vertical::{VerticalConfig, VerticalGrid};
 use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::{
     NRDMAX,

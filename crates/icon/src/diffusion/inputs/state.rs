@@ -3,11 +3,11 @@
 
 use crate::common::constants::{CVD, P0REF, RD};
 use crate::common::state::FieldGroup;
-use crate::common::vertical::VerticalGrid;
 use crate::diffusion::component::state::{DiffusionDiagnosticState, DiffusionState};
 use crate::diffusion::config::DiffusionConfig;
 use crate::diffusion::inputs::apply_diffusion_to_theta_and_exner as theta_inputs;
 use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner as theta_program;
+use crate::fields::vertical::VerticalGrid;
 use foehn::dsl::prelude::*;
 use foehn::runtime::field::Field;
 use foehn_grid::Grid;

@@ -1,0 +1,102 @@
+//! The fields ICON computes from the grid, the vertical grid and the topography, before a
+//! run (ICON4Py's `VerticalGrid`, topography, `MetricsFieldsFactory` inputs):
+//!
+//! - [`vertical`]: the vertical grid (`vct_a`, `vct_b`) of ICON's configuration and the
+//!   level indices derived from it (`nflatlev`, `end_index_of_damping_layer`,
+//!   `kstart_moist`);
+//! - [`topography`]: the surface height at cell centres (flat, Jablonowski–Williamson);
+//! - [`sleve`]: the SLEVE height of every interface and full level (`z_ifc`, `z_mc`)
+//!   over a topography;
+//! - [`reference_atmosphere`]: ICON's reference atmosphere at cells, interfaces and edges.
+//!
+//! Cell × level fields are [`Columns`]: ICON4Py's dimension order `[n, levels]`, one
+//! column contiguous.
+
+pub mod reference_atmosphere;
+pub mod sleve;
+pub mod topography;
+pub mod vertical;
+
+use rayon::prelude::*;
+
+/// A field over horizontal points (cells or edges) and levels, stored row-major as
+/// ICON4Py orders its dimensions (`[n, levels]`): column `i` is
+/// `data[i·levels .. (i+1)·levels]`, level 0 at the model top.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Columns {
+    levels: usize,
+    data: Vec<f64>,
+}
+
+impl Columns {
+    /// `n` columns of `levels` values `f(i, k)`, computed in parallel over columns.
+    /// `levels` must be at least 1 (a vertical grid has at least one level).
+    pub fn from_fn(n: usize, levels: usize, f: impl Fn(usize, usize) -> f64 + Sync) -> Columns {
+        let levels = levels.max(1);
+        let mut data = vec![0.0; n * levels];
+        data.par_chunks_mut(levels)
+            .enumerate()
+            .for_each(|(i, col)| col.iter_mut().enumerate().for_each(|(k, x)| *x = f(i, k)));
+        Columns { levels, data }
+    }
+
+    /// Columns computed whole: `f(i, column)` fills column `i` (parallel over columns).
+    pub fn from_column_fn(
+        n: usize,
+        levels: usize,
+        f: impl Fn(usize, &mut [f64]) + Sync,
+    ) -> Columns {
+        let levels = levels.max(1);
+        let mut data = vec![0.0; n * levels];
+        data.par_chunks_mut(levels)
+            .enumerate()
+            .for_each(|(i, col)| f(i, col));
+        Columns { levels, data }
+    }
+
+    /// Wraps row-major `[n, levels]` data; `None` when `levels` is 0 or does not divide
+    /// the length.
+    pub fn from_vec(levels: usize, data: Vec<f64>) -> Option<Columns> {
+        (levels > 0 && data.len().is_multiple_of(levels)).then_some(Columns { levels, data })
+    }
+
+    /// Number of levels per column.
+    pub fn levels(&self) -> usize {
+        self.levels
+    }
+
+    /// Number of columns.
+    pub fn len(&self) -> usize {
+        self.data.len() / self.levels
+    }
+
+    /// True when there are no columns.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Column `i` (level 0 first).
+    pub fn column(&self, i: usize) -> &[f64] {
+        &self.data[i * self.levels..(i + 1) * self.levels]
+    }
+
+    /// The value of column `i` at level `k`.
+    pub fn get(&self, i: usize, k: usize) -> f64 {
+        self.data[i * self.levels + k]
+    }
+
+    /// Every column, in order.
+    pub fn columns(&self) -> impl Iterator<Item = &[f64]> + '_ {
+        self.data.chunks(self.levels)
+    }
+
+    /// The data, row-major `[n, levels]`.
+    pub fn as_slice(&self) -> &[f64] {
+        &self.data
+    }
+
+    /// The data, row-major `[n, levels]`.
+    pub fn into_vec(self) -> Vec<f64> {
+        self.data
+    }
+}
