@@ -104,7 +104,15 @@ pub fn run(a: ExecArgs) -> Result<()> {
             ),
             None => match arrays.get(&s.name) {
                 Some(Array { data, .. }) if data.len() == 1 => data.get(0),
-                _ => bail!(
+                Some(Array { shape, .. }) => bail!(
+                    "scalar `{}` in {} has shape ({}), but a scalar is a 0-d array (shape ()); \
+                     save it as numpy.float64(value), or give --scalar {}=VALUE",
+                    s.name,
+                    a.inputs.display(),
+                    shape.iter().map(|n| format!("{n},")).collect::<String>(),
+                    s.name
+                ),
+                None => bail!(
                     "scalar `{}` missing: give --scalar {}=VALUE or a 0-d array in the .npz",
                     s.name,
                     s.name

@@ -1,7 +1,6 @@
 //! `foehn grid …`: generate grids, write ICON grid files, print grid summaries.
 
 #[cfg(feature = "netcdf")]
-use anyhow::Context;
 use anyhow::Result;
 use clap::Subcommand;
 use foehn_grid::info::GridInfo;
@@ -138,7 +137,7 @@ fn print_info(grid: &Grid, seconds: f64) {
 
 #[cfg(feature = "netcdf")]
 fn write_file(grid: &Grid, path: &Path) -> Result<()> {
-    foehn_grid::io::write_grid(grid, path).with_context(|| format!("writing {}", path.display()))
+    Ok(foehn_grid::io::write_grid(grid, path)?)
 }
 
 #[cfg(feature = "netcdf")]

@@ -71,7 +71,38 @@ fn main() {
         eprintln!("error: writing metrics: {e}");
     }
     if let Err(e) = result {
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", error_text(&e));
         std::process::exit(1);
+    }
+}
+
+/// An error and its causes as one line, `outer: cause: …`, leaving out a cause whose text
+/// the line already holds (error types that print their source and also return it as
+/// their `source()` would otherwise say it twice).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.contains(part.trim()) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    /// A cause that its context already printed is said once.
+    #[test]
+    fn causes_are_not_repeated() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(io).context("reading a.json: no such file");
+        assert_eq!(super::error_text(&e), "reading a.json: no such file");
+        let e = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(super::error_text(&e), "outer: inner");
     }
 }

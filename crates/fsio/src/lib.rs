@@ -53,10 +53,7 @@ pub fn target(path: &Path) -> io::Result<Target> {
                 };
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
-                    format!(
-                        "{} is {what}; give the path of a file to write",
-                        path.display()
-                    ),
+                    format!("it is {what}; give the path of a file to write"),
                 ));
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -70,7 +67,7 @@ pub fn target(path: &Path) -> io::Result<Target> {
     }
     Err(io::Error::new(
         io::ErrorKind::InvalidInput,
-        format!("{}: too many levels of symbolic links", path.display()),
+        "it is a chain of more than 40 symbolic links (a loop?)",
     ))
 }
 
@@ -101,7 +98,7 @@ impl Staged {
         let name = target.path.file_name().ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::InvalidInput,
-                format!("{} is not a file name", path.display()),
+                "it does not end in a file name",
             )
         })?;
         let dir = parent_dir(&target.path);
@@ -120,7 +117,10 @@ impl Staged {
             use std::os::unix::fs::PermissionsExt;
             builder.permissions(fs::Permissions::from_mode(0o666));
         }
-        let temp = builder.tempfile_in(dir)?.into_temp_path();
+        let temp = builder
+            .tempfile_in(dir)
+            .map_err(|e| in_folder(dir, &e))?
+            .into_temp_path();
         let _registration = cleanup::register(&temp);
         Ok(Staged {
             target,
@@ -146,6 +146,23 @@ impl Staged {
         let _ = fs::File::open(parent_dir(&self.target.path)).and_then(|d| d.sync_all());
         Ok(self.target.path)
     }
+}
+
+/// An error creating a file in `dir`, naming the folder and the reason in words (not
+/// the temporary's name, which means nothing to the user).
+fn in_folder(dir: &Path, e: &io::Error) -> io::Error {
+    let why = match e.kind() {
+        io::ErrorKind::NotFound => "the folder does not exist".to_string(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".to_string(),
+        io::ErrorKind::NotADirectory => "a part of the path is not a folder".to_string(),
+        io::ErrorKind::StorageFull => "the disk is full".to_string(),
+        kind => kind.to_string(),
+    };
+    io::Error::new(
+        e.kind(),
+        format!("cannot create a file in {}: {why}", dir.display()),
+    )
 }
 
 /// The folder of `path` (`.` for a bare file name).

@@ -48,7 +48,7 @@ pub enum Error {
         message: String,
     },
     /// `FOEHN_METRICS` (or a level given on a command line) is not a level.
-    #[error("invalid metrics level {value:?}: expected a non-negative integer (0 off, 1 total, 10 compute) or one of off, minimal, performance, info, verbose, all")]
+    #[error("invalid metrics level `{value}`: expected a non-negative integer (0 off, 1 total, 10 compute) or one of off, minimal, performance, info, verbose, all")]
     Level {
         /// The text that was given.
         value: String,

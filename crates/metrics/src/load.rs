@@ -115,7 +115,17 @@ pub fn detect_format(value: &Value) -> std::result::Result<Format, String> {
 
 /// Read `path`, detect its format and return its columns (at least one, none empty).
 pub fn load_file(path: &Path) -> Result<Vec<Column>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            Error::invalid(
+                path,
+                "is not a text file; give a JSON timing report (foehn bench, GT4Py metrics or \
+                 ICON's OpenACC timers)",
+            )
+        } else {
+            Error::io(path, e)
+        }
+    })?;
     let value: Value = serde_json::from_str(&text).map_err(|source| Error::Json {
         path: path.to_path_buf(),
         source,

@@ -1,6 +1,7 @@
 //! Writing ICON grid files.
 
 use super::layout::{dimensions, global_attributes, variables, Data, Var};
+use super::open::library_error;
 use crate::error::{GridError, Result};
 use crate::grid::Grid;
 use netcdf::{AttributeValue, FileMut, Options};
@@ -17,7 +18,7 @@ pub fn write_grid(grid: &Grid, path: &Path) -> Result<()> {
     let globals = global_attributes(grid, path)?;
     let vars = variables(grid);
     let staged = foehn_fsio::Staged::new(path)
-        .map_err(|e| file_error(path, format!("cannot write here: {e}")))?;
+        .map_err(|e| file_error(path, format!("cannot be written: {e}")))?;
     let cdf5 = vars
         .iter()
         .any(|v| bytes(v, &dims) > CDF2_MAX_VARIABLE_BYTES);
@@ -26,7 +27,9 @@ pub fn write_grid(grid: &Grid, path: &Path) -> Result<()> {
     } else {
         Options::_64BIT_OFFSET
     };
-    let nc = |context: String| move |e: netcdf::Error| file_error(path, format!("{context}: {e}"));
+    let nc = |context: String| {
+        move |e: netcdf::Error| file_error(path, format!("{context} ({})", library_error(&e)))
+    };
     let mut file =
         netcdf::create_with(staged.path(), options).map_err(nc("cannot create".into()))?;
     define(&mut file, &dims, &globals, &vars)

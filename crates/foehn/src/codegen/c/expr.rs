@@ -15,9 +15,7 @@ impl Gen<'_> {
             return pt.k.expr();
         }
         let kk = self.fresh("kk");
-        let site = self.site(&format!(
-            "{what} read at a level outside its {levels} levels"
-        ));
+        let site = self.site(&format!("{what} read at a level outside its levels"));
         self.line(format!("foehn_idx {kk} = {};", pt.k.expr()));
         self.line(format!(
             "if ({kk} < 0 || {kk} >= {levels}) {{ FOEHN_ERR({site}); {kk} = 0; }}"
