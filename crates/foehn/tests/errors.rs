@@ -330,3 +330,29 @@ fn variants_are_checked_and_specialised() {
         .to_string()
         .contains("[variant: at_first_substep=true, at_last_substep=true]"));
 }
+
+/// The compiled backend reports a failed run-time check with the program and stencil
+/// once and in words (before: "program `x`, stencil `y`: program `x`, stencil `y`: …"
+/// and the generated code's `NK2`).
+#[test]
+fn compiled_runtime_errors_name_program_and_stencil_once() {
+    let cache = tempfile::tempdir().unwrap();
+    let cpu = foehn::runtime::cpu::CpuBackend::new(foehn_cache::Cache::at(cache.path()));
+    let grid = Grid::torus(10000.0, 10000.0, 1000.0).unwrap();
+    let p = ProgramDef::new("k_oob", |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let out = b.output("out", (CELL, K), F64);
+        b.stencil("up", &out, x.k_shift(-1));
+    });
+    let mut args = Args::new()
+        .with_field("x", Field::zeros(&grid, 3, (CELL, K), F64))
+        .with_field("out", Field::zeros(&grid, 3, (CELL, K), F64));
+    let msg = cpu
+        .run(&p, &Variant::new(), &grid, &mut args)
+        .unwrap_err()
+        .to_string();
+    assert_contains(&msg, &["program `k_oob`", "stencil `up`", "field `x`", "level"]);
+    assert_eq!(msg.matches("program `k_oob`").count(), 1, "{msg}");
+    assert_eq!(msg.matches("stencil `up`").count(), 1, "{msg}");
+    assert!(!msg.contains("NK"), "{msg}");
+}

@@ -9,7 +9,7 @@
 
 pub mod c;
 
-pub use c::{generate, scan_levels, CKernel, CProgram, CodegenError, Sizes, Target};
+pub use c::{generate, scan_levels, CKernel, CProgram, CodegenError, Site, Sizes, Target};
 
 /// Version of the code generators; part of every compiled-program cache key.
 pub const CODEGEN_VERSION: &str = "foehn-codegen-2";

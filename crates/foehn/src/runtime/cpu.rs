@@ -444,18 +444,18 @@ fn execute(
         });
         drop(snapshots);
         if err != 0 {
-            let site = code
-                .sites
-                .get(err as usize - 1)
-                .cloned()
-                .unwrap_or_else(|| format!("check {err}"));
+            let site = code.sites.get(err as usize - 1);
             let stencil = kernel
                 .members
                 .iter()
                 .map(|&m| &program.stencils[m])
-                .find(|st| site.contains(&format!("stencil `{}`", st.name)))
+                .find(|st| site.is_some_and(|s| s.stencil == st.name))
                 .unwrap_or(&program.stencils[kernel.members[0]]);
-            return Err(program.runtime_error(stencil, site));
+            let what = site.map_or_else(
+                || format!("run-time check {err} failed"),
+                |s| s.what.clone(),
+            );
+            return Err(program.runtime_error(stencil, what));
         }
     }
     Ok(())

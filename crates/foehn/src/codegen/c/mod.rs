@@ -36,8 +36,18 @@ pub struct CProgram {
     pub kernels: Vec<CKernel>,
     /// Region bounds the code reads from `ctx->bounds`, in index order.
     pub bounds: Vec<(IndexDim, Bound)>,
-    /// Messages of the run-time checks; the error word is 1 + an index into this.
-    pub sites: Vec<String>,
+    /// The run-time checks; the error word is 1 + an index into this.
+    pub sites: Vec<Site>,
+}
+
+/// A run-time check of the generated code: the stencil it guards and what failing it
+/// means (the runtime adds the program and stencil when it reports it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Site {
+    /// The stencil whose code holds the check.
+    pub stencil: String,
+    /// What went wrong, e.g. "field `w` read at a level outside its levels".
+    pub what: String,
 }
 
 impl CProgram {
@@ -295,7 +305,7 @@ fn max_members(kernels: &[CKernel]) -> usize {
 #[derive(Default)]
 struct Shared {
     bounds: Vec<(IndexDim, Bound)>,
-    sites: Vec<String>,
+    sites: Vec<Site>,
 }
 
 impl Shared {
@@ -307,8 +317,8 @@ impl Shared {
         self.bounds.len() - 1
     }
 
-    fn site(&mut self, msg: String) -> usize {
-        self.sites.push(msg);
+    fn site(&mut self, site: Site) -> usize {
+        self.sites.push(site);
         self.sites.len() - 1
     }
 }
@@ -476,11 +486,10 @@ impl<'a> Gen<'a> {
     }
 
     fn site(&mut self, what: &str) -> usize {
-        let msg = format!(
-            "program `{}`, stencil `{}`: {what}",
-            self.prog.name, self.st.name
-        );
-        self.shared.site(msg)
+        self.shared.site(Site {
+            stencil: self.st.name.clone(),
+            what: what.to_string(),
+        })
     }
 
     /// Declarations at the top of the function for everything the body uses.

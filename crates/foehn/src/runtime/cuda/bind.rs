@@ -212,7 +212,6 @@ impl CudaBackend {
             backend: self,
             compiled,
             program: program.name.clone(),
-            stencil_names: program.stencils.iter().map(|s| s.name.clone()).collect(),
             kernel_names: code
                 .kernels
                 .iter()

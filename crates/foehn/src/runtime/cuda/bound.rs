@@ -48,7 +48,6 @@ pub struct Bound<'a> {
     pub(super) backend: &'a CudaBackend,
     pub(super) compiled: &'a CudaCompiled,
     pub(super) program: String,
-    pub(super) stencil_names: Vec<String>,
     pub(super) kernel_names: Vec<String>,
     pub(super) scalar_names: Vec<String>,
     pub(super) field_ptrs: Vec<(u64, usize)>,
@@ -200,19 +199,14 @@ impl Bound<'_> {
             .download(gpu, &mut err)
             .map_err(gpu_err(&self.program))?;
         if err[0] != 0 {
-            let sites = &self.compiled.code().sites;
-            let msg = sites
-                .get(err[0] as usize - 1)
-                .cloned()
-                .unwrap_or_else(|| format!("check {}", err[0]));
-            let stencil = self
-                .stencil_names
-                .iter()
-                .find(|s| msg.contains(&format!("stencil `{s}`")));
+            let site = self.compiled.code().sites.get(err[0] as usize - 1);
             return Err(Error::Runtime {
                 program: self.program.clone(),
-                stencil: stencil.cloned().unwrap_or_else(|| "-".into()),
-                message: msg,
+                stencil: site.map_or_else(|| "-".into(), |s| s.stencil.clone()),
+                message: site.map_or_else(
+                    || format!("run-time check {} failed", err[0]),
+                    |s| s.what.clone(),
+                ),
             });
         }
         Ok(())
