@@ -105,3 +105,36 @@ fn clear_removes_only_what_foehn_wrote() {
     assert!(dir.path().join("notes.txt").exists());
     assert!(lookalike.join("thesis.tex").exists());
 }
+
+/// A cache folder removed while a build writes into it is reported as such, not as the
+/// compiler's failure (a bad-input report).
+#[test]
+fn a_cache_folder_removed_during_a_build_is_named_not_the_compiler() {
+    let (dir, cache) = fresh_cache();
+    let root = dir.path().to_path_buf();
+    let err = cache
+        .get_or_build(&"a".repeat(64), "test", |artifact| {
+            fs::remove_dir_all(&root).unwrap();
+            fs::write(artifact, b"x").map_err(|e| format!("the C compiler failed: {e}"))
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("removed while foehn was building"), "{err}");
+    assert!(!err.contains("compiler"), "{err}");
+}
+
+/// Staging folders of builds that were killed (their process is gone) are removed by
+/// the next build and by `clear`, and counted; other folders stay.
+#[test]
+fn staging_folders_of_killed_builds_are_swept() {
+    let (dir, cache) = fresh_cache();
+    let stale = dir.path().join(".build.foehn-4194305.abc123");
+    fs::create_dir_all(&stale).unwrap();
+    fs::write(stale.join("artifact"), b"half").unwrap();
+    fs::create_dir_all(dir.path().join("mine")).unwrap();
+    let cleared = cache.clear().unwrap();
+    assert_eq!(cleared.interrupted, 1);
+    assert!(!stale.exists());
+    assert!(dir.path().join("mine").exists());
+    assert_eq!(cleared.skipped, vec![dir.path().join("mine")]);
+}

@@ -100,7 +100,7 @@ fn print_info(grid: &Grid, seconds: f64) {
     let info = GridInfo::of(grid);
     let (c, e, v) = info.counts;
     println!("grid        {}", grid.name);
-    println!("kind        {:?}", grid.kind);
+    println!("kind        {}", grid.kind);
     println!("counts      {c} cells, {e} edges, {v} vertices (built/read in {seconds:.2} s)");
     println!(
         "limited     {}",

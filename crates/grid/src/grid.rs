@@ -31,6 +31,32 @@ pub enum GridKind {
     },
 }
 
+impl std::fmt::Display for GridKind {
+    /// E.g. `global icosahedral R02B04`, `limited area cut from r2b5 (R02B05)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GridKind::Icosahedral { root, bisections } => {
+                write!(f, "global icosahedral R{root:02}B{bisections:02}")
+            }
+            GridKind::Torus(t) => write!(
+                f,
+                "doubly periodic torus, {} vertices per row, {} rows, {} m edges",
+                t.nx,
+                t.ny,
+                fmt_num(t.dx)
+            ),
+            GridKind::LimitedArea {
+                parent,
+                root,
+                bisections,
+            } => write!(
+                f,
+                "limited area cut from {parent} (R{root:02}B{bisections:02})"
+            ),
+        }
+    }
+}
+
 /// A complete horizontal grid.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Grid {

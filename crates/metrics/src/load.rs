@@ -102,12 +102,12 @@ pub fn detect_format(value: &Value) -> std::result::Result<Format, String> {
         }
     };
     let format = shape_of(&obj[first_key]).ok_or_else(|| {
-        format!("entry {first_key:?} has neither metadata+metrics (GT4Py) nor latency/num_calls (OpenACC)")
+        format!("entry `{first_key}` has neither metadata+metrics (GT4Py) nor latency/num_calls (OpenACC)")
     })?;
     match obj.iter().find(|(_, v)| shape_of(v) != Some(format)) {
         None => Ok(format),
         Some((k, _)) => Err(format!(
-            "entry {k:?} does not have the shape of entry {first_key:?} ({})",
+            "entry `{k}` does not have the shape of entry `{first_key}` ({})",
             format.name()
         )),
     }
