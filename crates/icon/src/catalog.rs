@@ -2,11 +2,13 @@
 //! and `compile` read: each entry is a program with its realistic inputs and its
 //! plain-Rust reference. Each dycore component contributes its entries.
 
-use crate::diffusion;
+use crate::{diffusion, velocity_advection};
 use foehn_testkit::catalog::Entry;
 
 /// Every ICON program foehn provides: the diffusion's programs in ICON's call order,
-/// then the whole diffusion step as one program.
+/// then the whole diffusion step as one program; then the velocity advection's.
 pub fn catalog() -> Vec<Entry> {
-    diffusion::entries()
+    let mut entries = diffusion::entries();
+    entries.extend(velocity_advection::entries());
+    entries
 }

@@ -4,12 +4,14 @@
 //! and `compile`.
 //!
 //! [`common`] holds what the dycore components share (vertical grid, physical constants,
-//! the halo-exchange hook); [`diffusion`] is the first component.
+//! the halo-exchange hook); [`diffusion`] is the first component, [`velocity_advection`]
+//! the second; [`fields`] computes the interpolation and metric fields from the grid.
 #![deny(missing_docs)]
 
 pub mod catalog;
 pub mod common;
 pub mod diffusion;
 pub mod fields;
+pub mod velocity_advection;
 
 pub use catalog::catalog;

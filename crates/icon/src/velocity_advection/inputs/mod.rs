@@ -1,0 +1,1 @@
+//! Realistic random inputs of the velocity advection's programs: one module per program.

@@ -1,0 +1,1 @@
+//! Plain-Rust references of the velocity advection's programs, written from the math: one module per program.
