@@ -231,3 +231,44 @@ fn inputs_are_checked() {
         }
     );
 }
+
+#[test]
+fn nflat_gradp_from_the_heights() {
+    for grid in [grids::global(), grids::limited_area()] {
+        let v = vertical(35);
+        let n_edges = grid.topology.n_edges();
+        let c_lin_e: Vec<f64> = (0..n_edges).flat_map(|_| [0.5, 0.5]).collect();
+        // Flat: every level is flat at every edge with two cells.
+        let (_, z) = heights(grid, &v, Topography::Flat);
+        let flat = z.flat_idx_max(grid, &c_lin_e).unwrap();
+        let e2c = grid.topology.table(Connectivity::E2C);
+        for (e, &k) in flat.iter().enumerate() {
+            let both = e2c.valid(e).count() == 2;
+            assert_eq!(k, if both { 34 } else { 0 }, "edge {e}");
+        }
+        assert_eq!(z.nflat_gradp(grid, &c_lin_e).unwrap(), 34);
+        // JW: gentle (a few metres between neighbours), so nearly every level counts as
+        // flat (measured: 33 on R2B2, 34 on the cap).
+        let (_, z) = heights(grid, &v, JW);
+        assert!(z.nflat_gradp(grid, &c_lin_e).unwrap() >= 33);
+        // 3 km spikes: the levels above nflatlev stay flat, the lowest ones do not.
+        let h: Vec<f64> = (0..grid.topology.n_cells())
+            .map(|c| if c % 10 == 0 { 3000.0 } else { 0.0 })
+            .collect();
+        let z = Heights::on_grid(grid, &v, &h, &nabla2_weights(grid)).unwrap();
+        let n = z.nflat_gradp(grid, &c_lin_e).unwrap();
+        assert!(
+            n >= v.nflatlev && n < 30,
+            "nflat_gradp {n}, nflatlev {}",
+            v.nflatlev
+        );
+        let e = z.flat_idx_max(grid, &c_lin_e[1..]).unwrap_err();
+        assert!(matches!(
+            e,
+            SleveError::WrongLength {
+                field: "c_lin_e",
+                ..
+            }
+        ));
+    }
+}

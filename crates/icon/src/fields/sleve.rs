@@ -14,11 +14,14 @@
 //!    ([`correct_layer_thickness`]);
 //! 4. `z_mc[k] = (z_ifc[k] + z_ifc[k+1])/2`.
 //!
+//! From the heights and the cell→edge weights `c_lin_e` come ICON's `flat_idx_max` and
+//! `nflat_gradp` (the levels flat enough for the plain pressure gradient).
+//!
 //! ICON4Py's JW setup goes through the same path (smoothing and both decay scales).
 
 use super::vertical::VerticalGrid;
 use super::Columns;
-use foehn_grid::{Connectivity, Grid, NeighborTable};
+use foehn_grid::{Connectivity, Grid, Location, NeighborTable, Zone};
 use rayon::prelude::*;
 use std::fmt;
 
@@ -130,6 +133,60 @@ impl Heights {
     /// Number of full levels.
     pub fn num_levels(&self) -> usize {
         self.z_mc.levels()
+    }
+
+    /// Per edge, the last full level `k` whose height at the edge
+    /// `z_me = Σⱼ c_lin_e[e, j]·z_mc[E2C[e, j], k]` lies inside layer `k` of both
+    /// neighbour cells (0 if none, or where a neighbour is missing) — ICON4Py
+    /// `compute_flat_max_idx`, ICON `flat_idx`. `c_lin_e` is `[n_edges, 2]` row-major (the
+    /// interpolation fields' cell→edge weights).
+    pub fn flat_idx_max(&self, grid: &Grid, c_lin_e: &[f64]) -> Result<Vec<usize>, SleveError> {
+        let n_edges = grid.topology.n_edges();
+        check_len("c_lin_e", c_lin_e, 2 * n_edges)?;
+        let n_cells = grid.topology.n_cells();
+        if self.z_mc.len() != n_cells {
+            return Err(SleveError::WrongLength {
+                field: "heights (cells)",
+                expected: n_cells,
+                found: self.z_mc.len(),
+            });
+        }
+        let e2c = grid.topology.table(Connectivity::E2C);
+        let mut flat = vec![0; n_edges];
+        flat.par_iter_mut().enumerate().for_each(|(e, out)| {
+            let (Some(c0), Some(c1)) = (e2c.neighbor(e, 0), e2c.neighbor(e, 1)) else {
+                return;
+            };
+            let inside = |c: usize, k: usize, z: f64| {
+                z <= self.z_ifc.get(c, k) && z >= self.z_ifc.get(c, k + 1)
+            };
+            *out = (0..self.num_levels())
+                .filter(|&k| {
+                    let z = c_lin_e[2 * e] * self.z_mc.get(c0, k)
+                        + c_lin_e[2 * e + 1] * self.z_mc.get(c1, k);
+                    inside(c0, k, z) && inside(c1, k, z)
+                })
+                .max()
+                .unwrap_or(0);
+        });
+        Ok(flat)
+    }
+
+    /// `nflat_gradp`: the smallest [`Heights::flat_idx_max`] over the edges from the second
+    /// lateral boundary row on (`nlev` if there are none) — the first level of ICON's
+    /// multi-level pressure gradient (ICON4Py `compute_nflat_gradp`, one process).
+    pub fn nflat_gradp(&self, grid: &Grid, c_lin_e: &[f64]) -> Result<usize, SleveError> {
+        let flat = self.flat_idx_max(grid, c_lin_e)?;
+        let start = grid
+            .zones
+            .of(Location::Edge)
+            .start(Zone::LateralBoundary(2))
+            .map_err(|e| SleveError::Zone(e.to_string()))?;
+        Ok(flat[start.min(flat.len())..]
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(self.num_levels()))
     }
 }
 
@@ -276,6 +333,8 @@ pub enum SleveError {
         /// The level.
         level: usize,
     },
+    /// The grid's edge zones do not give the start of the second boundary row.
+    Zone(String),
 }
 
 impl fmt::Display for SleveError {
@@ -299,6 +358,7 @@ impl fmt::Display for SleveError {
                 "SLEVE: level {level} (nflatlev − 1) is not flat at cell {cell}; raise \
                  flat_height or the model top"
             ),
+            Self::Zone(e) => write!(f, "SLEVE: {e}"),
         }
     }
 }

@@ -202,8 +202,7 @@ impl std::error::Error for VerticalGridError {}
 /// `VerticalGrid`). Indices are 0-based, level 0 at the model top.
 ///
 /// `nflat_gradp` (the first level of the multi-level pressure gradient) depends on the
-/// terrain-following heights `z_mc` at edges, so it comes with the metric fields, not
-/// from here.
+/// terrain-following heights at edges: [`super::sleve::Heights::nflat_gradp`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct VerticalGrid {
     /// The configuration.
