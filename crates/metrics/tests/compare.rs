@@ -152,7 +152,7 @@ fn detects_formats() {
         assert!(detect_format(&bad).is_err(), "{bad}");
     }
     let mixed = json!({"a": {"latency": {"value": 1.0}}, "b": {"metadata": {}, "metrics": {}}});
-    assert!(detect_format(&mixed).unwrap_err().contains("\"b\""));
+    assert!(detect_format(&mixed).unwrap_err().contains("`b`"));
 }
 
 #[test]

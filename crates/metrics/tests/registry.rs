@@ -31,7 +31,7 @@ fn level_parsing() {
     }
     for bad in ["-1", "abc", "1.5", "ten"] {
         let e = parse_level(bad).unwrap_err().to_string();
-        assert!(e.contains(&format!("{bad:?}")), "{e}");
+        assert!(e.contains(&format!("`{bad}`")), "{e}");
     }
 }
 
