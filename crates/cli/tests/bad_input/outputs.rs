@@ -71,45 +71,68 @@ fn temporaries(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// SIGINT (and SIGTERM) during a write removes the temporary and keeps the old output;
-/// before, `.x.nc.<pid>-0.tmp` files stayed.
+/// Starts `foehn grid generate r2b6 -o out`, waits until its temporary exists (the write
+/// has begun), and sends `signal`; returns the exit status.
+#[cfg(unix)]
+fn interrupt_a_write(dir: &Path, out: &Path, signal: i32) -> std::process::ExitStatus {
+    let mut child = command(&[
+        OsStr::new("grid"),
+        OsStr::new("generate"),
+        OsStr::new("r2b6"),
+        OsStr::new("-o"),
+        out.as_os_str(),
+    ])
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
+    let t0 = std::time::Instant::now();
+    while temporaries(dir).is_empty() {
+        assert!(t0.elapsed().as_secs() < 120, "the write never began");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the write ended before it could be interrupted"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: sends a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+    child.wait().unwrap()
+}
+
+/// SIGINT and SIGTERM during a write remove the temporary and keep the old output
+/// (before, `.x.nc.<pid>-0.tmp` files stayed); after SIGKILL, which no handler sees,
+/// the old output is intact too and the next write removes the temporary.
 #[cfg(unix)]
 #[test]
-fn an_interrupted_write_leaves_no_temporary() {
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+fn an_interrupted_write_keeps_the_old_output_and_leaves_no_temporary() {
+    use std::os::unix::process::ExitStatusExt;
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGKILL] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out.nc");
         fs::write(&out, b"the old output").unwrap();
-        let mut child = command(&[
-            OsStr::new("grid"),
-            OsStr::new("generate"),
-            OsStr::new("r2b6"),
-            OsStr::new("-o"),
-            out.as_os_str(),
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-        // Wait until the write has begun (its temporary exists), then interrupt.
-        let t0 = std::time::Instant::now();
-        while temporaries(dir.path()).is_empty() {
-            assert!(t0.elapsed().as_secs() < 120, "the write never began");
-            if child.try_wait().unwrap().is_some() {
-                panic!("the write ended before it could be interrupted");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(2));
+        let status = interrupt_a_write(dir.path(), &out, signal);
+        assert_eq!(
+            fs::read(&out).unwrap(),
+            b"the old output",
+            "signal {signal}"
+        );
+        if signal == libc::SIGKILL {
+            assert_eq!(status.signal(), Some(libc::SIGKILL));
+            assert_eq!(
+                temporaries(dir.path()).len(),
+                1,
+                "SIGKILL leaves its temporary"
+            );
+            assert_eq!(generate("r2b0", &out).code, Some(0));
+        } else {
+            assert_eq!(status.code(), Some(130), "signal {signal}");
         }
-        // SAFETY: sends a signal to our own child process.
-        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
-        let status = child.wait_with_output().unwrap();
-        assert_eq!(status.status.code(), Some(130), "{status:?}");
         assert!(
             temporaries(dir.path()).is_empty(),
-            "left behind: {:?}",
+            "signal {signal} left {:?}",
             temporaries(dir.path())
         );
-        assert_eq!(fs::read(&out).unwrap(), b"the old output");
     }
 }
 
