@@ -15,10 +15,51 @@ use foehn_testkit::catalog::Entry;
 /// The velocity advection's catalog entries, in ICON's call order (P1–P4 of
 /// `icon-dycore-reference.md` §3.3).
 pub fn entries() -> Vec<Entry> {
-    vec![]
+    vec![
+        entry::compute_diagnostics_from_normal_wind(),
+        entry::compute_advection_in_predictor_vertical_momentum(),
+    ]
 }
 
 /// The catalog entry of each velocity-advection program, assembled from its three parts:
 /// the DSL program ([`stencils`]), the realistic inputs ([`inputs`]) and the plain-Rust
 /// reference ([`references`]).
-pub mod entry {}
+pub mod entry {
+    use foehn_testkit::catalog::Entry;
+
+    /// [`compute_diagnostics_from_normal_wind`](super::stencils::compute_diagnostics_from_normal_wind)
+    /// (P1), with `nflatlev` fixed to
+    /// [`NFLATLEV`](super::stencils::compute_diagnostics_from_normal_wind::NFLATLEV); ICON
+    /// calls it once per step (the predictor of the first substep).
+    pub fn compute_diagnostics_from_normal_wind() -> Entry {
+        use super::stencils::compute_diagnostics_from_normal_wind as p;
+        Entry::new(
+            p::NAME,
+            p::program,
+            super::inputs::compute_diagnostics_from_normal_wind::inputs,
+            super::references::compute_diagnostics_from_normal_wind::reference,
+        )
+        .fixed_statics(|| foehn::ir::Variant::new().with("nflatlev", p::NFLATLEV))
+        .calls_per_step(1.0)
+    }
+
+    /// [`compute_advection_in_predictor_vertical_momentum`](super::stencils::compute_advection_in_predictor_vertical_momentum)
+    /// (P2), with `nflatlev` and `end_index_of_damping_layer` fixed to the program's
+    /// `NFLATLEV` and `END_INDEX_OF_DAMPING_LAYER`; ICON calls it once per step (the
+    /// predictor of the first substep).
+    pub fn compute_advection_in_predictor_vertical_momentum() -> Entry {
+        use super::stencils::compute_advection_in_predictor_vertical_momentum as p;
+        Entry::new(
+            p::NAME,
+            p::program,
+            super::inputs::compute_advection_in_predictor_vertical_momentum::inputs,
+            super::references::compute_advection_in_predictor_vertical_momentum::reference,
+        )
+        .fixed_statics(|| {
+            foehn::ir::Variant::new()
+                .with("nflatlev", p::NFLATLEV)
+                .with("end_index_of_damping_layer", p::END_INDEX_OF_DAMPING_LAYER)
+        })
+        .calls_per_step(1.0)
+    }
+}

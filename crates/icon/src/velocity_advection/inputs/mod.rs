@@ -1,1 +1,4 @@
 //! Realistic random inputs of the velocity advection's programs: one module per program.
+
+pub mod compute_diagnostics_from_normal_wind;
+pub mod compute_advection_in_predictor_vertical_momentum;

@@ -1,1 +1,4 @@
 //! Plain-Rust references of the velocity advection's programs, written from the math: one module per program.
+
+pub mod compute_diagnostics_from_normal_wind;
+pub mod compute_advection_in_predictor_vertical_momentum;
