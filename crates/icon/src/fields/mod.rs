@@ -24,40 +24,27 @@ use rayon::prelude::*;
 /// `data[i·levels .. (i+1)·levels]`, level 0 at the model top.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Columns {
+    n: usize,
     levels: usize,
     data: Vec<f64>,
 }
 
 impl Columns {
     /// `n` columns of `levels` values `f(i, k)`, computed in parallel over columns.
-    /// `levels` must be at least 1 (a vertical grid has at least one level).
     pub fn from_fn(n: usize, levels: usize, f: impl Fn(usize, usize) -> f64 + Sync) -> Columns {
-        let levels = levels.max(1);
         let mut data = vec![0.0; n * levels];
-        data.par_chunks_mut(levels)
-            .enumerate()
-            .for_each(|(i, col)| col.iter_mut().enumerate().for_each(|(k, x)| *x = f(i, k)));
-        Columns { levels, data }
+        if levels > 0 {
+            data.par_chunks_mut(levels)
+                .enumerate()
+                .for_each(|(i, col)| col.iter_mut().enumerate().for_each(|(k, x)| *x = f(i, k)));
+        }
+        Columns { n, levels, data }
     }
 
-    /// Columns computed whole: `f(i, column)` fills column `i` (parallel over columns).
-    pub fn from_column_fn(
-        n: usize,
-        levels: usize,
-        f: impl Fn(usize, &mut [f64]) + Sync,
-    ) -> Columns {
-        let levels = levels.max(1);
-        let mut data = vec![0.0; n * levels];
-        data.par_chunks_mut(levels)
-            .enumerate()
-            .for_each(|(i, col)| f(i, col));
-        Columns { levels, data }
-    }
-
-    /// Wraps row-major `[n, levels]` data; `None` when `levels` is 0 or does not divide
-    /// the length.
-    pub fn from_vec(levels: usize, data: Vec<f64>) -> Option<Columns> {
-        (levels > 0 && data.len().is_multiple_of(levels)).then_some(Columns { levels, data })
+    /// Wraps row-major data of `n` columns of `levels` values; `None` when the length
+    /// is not `n·levels`.
+    pub fn from_vec(n: usize, levels: usize, data: Vec<f64>) -> Option<Columns> {
+        (data.len() == n * levels).then_some(Columns { n, levels, data })
     }
 
     /// Number of levels per column.
@@ -67,12 +54,12 @@ impl Columns {
 
     /// Number of columns.
     pub fn len(&self) -> usize {
-        self.data.len() / self.levels
+        self.n
     }
 
     /// True when there are no columns.
     pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+        self.n == 0
     }
 
     /// Column `i` (level 0 first).
@@ -87,7 +74,7 @@ impl Columns {
 
     /// Every column, in order.
     pub fn columns(&self) -> impl Iterator<Item = &[f64]> + '_ {
-        self.data.chunks(self.levels)
+        (0..self.n).map(|i| self.column(i))
     }
 
     /// The data, row-major `[n, levels]`.

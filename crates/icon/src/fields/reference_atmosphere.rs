@@ -18,6 +18,7 @@ use super::sleve::Heights;
 use super::Columns;
 use crate::common::constants::{CPD, GRAV, P0REF, RD};
 use foehn_grid::{Connectivity, Grid, Location, Zone};
+use rayon::prelude::*;
 use std::fmt;
 
 /// Parameters of the reference atmosphere (ICON's `mo_vertical_grid` constants).
@@ -71,6 +72,36 @@ impl ReferenceConfig {
     pub fn density(&self, z: f64) -> f64 {
         self.pressure(z) / (RD * self.temperature(z))
     }
+
+    /// `[θ, π, ρ, ΔT/H·e^{−z/H}]` at `z`, each exponential once (the same bits as the
+    /// single functions).
+    fn state(&self, z: f64) -> [f64; 4] {
+        let decay = (-z / self.h_scal_bg).exp();
+        let t = (self.t0sl_bg - self.del_t_bg) + self.del_t_bg * decay;
+        let p = self.pressure(z);
+        let exner = exner_of(p);
+        let lapse = self.del_t_bg / self.h_scal_bg * decay;
+        [t / exner, exner, p / (RD * t), lapse]
+    }
+}
+
+/// `f` at every height of `z`, evaluated once per level where a column has the height
+/// of column 0 there (the flat levels above `nflatlev`; every level over flat terrain).
+fn per_level_cached<'a, const N: usize>(
+    z: &'a Columns,
+    f: impl Fn(f64) -> [f64; N] + Sync + 'a,
+) -> impl Fn(usize, usize) -> [f64; N] + Sync + 'a {
+    let cache: Vec<(f64, [f64; N])> = match z.is_empty() {
+        true => Vec::new(),
+        false => z.column(0).iter().map(|&h| (h, f(h))).collect(),
+    };
+    move |c, k| {
+        let h = z.get(c, k);
+        match cache[k] {
+            (cached, value) if cached == h => value,
+            _ => f(h),
+        }
+    }
 }
 
 fn exner_of(p: f64) -> f64 {
@@ -107,40 +138,51 @@ impl ReferenceAtmosphere {
     pub fn with_config(heights: &Heights, config: &ReferenceConfig) -> ReferenceAtmosphere {
         let (z_mc, z_ifc) = (&heights.z_mc, &heights.z_ifc);
         let (n, nlev) = (z_mc.len(), z_mc.levels());
-        let mc = |f: &(dyn Fn(f64, f64) -> f64 + Sync)| {
-            Columns::from_fn(n, nlev, |c, k| {
-                let z = z_mc.get(c, k);
-                f(config.pressure(z), config.temperature(z))
-            })
-        };
-        let theta_ref_mc = mc(&|p, t| t / exner_of(p));
-        let exner_ref_mc = mc(&|p, _| exner_of(p));
-        let rho_ref_mc = mc(&|p, t| p / (RD * t));
-        let d2dexdz2_fac1_mc = Columns::from_fn(n, nlev, |c, k| {
-            let theta = theta_ref_mc.get(c, k);
-            let inv_dz = 1.0 / (z_ifc.get(c, k) - z_ifc.get(c, k + 1));
-            -GRAV / (CPD * theta.powi(2)) * inv_dz
+        // One pass per grid (full levels, interfaces): every exponential once, once per
+        // level where the column is flat.
+        let mid = per_level_cached(z_mc, |z| config.state(z));
+        let [mut theta, mut exner, mut rho, mut fac1, mut fac2] =
+            std::array::from_fn(|_| vec![0.0; n * nlev]);
+        if nlev > 0 {
+            let columns = (
+                theta.par_chunks_mut(nlev),
+                exner.par_chunks_mut(nlev),
+                rho.par_chunks_mut(nlev),
+                fac1.par_chunks_mut(nlev),
+                fac2.par_chunks_mut(nlev),
+            );
+            columns
+                .into_par_iter()
+                .enumerate()
+                .for_each(|(c, (th, ex, rh, f1, f2))| {
+                    for k in 0..nlev {
+                        let [theta, exner, rho, lapse] = mid(c, k);
+                        (th[k], ex[k], rh[k]) = (theta, exner, rho);
+                        let inv_dz = 1.0 / (z_ifc.get(c, k) - z_ifc.get(c, k + 1));
+                        f1[k] = -GRAV / (CPD * theta.powi(2)) * inv_dz;
+                        f2[k] = 2.0 * GRAV / (CPD * theta.powi(3)) * (GRAV / CPD - lapse) / exner;
+                    }
+                });
+        }
+        let half = per_level_cached(z_ifc, |z| {
+            [config.temperature(z) / exner_of(config.pressure(z))]
         });
-        let d2dexdz2_fac2_mc = Columns::from_fn(n, nlev, |c, k| {
-            let (theta, exner) = (theta_ref_mc.get(c, k), exner_ref_mc.get(c, k));
-            let lapse =
-                config.del_t_bg / config.h_scal_bg * (-z_mc.get(c, k) / config.h_scal_bg).exp();
-            2.0 * GRAV / (CPD * theta.powi(3)) * (GRAV / CPD - lapse) / exner
-        });
-        let theta_ref_ic = Columns::from_fn(n, nlev + 1, |c, k| {
-            let z = z_ifc.get(c, k);
-            config.temperature(z) / exner_of(config.pressure(z))
-        });
+        let theta_ref_ic = Columns::from_fn(n, nlev + 1, |c, k| half(c, k)[0]);
         let d_exner_dz_ref_ic =
             Columns::from_fn(n, nlev + 1, |c, k| -GRAV / CPD / theta_ref_ic.get(c, k));
+        let full = |data| Columns {
+            n,
+            levels: nlev,
+            data,
+        };
         ReferenceAtmosphere {
-            theta_ref_mc,
-            exner_ref_mc,
-            rho_ref_mc,
+            theta_ref_mc: full(theta),
+            exner_ref_mc: full(exner),
+            rho_ref_mc: full(rho),
             theta_ref_ic,
             d_exner_dz_ref_ic,
-            d2dexdz2_fac1_mc,
-            d2dexdz2_fac2_mc,
+            d2dexdz2_fac1_mc: full(fac1),
+            d2dexdz2_fac2_mc: full(fac2),
         }
     }
 }

@@ -11,7 +11,7 @@
 //!    `n`, model top `H`);
 //! 3. layers thinner than a minimum that grows with the nominal thickness are thickened
 //!    bottom-up, and the transition above the highest thickened layer is smoothed
-//!    ([`correct_layer_thickness`]);
+//!    (ICON's limiter, `correct_layer_thickness` here);
 //! 4. `z_mc[k] = (z_ifc[k] + z_ifc[k+1])/2`.
 //!
 //! From the heights and the cell→edge weights `c_lin_e` come ICON's `flat_idx_max` and
@@ -114,6 +114,7 @@ impl Heights {
             }
         }
         let z_ifc = Columns {
+            n: n_cells,
             levels: nlev + 1,
             data: z_ifc,
         };

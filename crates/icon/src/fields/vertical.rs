@@ -6,7 +6,7 @@
 //! lowest layer is `lowest_layer_thickness` thick; where that makes layers below
 //! `top_height_limit_for_maximal_layer_thickness` thicker than `maximal_layer_thickness`,
 //! ICON caps them and stretches the layers above so the top stays at `H`
-//! ([`cap_layer_thickness`]). A lowest layer of at most 1 cm gives a uniform grid.
+//! (`cap_layer_thickness` here). A lowest layer of at most 1 cm gives a uniform grid.
 //! `vct_b[k] = exp(−vct_a[k]/5000 m)` (ICON's profile for initialising `w`).
 
 use std::f64::consts::PI;
