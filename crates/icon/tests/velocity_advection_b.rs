@@ -1,0 +1,257 @@
+//! Velocity advection, part B: `compute_advection_in_predictor_vertical_momentum` (P2)
+//! and `compute_advection_in_horizontal_momentum` (P3): DSL (interpreter and native CPU
+//! backend) against the plain-Rust references on both test grids in every variant, the
+//! output domains, ICON4Py's argument lists, and both sides of every limiter.
+
+mod common;
+
+use foehn::ir::{Program, Variant};
+use foehn::runtime::field::Args;
+use foehn::runtime::interp::Interpreter;
+use foehn_grid::{Connectivity, Grid, Location, Zone};
+use foehn_icon::velocity_advection::entry;
+use foehn_icon::velocity_advection::stencils::compute_advection_in_predictor_vertical_momentum as p2;
+use foehn_testkit::catalog::Entry;
+
+const NLEV: usize = 10;
+const TOL: f64 = 1e-12;
+
+/// Runs `variant` of `entry` in the interpreter on its inputs on `grid`, after `edit`
+/// has changed them; returns (before, after).
+fn run_with(
+    entry: &Entry,
+    variant: &Variant,
+    grid: &Grid,
+    edit: impl FnOnce(&mut Args),
+) -> (Args, Args) {
+    let ir = entry.specialize(variant).unwrap();
+    let mut before = (entry.inputs)(&ir, grid, NLEV, 11);
+    edit(&mut before);
+    let mut after = before.clone();
+    Interpreter.run_ir(&ir, grid, &mut after).unwrap();
+    (before, after)
+}
+
+/// [`run_with`] on the unchanged inputs.
+fn run(entry: &Entry, variant: &Variant, grid: &Grid) -> (Args, Args) {
+    run_with(entry, variant, grid, |_| {})
+}
+
+/// The entry's variants (fixed statics included) with `name = value`.
+fn variant_with(entry: &Entry, name: &str, value: bool) -> Variant {
+    let all = entry.variants().unwrap();
+    all.into_iter()
+        .find(|v| v.get(name) == Some(value.into()))
+        .unwrap_or_else(|| panic!("{}: no variant with {name} = {value}", entry.name))
+}
+
+fn data<'a>(a: &'a Args, name: &str) -> &'a [f64] {
+    a.field(name).unwrap().as_f64().unwrap()
+}
+
+/// Asserts that `name` changed at every point of `[h0, h1) × [k0, k1)` and is
+/// bit-identical everywhere else.
+fn assert_written_exactly(
+    before: &Args,
+    after: &Args,
+    name: &str,
+    (h0, h1): (usize, usize),
+    (k0, k1): (usize, usize),
+) {
+    let (a, b) = (before.field(name).unwrap(), after.field(name).unwrap());
+    let n = a.shape()[0];
+    for k in 0..a.levels() {
+        for h in 0..n {
+            let i = a.flat_index(h, 0, k);
+            let same = a.data().get(i).as_f64().to_bits() == b.data().get(i).as_f64().to_bits();
+            let inside = (h0..h1).contains(&h) && (k0..k1).contains(&k);
+            assert!(
+                same != inside,
+                "`{name}` at point {h}, level {k}: {} (domain [{h0}, {h1}) × [{k0}, {k1}))",
+                if inside {
+                    "not written inside its domain"
+                } else {
+                    "written outside its domain"
+                }
+            );
+        }
+    }
+}
+
+/// The arguments of `ir` in declaration order (temporaries excluded) with their
+/// dimensions, then the scalars.
+fn arguments(ir: &Program) -> Vec<String> {
+    let mut out: Vec<String> = ir
+        .fields
+        .iter()
+        .filter(|f| f.role != foehn::ir::Role::Temp)
+        .map(|f| format!("{} {}", f.name, f.ty.dims))
+        .collect();
+    out.extend(ir.scalars.iter().map(|s| s.name.clone()));
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// P2: compute_advection_in_predictor_vertical_momentum
+
+const SKIP: &str = "skip_compute_predictor_vertical_advection";
+
+fn cells(grid: &Grid) -> (usize, usize) {
+    let z = grid.zones.of(Location::Cell);
+    (
+        z.start(Zone::LateralBoundary(4)).unwrap(),
+        z.end(Zone::Halo(1)).unwrap(),
+    )
+}
+
+#[test]
+fn predictor_vertical_momentum_matches_reference() {
+    common::check_entry(
+        &entry::compute_advection_in_predictor_vertical_momentum(),
+        NLEV,
+        TOL,
+    );
+}
+
+#[test]
+fn predictor_vertical_momentum_declares_icon4py_arguments() {
+    let want = [
+        "contravariant_correction_at_cells_on_half_levels [Cell, KHalf]",
+        "vertical_wind_advective_tendency [Cell, KHalf]",
+        "contravariant_corrected_w_at_cells_on_model_levels [Cell, K]",
+        "vertical_cfl [Cell, K]",
+        "w [Cell, KHalf]",
+        "horizontal_advection_of_w_at_edges_on_half_levels [Edge, K]",
+        "contravariant_correction_at_edges_on_model_levels [Edge, K]",
+        "coeff1_dwdz [Cell, K]",
+        "coeff2_dwdz [Cell, K]",
+        "e_bln_c_s [Cell, C2E]",
+        "wgtfac_c [Cell, KHalf]",
+        "ddqz_z_half [Cell, KHalf]",
+        "area [Cell]",
+        "geofac_n2s [Cell, C2E2CO]",
+        "owner_mask [Cell]",
+        "scalfac_exdiff",
+        "cfl_w_limit",
+        "dtime",
+    ];
+    let e = entry::compute_advection_in_predictor_vertical_momentum();
+    let variants = e.variants().unwrap();
+    assert_eq!(variants.len(), 2, "skip = false and true");
+    for v in variants {
+        assert_eq!(v.get("nflatlev"), Some(p2::NFLATLEV.into()));
+        assert_eq!(
+            v.get("end_index_of_damping_layer"),
+            Some(p2::END_INDEX_OF_DAMPING_LAYER.into())
+        );
+        assert_eq!(arguments(&e.specialize(&v).unwrap()), want, "[{v}]");
+    }
+}
+
+#[test]
+fn predictor_vertical_momentum_writes_its_domain_only() {
+    let e = entry::compute_advection_in_predictor_vertical_momentum();
+    for grid in common::grids() {
+        let h = cells(grid);
+        for skip in [false, true] {
+            let (before, after) = run(&e, &variant_with(&e, SKIP, skip), grid);
+            for name in [
+                "contravariant_correction_at_cells_on_half_levels",
+                "contravariant_corrected_w_at_cells_on_model_levels",
+                "vertical_cfl",
+            ] {
+                assert_written_exactly(&before, &after, name, h, (0, NLEV));
+            }
+            // ddt_w_adv: half levels [1, nlev), not at all when skipped.
+            let ddt = "vertical_wind_advective_tendency";
+            if skip {
+                assert_eq!(data(&before, ddt), data(&after, ddt), "skip writes {ddt}");
+            } else {
+                assert_written_exactly(&before, &after, ddt, h, (1, NLEV));
+            }
+        }
+    }
+    let [global, lam] = common::grids();
+    assert_eq!(cells(global), (0, global.size(Location::Cell)));
+    assert!(cells(lam).0 > 0, "the limited-area grid has boundary rows 1–3");
+    // Every cell of the domain has its three edges and three neighbours.
+    for grid in [global, lam] {
+        let (lo, hi) = cells(grid);
+        let c2e2co = grid.topology.table(Connectivity::C2E2CO);
+        assert!((lo..hi).all(|c| (0..4).all(|j| c2e2co.neighbor(c, j).is_some())));
+    }
+}
+
+/// Half levels of the CFL check for the catalog's `end_index_of_damping_layer`.
+fn cfl_levels() -> std::ops::Range<usize> {
+    (p2::END_INDEX_OF_DAMPING_LAYER - 2).max(2) as usize..NLEV - 3
+}
+
+#[test]
+fn predictor_vertical_momentum_takes_every_branch() {
+    let e = entry::compute_advection_in_predictor_vertical_momentum();
+    let nflat = p2::NFLATLEV as usize;
+    assert!(0 < nflat + 1 && nflat + 1 < NLEV, "nflatlev inside the column");
+    let levels = cfl_levels();
+    assert!(levels.start > 0 && levels.end < NLEV - 1, "CFL levels inside");
+    for grid in common::grids() {
+        let (lo, hi) = cells(grid);
+        let nc = grid.size(Location::Cell);
+        let variant = variant_with(&e, SKIP, false);
+        let (before, after) = run(&e, &variant, grid);
+        // w_concorr_c: zero down to nflatlev, interpolated below.
+        let wcc = data(&after, "contravariant_correction_at_cells_on_half_levels");
+        for c in lo..hi {
+            for k in 0..NLEV {
+                assert_eq!(wcc[c + nc * k] == 0.0, k <= nflat, "cell {c}, level {k}");
+            }
+        }
+        // vertical_cfl: zero outside the CFL levels; inside, every side of the limits.
+        let vcfl = data(&after, "vertical_cfl");
+        let owner = before.field("owner_mask").unwrap().as_bool().unwrap();
+        let (mut unchecked, mut below, mut between, mut above) = (0, 0, 0, 0);
+        let (mut clipped_owned, mut clipped_foreign) = (0, 0);
+        for c in lo..hi {
+            for k in 0..NLEV {
+                let v = vcfl[c + nc * k];
+                if !levels.contains(&k) {
+                    assert_eq!(v, 0.0, "vertical_cfl outside the CFL levels");
+                    continue;
+                }
+                if v == 0.0 {
+                    unchecked += 1;
+                    continue;
+                }
+                if owner[c] {
+                    clipped_owned += 1;
+                } else {
+                    clipped_foreign += 1;
+                }
+                assert!(v.abs() > 0.65, "a checked point has |vcfl| > cfl_w_limit·dtime");
+                match v {
+                    v if v < -0.85 => below += 1,
+                    v if v > 0.85 => above += 1,
+                    _ => between += 1,
+                }
+            }
+        }
+        assert!(
+            unchecked > 0 && below > 0 && between > 0 && above > 0,
+            "{}: {unchecked} under the limit, {below} < −0.85, {between} checked within ±0.85, {above} > 0.85",
+            grid.name
+        );
+        assert!(clipped_owned > 0 && clipped_foreign > 0, "owner_mask both ways");
+        // The extra diffusion acts exactly where clipping and owned: switch it off
+        // (scalfac_exdiff = 0) and compare.
+        let (_, plain) = run_with(&e, &variant, grid, |a| a.set_scalar("scalfac_exdiff", 0.0));
+        let ddt = "vertical_wind_advective_tendency";
+        let (with, without) = (data(&after, ddt), data(&plain, ddt));
+        for c in lo..hi {
+            for k in 1..NLEV {
+                let diffused = vcfl[c + nc * k] != 0.0 && owner[c];
+                let i = c + nc * k;
+                assert_eq!(with[i] != without[i], diffused, "cell {c}, level {k}");
+            }
+        }
+    }
+}
