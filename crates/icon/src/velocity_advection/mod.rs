@@ -18,6 +18,7 @@ pub fn entries() -> Vec<Entry> {
     vec![
         entry::compute_diagnostics_from_normal_wind(),
         entry::compute_advection_in_predictor_vertical_momentum(),
+        entry::compute_advection_in_corrector_vertical_momentum(),
     ]
 }
 
@@ -61,5 +62,23 @@ pub mod entry {
                 .with("end_index_of_damping_layer", p::END_INDEX_OF_DAMPING_LAYER)
         })
         .calls_per_step(1.0)
+    }
+
+    /// [`compute_advection_in_corrector_vertical_momentum`](super::stencils::compute_advection_in_corrector_vertical_momentum)
+    /// (P4), with `end_index_of_damping_layer` fixed to
+    /// [`END_INDEX_OF_DAMPING_LAYER`](super::stencils::compute_advection_in_corrector_vertical_momentum::END_INDEX_OF_DAMPING_LAYER);
+    /// ICON calls it in every corrector, 5 times per step.
+    pub fn compute_advection_in_corrector_vertical_momentum() -> Entry {
+        use super::stencils::compute_advection_in_corrector_vertical_momentum as p;
+        Entry::new(
+            p::NAME,
+            p::program,
+            super::inputs::compute_advection_in_corrector_vertical_momentum::inputs,
+            super::references::compute_advection_in_corrector_vertical_momentum::reference,
+        )
+        .fixed_statics(|| {
+            foehn::ir::Variant::new().with("end_index_of_damping_layer", p::END_INDEX_OF_DAMPING_LAYER)
+        })
+        .calls_per_step(5.0)
     }
 }

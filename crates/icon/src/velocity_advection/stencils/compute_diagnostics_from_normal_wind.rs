@@ -35,7 +35,7 @@
 //! `z_w_concorr_me` is computed on `[nflatlev, nlev)` only (ICON4Py's
 //! `concat_where(nflatlev <= K, …, old)` keeps the old values above): the stencil's
 //! vertical domain does it, so the old values are not read. `z_w_v` is computed on
-//! vertices `[LATERAL_BOUNDARY_LEVEL_2, HALO_LEVEL_2 end)`, which holds both vertices of
+//! vertices `[LATERAL_BOUNDARY_LEVEL_3, HALO_LEVEL_2 end)`, which holds both vertices of
 //! every edge of the domain.
 //!
 //! Statics: `nflatlev` (open; the catalog fixes [`NFLATLEV`]) and
@@ -225,7 +225,7 @@ pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>, skip: bool, nflatle
         f.w_at_vertices,
         mo_icon_interpolation_scalar_cells2verts_scalar_ri_dsl(f.w, f.c_intp),
     )
-    .horizontal(start(Zone::LateralBoundary(2)), end(Zone::Halo(2)))
+    .horizontal(start(Zone::LateralBoundary(3)), end(Zone::Halo(2)))
     .vertical(0, nlev());
     b.stencil(
         "compute_horizontal_advection_term_for_vertical_velocity",

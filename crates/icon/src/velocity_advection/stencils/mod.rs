@@ -2,3 +2,4 @@
 
 pub mod compute_diagnostics_from_normal_wind;
 pub mod compute_advection_in_predictor_vertical_momentum;
+pub mod compute_advection_in_corrector_vertical_momentum;
