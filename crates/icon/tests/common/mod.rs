@@ -61,3 +61,33 @@ pub fn check_variant(entry: &Entry, variant: &Variant, grid: &Grid, nlev: usize,
 }
 
 pub use foehn_testkit::compare::assert_outputs_agree;
+
+/// Asserts that the f64 field `name` differs from `before` at every point of
+/// `[h0, h1) × [k0, k1)` (its output domain, written with values other than the random
+/// ones it held) and is bit-identical everywhere else.
+pub fn assert_written_exactly(
+    before: &foehn::runtime::field::Args,
+    after: &foehn::runtime::field::Args,
+    name: &str,
+    (h0, h1): (usize, usize),
+    (k0, k1): (usize, usize),
+) {
+    let (a, b) = (before.field(name).unwrap(), after.field(name).unwrap());
+    assert!(h0 < h1 && k0 < k1, "`{name}`: empty domain");
+    for k in 0..a.levels() {
+        for h in 0..a.shape()[0] {
+            let i = a.flat_index(h, 0, k);
+            let same = a.data().get(i).as_f64().to_bits() == b.data().get(i).as_f64().to_bits();
+            let inside = (h0..h1).contains(&h) && (k0..k1).contains(&k);
+            assert!(
+                same != inside,
+                "`{name}` at point {h}, level {k}: {} (domain [{h0}, {h1}) × [{k0}, {k1}))",
+                if inside {
+                    "not written inside its domain"
+                } else {
+                    "written outside its domain"
+                }
+            );
+        }
+    }
+}
