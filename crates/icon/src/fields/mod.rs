@@ -7,11 +7,13 @@
 //! - [`topography`]: the surface height at cell centres (flat, Jablonowski–Williamson);
 //! - [`sleve`]: the SLEVE height of every interface and full level (`z_ifc`, `z_mc`)
 //!   over a topography;
-//! - [`reference_atmosphere`]: ICON's reference atmosphere at cells, interfaces and edges.
+//! - [`reference_atmosphere`]: ICON's reference atmosphere at cells, interfaces and edges;
+//! - [`interpolation`]: the interpolation coefficients from the horizontal grid (c_lin_e, geofac_*, RBF, …).
 //!
 //! Cell × level fields are [`Columns`]: ICON4Py's dimension order `[n, levels]`, one
 //! column contiguous.
 
+pub mod interpolation;
 pub mod reference_atmosphere;
 pub mod sleve;
 pub mod topography;
