@@ -40,7 +40,11 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
         })
         .collect();
     let z_w_con_c = cfl_probing_velocity(&mut rng, &ddqz_z_half(&dz, nc, nlev), DTIME);
-    let w: Vec<f64> = z_w_con_c.iter().zip(&w_concorr_c).map(|(z, c)| z + c).collect();
+    let w: Vec<f64> = z_w_con_c
+        .iter()
+        .zip(&w_concorr_c)
+        .map(|(z, c)| z + c)
+        .collect();
     args.set_field("w", column_field(grid, nlev, (CELL, KHALF), &w));
     args.set_field(
         "contravariant_correction_at_cells_on_half_levels",

@@ -52,9 +52,9 @@ pub fn reference_with(grid: &Grid, args: &mut Args, nrdmax: i32) -> Result<()> {
     );
     // A neighbour the math reads must exist.
     let need = |table: &NeighborTable, what: &str, at: &str, i: usize, j: usize| {
-        table.neighbor(i, j).ok_or_else(|| {
-            Error::Field(format!("{NAME} reference: {at} {i} has no {what}[{j}]"))
-        })
+        table
+            .neighbor(i, j)
+            .ok_or_else(|| Error::Field(format!("{NAME} reference: {at} {i} has no {what}[{j}]")))
     };
     let nlev = args.field("w").map_or(1, Field::levels) - 1;
     // CFL levels [max(2, nrdmax − 2), nlev − 3).
@@ -99,8 +99,14 @@ pub fn reference_with(grid: &Grid, args: &mut Args, nrdmax: i32) -> Result<()> {
         };
         // z_v_grad_w at edge e, half level k.
         let v_grad_w = |e: usize, k: usize| -> Result<f64> {
-            let (c0, c1) = (need(e2c, "E2C", "edge", e, 0)?, need(e2c, "E2C", "edge", e, 1)?);
-            let (v0, v1) = (need(e2v, "E2V", "edge", e, 0)?, need(e2v, "E2V", "edge", e, 1)?);
+            let (c0, c1) = (
+                need(e2c, "E2C", "edge", e, 0)?,
+                need(e2c, "E2C", "edge", e, 1)?,
+            );
+            let (v0, v1) = (
+                need(e2v, "E2V", "edge", e, 0)?,
+                need(e2v, "E2V", "edge", e, 1)?,
+            );
             let i = e + ne * k;
             Ok(vn_ie[i] * inv_dual[e] * (w[c0 + nc * k] - w[c1 + nc * k])
                 + vt_ie[i]
