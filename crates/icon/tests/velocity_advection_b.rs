@@ -173,7 +173,10 @@ fn predictor_vertical_momentum_writes_its_domain_only() {
     }
     let [global, lam] = common::grids();
     assert_eq!(cells(global), (0, global.size(Location::Cell)));
-    assert!(cells(lam).0 > 0, "the limited-area grid has boundary rows 1–3");
+    assert!(
+        cells(lam).0 > 0,
+        "the limited-area grid has boundary rows 1–3"
+    );
     // Every cell of the domain has its three edges and three neighbours.
     for grid in [global, lam] {
         let (lo, hi) = cells(grid);
@@ -191,9 +194,15 @@ fn cfl_levels() -> std::ops::Range<usize> {
 fn predictor_vertical_momentum_takes_every_branch() {
     let e = entry::compute_advection_in_predictor_vertical_momentum();
     let nflat = p2::NFLATLEV as usize;
-    assert!(0 < nflat + 1 && nflat + 1 < NLEV, "nflatlev inside the column");
+    assert!(
+        0 < nflat + 1 && nflat + 1 < NLEV,
+        "nflatlev inside the column"
+    );
     let levels = cfl_levels();
-    assert!(levels.start > 0 && levels.end < NLEV - 1, "CFL levels inside");
+    assert!(
+        levels.start > 0 && levels.end < NLEV - 1,
+        "CFL levels inside"
+    );
     for grid in common::grids() {
         let (lo, hi) = cells(grid);
         let nc = grid.size(Location::Cell);
@@ -227,7 +236,10 @@ fn predictor_vertical_momentum_takes_every_branch() {
                 } else {
                     clipped_foreign += 1;
                 }
-                assert!(v.abs() > 0.65, "a checked point has |vcfl| > cfl_w_limit·dtime");
+                assert!(
+                    v.abs() > 0.65,
+                    "a checked point has |vcfl| > cfl_w_limit·dtime"
+                );
                 match v {
                     v if v < -0.85 => below += 1,
                     v if v > 0.85 => above += 1,
@@ -240,7 +252,10 @@ fn predictor_vertical_momentum_takes_every_branch() {
             "{}: {unchecked} under the limit, {below} < −0.85, {between} checked within ±0.85, {above} > 0.85",
             grid.name
         );
-        assert!(clipped_owned > 0 && clipped_foreign > 0, "owner_mask both ways");
+        assert!(
+            clipped_owned > 0 && clipped_foreign > 0,
+            "owner_mask both ways"
+        );
         // The extra diffusion acts exactly where clipping and owned: switch it off
         // (scalfac_exdiff = 0) and compare.
         let (_, plain) = run_with(&e, &variant, grid, |a| a.set_scalar("scalfac_exdiff", 0.0));
@@ -253,5 +268,136 @@ fn predictor_vertical_momentum_takes_every_branch() {
                 assert_eq!(with[i] != without[i], diffused, "cell {c}, level {k}");
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// P3: compute_advection_in_horizontal_momentum
+
+const EXTRA: &str = "apply_extra_diffusion_on_vn";
+
+fn edges(grid: &Grid) -> (usize, usize) {
+    let z = grid.zones.of(Location::Edge);
+    (
+        z.start(Zone::Nudging(2)).unwrap(),
+        z.end(Zone::Local).unwrap(),
+    )
+}
+
+#[test]
+fn horizontal_momentum_matches_reference() {
+    common::check_entry(
+        &entry::compute_advection_in_horizontal_momentum(),
+        NLEV,
+        TOL,
+    );
+}
+
+#[test]
+fn horizontal_momentum_declares_icon4py_arguments() {
+    let want = [
+        "normal_wind_advective_tendency [Edge, K]",
+        "vn [Edge, K]",
+        "horizontal_kinetic_energy_at_edges_on_model_levels [Edge, K]",
+        "tangential_wind [Edge, K]",
+        "coriolis_frequency [Edge]",
+        "contravariant_corrected_w_at_cells_on_model_levels [Cell, K]",
+        "vn_on_half_levels [Edge, KHalf]",
+        "e_bln_c_s [Cell, C2E]",
+        "geofac_rot [Vertex, V2E]",
+        "coeff_gradekin [Edge, E2C]",
+        "c_lin_e [Edge, E2C]",
+        "ddqz_z_full_e [Edge, K]",
+        "area_edge [Edge]",
+        "tangent_orientation [Edge]",
+        "inv_primal_edge_length [Edge]",
+        "geofac_grdiv [Edge, E2C2EO]",
+        "cfl_w_limit",
+        "scalfac_exdiff",
+        "dtime",
+    ];
+    let e = entry::compute_advection_in_horizontal_momentum();
+    let variants = e.variants().unwrap();
+    assert_eq!(variants.len(), 2, "extra diffusion on and off");
+    for v in variants {
+        assert_eq!(
+            v.get("end_index_of_damping_layer"),
+            Some(p2::END_INDEX_OF_DAMPING_LAYER.into())
+        );
+        assert_eq!(arguments(&e.specialize(&v).unwrap()), want, "[{v}]");
+    }
+}
+
+#[test]
+fn horizontal_momentum_writes_its_domain_only() {
+    let e = entry::compute_advection_in_horizontal_momentum();
+    for grid in common::grids() {
+        for extra in [false, true] {
+            let (before, after) = run(&e, &variant_with(&e, EXTRA, extra), grid);
+            let name = "normal_wind_advective_tendency";
+            assert_written_exactly(&before, &after, name, edges(grid), (0, NLEV));
+        }
+    }
+    let [global, lam] = common::grids();
+    assert_eq!(edges(global), (0, global.size(Location::Edge)));
+    assert!(edges(lam).0 > 0, "the limited-area grid has boundary edges");
+    // The global domain reaches the 12 pentagons (vorticity over five edges).
+    let (v2e, e2v) = (
+        global.topology.table(Connectivity::V2E),
+        global.topology.table(Connectivity::E2V),
+    );
+    let (lo, hi) = edges(global);
+    let at_pentagon = (lo..hi)
+        .filter(|&e| (0..2).any(|j| v2e.neighbor(e2v.neighbor(e, j).unwrap(), 5).is_none()))
+        .count();
+    assert_eq!(at_pentagon, 60, "5 edges at each of the 12 pentagons");
+}
+
+#[test]
+fn horizontal_momentum_extra_diffusion_takes_every_branch() {
+    let e = entry::compute_advection_in_horizontal_momentum();
+    let nrdmax = p2::END_INDEX_OF_DAMPING_LAYER as usize;
+    let levels = nrdmax.saturating_sub(2).max(2)..NLEV - 4;
+    assert!(levels.start > 0 && levels.end < NLEV && !levels.is_empty());
+    // One level fewer than the vertical momentum's CFL levels at the bottom.
+    assert_eq!(levels.end + 1, cfl_levels().end);
+    for grid in common::grids() {
+        let (lo, hi) = edges(grid);
+        let (nc, ne) = (grid.size(Location::Cell), grid.size(Location::Edge));
+        let e2c = grid.topology.table(Connectivity::E2C);
+        let (args, on) = run(&e, &variant_with(&e, EXTRA, true), grid);
+        let (_, off) = run(&e, &variant_with(&e, EXTRA, false), grid);
+        let name = "normal_wind_advective_tendency";
+        let (on, off) = (data(&on, name), data(&off, name));
+        let w = data(&args, "contravariant_corrected_w_at_cells_on_model_levels");
+        let c_lin_e = data(&args, "c_lin_e");
+        let ddqz = data(&args, "ddqz_z_full_e");
+        let dtime = args.scalar("dtime").unwrap().as_f64();
+        let cfl_w_limit = args.scalar("cfl_w_limit").unwrap().as_f64();
+        let (mut calm, mut capped, mut growing) = (0, 0, 0);
+        for k in 0..NLEV {
+            for e in lo..hi {
+                let i = e + ne * k;
+                let c = |j| e2c.neighbor(e, j).unwrap();
+                let w_con_e = c_lin_e[e] * w[c(0) + nc * k] + c_lin_e[e + ne] * w[c(1) + nc * k];
+                let near_cfl = w_con_e.abs() > cfl_w_limit * ddqz[i];
+                let diffused = levels.contains(&k) && near_cfl;
+                assert_eq!(on[i] != off[i], diffused, "edge {e}, level {k}");
+                if !levels.contains(&k) {
+                    continue;
+                }
+                // difcoef = min(0.85 − 0.65, cfl − 0.65): both sides of the min.
+                match w_con_e.abs() * dtime / ddqz[i] {
+                    _ if !near_cfl => calm += 1,
+                    cfl if cfl > 0.85 => capped += 1,
+                    _ => growing += 1,
+                }
+            }
+        }
+        assert!(
+            calm > 0 && capped > 0 && growing > 0,
+            "{}: {calm} under the limit, {capped} with difcoef capped, {growing} growing",
+            grid.name
+        );
     }
 }

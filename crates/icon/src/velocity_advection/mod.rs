@@ -18,6 +18,7 @@ pub fn entries() -> Vec<Entry> {
     vec![
         entry::compute_diagnostics_from_normal_wind(),
         entry::compute_advection_in_predictor_vertical_momentum(),
+        entry::compute_advection_in_horizontal_momentum(),
         entry::compute_advection_in_corrector_vertical_momentum(),
     ]
 }
@@ -77,8 +78,28 @@ pub mod entry {
             super::references::compute_advection_in_corrector_vertical_momentum::reference,
         )
         .fixed_statics(|| {
-            foehn::ir::Variant::new().with("end_index_of_damping_layer", p::END_INDEX_OF_DAMPING_LAYER)
+            foehn::ir::Variant::new()
+                .with("end_index_of_damping_layer", p::END_INDEX_OF_DAMPING_LAYER)
         })
         .calls_per_step(5.0)
+    }
+
+    /// [`compute_advection_in_horizontal_momentum`](super::stencils::compute_advection_in_horizontal_momentum)
+    /// (P3), with `end_index_of_damping_layer` fixed to the program's
+    /// `END_INDEX_OF_DAMPING_LAYER`; ICON calls it 6 times per step (the predictor of the
+    /// first substep and the corrector of each of the 5).
+    pub fn compute_advection_in_horizontal_momentum() -> Entry {
+        use super::stencils::compute_advection_in_horizontal_momentum as p;
+        Entry::new(
+            p::NAME,
+            p::program,
+            super::inputs::compute_advection_in_horizontal_momentum::inputs,
+            super::references::compute_advection_in_horizontal_momentum::reference,
+        )
+        .fixed_statics(|| {
+            foehn::ir::Variant::new()
+                .with("end_index_of_damping_layer", p::END_INDEX_OF_DAMPING_LAYER)
+        })
+        .calls_per_step(6.0)
     }
 }

@@ -149,7 +149,8 @@ pub fn reference_with(grid: &Grid, args: &mut Args, s: Statics) -> Result<()> {
             let mut clipping = vec![false; nlev];
             for k in 0..nlev {
                 let i = c + nc * k;
-                let wcc = if k as i32 >= s.nflatlev + 1 {
+                // k ≥ nflatlev + 1
+                let wcc = if k as i32 > s.nflatlev {
                     wgtfac_c[i] * to_cell(z_w_concorr_me, k)
                         + (1.0 - wgtfac_c[i]) * to_cell(z_w_concorr_me, k - 1)
                 } else {

@@ -1,5 +1,6 @@
 //! Plain-Rust references of the velocity advection's programs, written from the math: one module per program.
 
-pub mod compute_diagnostics_from_normal_wind;
-pub mod compute_advection_in_predictor_vertical_momentum;
 pub mod compute_advection_in_corrector_vertical_momentum;
+pub mod compute_advection_in_horizontal_momentum;
+pub mod compute_advection_in_predictor_vertical_momentum;
+pub mod compute_diagnostics_from_normal_wind;
