@@ -14,6 +14,7 @@
 //! column contiguous.
 
 pub mod interpolation;
+pub mod metrics;
 pub mod reference_atmosphere;
 pub mod sleve;
 pub mod topography;
