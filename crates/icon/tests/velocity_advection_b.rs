@@ -401,3 +401,34 @@ fn horizontal_momentum_extra_diffusion_takes_every_branch() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Both programs, optimised (inlined, specialised, fused) on the CPU backend.
+
+#[test]
+fn optimised_programs_match_references_on_the_cpu() {
+    use foehn::opt::{optimise_scheduled, OptOptions};
+    for e in [
+        entry::compute_advection_in_predictor_vertical_momentum(),
+        entry::compute_advection_in_horizontal_momentum(),
+    ] {
+        for variant in e.variants().unwrap() {
+            for grid in common::grids() {
+                let ir = e.specialize(&variant).unwrap();
+                let args = (e.inputs)(&ir, grid, NLEV, 5);
+                let mut want = args.clone();
+                (e.reference.unwrap())(&ir, grid, &mut want).unwrap();
+                let (opt, schedule, _) = optimise_scheduled(&ir, &OptOptions::default());
+                let compiled = common::cpu()
+                    .compile(&opt, &schedule, foehn::codegen::Sizes::of(grid, NLEV))
+                    .unwrap_or_else(|err| panic!("{} [{variant}]: {err}", e.name));
+                let mut got = args;
+                common::cpu()
+                    .run_compiled(&opt, &compiled, grid, &mut got)
+                    .unwrap();
+                let what = format!("{} [{variant}] on {} (cpu, optimised)", e.name, grid.name);
+                common::assert_outputs_agree(&what, &ir, &want, &got, TOL);
+            }
+        }
+    }
+}
