@@ -372,7 +372,7 @@ fn corrector_vertical_momentum_takes_every_cfl_branch() {
         let [mut below, mut checked, mut clipped_up, mut clipped_down] = [0; 4];
         let [mut diffused, mut not_owned] = [0; 2];
         for k in 0..NLEV {
-            for c in lo..hi {
+            for (c, &owned) in owner.iter().enumerate().take(hi).skip(lo) {
                 let i = c + nc * k;
                 let z = w[i] - wcc[i];
                 let clipping = z.abs() > cfl_w_limit * ddqz[i];
@@ -393,7 +393,7 @@ fn corrector_vertical_momentum_takes_every_cfl_branch() {
                     x if x < -0.85 => clipped_down += 1,
                     _ => checked += 1,
                 }
-                if owner[c] {
+                if owned {
                     diffused += 1;
                 } else {
                     not_owned += 1;

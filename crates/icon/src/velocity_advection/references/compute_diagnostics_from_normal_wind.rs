@@ -120,13 +120,13 @@ pub fn reference_with(grid: &Grid, args: &mut Args, skip: bool, nflatlev: i32) -
                 }
             };
             let vn_col: Vec<f64> = (0..nlev).map(|k| vn[e + ne * k]).collect();
-            for k in 0..nlev {
+            for (k, &vt_k) in vt.iter().enumerate() {
                 let i = e + ne * k;
-                out[0][i] = vt[k];
+                out[0][i] = vt_k;
                 out[2][i] = half(&vn_col, k);
-                out[3][i] = 0.5 * (vn[i] * vn[i] + vt[k] * vt[k]);
+                out[3][i] = 0.5 * (vn[i] * vn[i] + vt_k * vt_k);
                 if k as i32 >= nflatlev {
-                    out[4][i] = vn[i] * ddxn[i] + vt[k] * ddxt[i];
+                    out[4][i] = vn[i] * ddxn[i] + vt_k * ddxt[i];
                 }
             }
             // Surface interface: quadratic extrapolation from the lowest three levels.

@@ -64,14 +64,21 @@ pub fn compute_horizontal_kinetic_energy(vn: &Expr, vt: &Expr) -> Expr {
     0.5 * (vn * vn + vt * vt)
 }
 
-/// Full-level `x` on the half levels (`KHALF`): `wgtfac_e·x(k) + (1 − wgtfac_e)·x(k−1)`
-/// for `k > 0`, `x(0)` at the model top (ICON4Py `_interpolate_to_half_levels` of
-/// `compute_diagnostics_from_normal_wind`).
-pub fn interpolate_to_half_levels(wgtfac_e: &Expr, x: &Expr) -> Expr {
-    let x = x.as_half(); // half level k reads full level k (the layer below)
+/// Full-level `x` on the half levels: `wgtfac_e·x(k) + (1 − wgtfac_e)·x(k−1)` for
+/// `k > 0`, `x(0)` at the model top (ICON4Py `_interpolate_to_half_levels` of
+/// `compute_diagnostics_from_normal_wind`). `kind` is the vertical kind of the result:
+/// `KHALF` for `vn_ie` (the `nlev + 1` interfaces), `K` for `z_vt_ie` (stored on `nlev`
+/// levels, half level `k` at index `k`); the branch is on the result's own level index,
+/// so the optimiser can split it off.
+pub fn interpolate_to_half_levels(wgtfac_e: &Expr, x: &Expr, kind: VKind) -> Expr {
+    // Half level k reads full level k (the layer below) and wgtfac_e at interface k.
+    let (wgtfac_e, x) = match kind {
+        VKind::Half => (wgtfac_e.clone(), x.as_half()),
+        VKind::Full => (wgtfac_e.as_full(), x.clone()),
+    };
     concat_where(
-        index(KHALF).gt(0),
-        wgtfac_e * &x + (1.0 - wgtfac_e) * x.k_shift(-1),
+        index(kind).gt(0),
+        &wgtfac_e * &x + (1.0 - &wgtfac_e) * x.k_shift(-1),
         &x,
     )
 }
@@ -191,7 +198,7 @@ pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>, skip: bool, nflatle
     b.stencil(
         "interpolate_vn_to_half_levels",
         f.vn_on_half_levels,
-        interpolate_to_half_levels(f.wgtfac_e, f.vn),
+        interpolate_to_half_levels(f.wgtfac_e, f.vn, KHALF),
     )
     .horizontal(lo, hi)
     .vertical(0, nlev());
@@ -215,7 +222,7 @@ pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>, skip: bool, nflatle
     b.stencil(
         "interpolate_vt_to_half_levels",
         f.tangential_wind_on_half_levels,
-        interpolate_to_half_levels(f.wgtfac_e, vt).as_full(),
+        interpolate_to_half_levels(f.wgtfac_e, vt, K),
     )
     .horizontal(lo, hi)
     .vertical(0, nlev());
