@@ -95,6 +95,11 @@ fn diagnostics_from_normal_wind_match_reference() {
 }
 
 #[test]
+fn diagnostics_from_normal_wind_optimised_match_reference() {
+    common::check_entry_optimised(&entry::compute_diagnostics_from_normal_wind(), NLEV, TOL);
+}
+
+#[test]
 fn diagnostics_from_normal_wind_declare_icon4py_arguments() {
     // ICON4Py's program, in its order (the horizontal/vertical bounds are the domains).
     let want = [
@@ -253,6 +258,15 @@ fn p4_variant() -> Variant {
 #[test]
 fn corrector_vertical_momentum_matches_reference() {
     common::check_entry(
+        &entry::compute_advection_in_corrector_vertical_momentum(),
+        NLEV,
+        TOL,
+    );
+}
+
+#[test]
+fn corrector_vertical_momentum_optimised_matches_reference() {
+    common::check_entry_optimised(
         &entry::compute_advection_in_corrector_vertical_momentum(),
         NLEV,
         TOL,
