@@ -351,7 +351,10 @@ fn compiled_runtime_errors_name_program_and_stencil_once() {
         .run(&p, &Variant::new(), &grid, &mut args)
         .unwrap_err()
         .to_string();
-    assert_contains(&msg, &["program `k_oob`", "stencil `up`", "field `x`", "level"]);
+    assert_contains(
+        &msg,
+        &["program `k_oob`", "stencil `up`", "field `x`", "level"],
+    );
     assert_eq!(msg.matches("program `k_oob`").count(), 1, "{msg}");
     assert_eq!(msg.matches("stencil `up`").count(), 1, "{msg}");
     assert!(!msg.contains("NK"), "{msg}");
