@@ -791,3 +791,95 @@ fn timing_r2b6() {
     time("nudgecoeff_e", &|| drop(nudging::nudgecoeff_e(&grid, &config)));
 }
 
+
+/// Writes the grid inputs and the fields of R2B2 and the cap as raw little-endian arrays
+/// for `fields_interpolation_parity.py`, which runs ICON4Py's own NumPy functions on
+/// them and compares (needs NumPy and a copy of ICON4Py):
+/// `FOEHN_PARITY_DIR=/tmp/parity cargo test -p foehn-icon --test fields_interpolation -- --ignored dump_for_icon4py_parity`,
+/// then `python3 crates/icon/tests/fields_interpolation_parity.py /tmp/parity ICON4PY_GIT_DIR`.
+#[test]
+#[ignore]
+fn dump_for_icon4py_parity() {
+    use std::io::Write;
+    let root = std::env::var("FOEHN_PARITY_DIR").unwrap_or("/tmp/foehn-interp-parity".into());
+    for (grid, f, tag) in [
+        (&global().0, &global().1, "r2b2"),
+        (&limited_area().0, &limited_area().1, "lam"),
+    ] {
+        let dir = format!("{root}/{tag}");
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |name: &str, bytes: Vec<u8>| {
+            std::fs::File::create(format!("{dir}/{name}"))
+                .and_then(|mut f| f.write_all(&bytes))
+                .unwrap()
+        };
+        let f64s = |name: &str, x: &[f64]| {
+            write(
+                &format!("{name}.f64"),
+                x.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            )
+        };
+        let i32s = |name: &str, x: &[i32]| {
+            write(
+                &format!("{name}.i32"),
+                x.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            )
+        };
+        let (g, t) = (&grid.geometry, &grid.topology);
+        for c in C::ALL {
+            i32s(c.name(), t.table(c).as_slice());
+        }
+        for (n, v) in [
+            ("cell_lat", &g.cell_lat),
+            ("cell_lon", &g.cell_lon),
+            ("cell_area", &g.cell_area),
+            ("cell_edge_orientation", &g.cell_edge_orientation),
+            ("edge_lat", &g.edge_lat),
+            ("edge_lon", &g.edge_lon),
+            ("primal_edge_length", &g.primal_edge_length),
+            ("dual_edge_length", &g.dual_edge_length),
+            ("inv_dual_edge_length", &g.inv_dual_edge_length),
+            ("primal_normal_x", &g.primal_normal_x),
+            ("primal_normal_y", &g.primal_normal_y),
+            ("dual_normal_x", &g.dual_normal_x),
+            ("dual_normal_y", &g.dual_normal_y),
+            ("primal_normal_cell_x", &g.primal_normal_cell_x),
+            ("primal_normal_cell_y", &g.primal_normal_cell_y),
+            ("edge_cell_distance", &g.edge_cell_distance),
+            ("edge_vert_distance", &g.edge_vert_distance),
+            ("vertex_lat", &g.vertex_lat),
+            ("vertex_lon", &g.vertex_lon),
+            ("dual_area", &g.dual_area),
+            ("vertex_edge_orientation", &g.vertex_edge_orientation),
+        ] {
+            f64s(n, v);
+        }
+        let flat = |p: &[Vec3]| p.iter().flatten().copied().collect::<Vec<f64>>();
+        f64s("primal_cart", &flat(&g.primal_normal_cartesian));
+        f64s("cell_xyz", &flat(&grid.points.cell));
+        f64s("edge_xyz", &flat(&grid.points.edge));
+        f64s("vertex_xyz", &flat(&grid.points.vertex));
+        let z = |l: Location, zone: Zone| grid.zones.of(l).start(zone).unwrap() as i32;
+        let local = |l: Location| grid.zones.of(l).end(Zone::Local).unwrap() as i32;
+        i32s(
+            "starts",
+            &[
+                z(Location::Cell, Zone::LateralBoundary(2)),
+                z(Location::Cell, Zone::LateralBoundary(3)),
+                z(Location::Edge, Zone::LateralBoundary(2)),
+                z(Location::Edge, Zone::LateralBoundary(4)),
+                z(Location::Edge, Zone::LateralBoundary(5)),
+                z(Location::Vertex, Zone::LateralBoundary(2)),
+                local(Location::Cell),
+                local(Location::Edge),
+                local(Location::Vertex),
+                t.n_cells() as i32,
+                t.n_edges() as i32,
+                t.n_vertices() as i32,
+            ],
+        );
+        for n in f.named() {
+            f64s(&format!("out_{}", n.icon_name), n.data);
+        }
+    }
+}
