@@ -1,6 +1,5 @@
 //! `foehn grid …`: generate grids, write ICON grid files, print grid summaries.
 
-#[cfg(feature = "netcdf")]
 use anyhow::Result;
 use clap::Subcommand;
 use foehn_grid::info::GridInfo;
