@@ -51,7 +51,11 @@ fn thicknesses_are_positive_and_match_the_heights() {
                 assert!(close(m.inv_ddqz_z_full.get(c, k) * d, 1.0, 1e-15));
                 total += d;
             }
-            assert!(close(total, z.z_ifc.get(c, 0) - z.z_ifc.get(c, nlev), 1e-12));
+            assert!(close(
+                total,
+                z.z_ifc.get(c, 0) - z.z_ifc.get(c, nlev),
+                1e-12
+            ));
             for k in 0..=nlev {
                 let h = m.ddqz_z_half.get(c, k);
                 assert!(h > 0.0, "{name}: ddqz_z_half[{c}, {k}] = {h}");
@@ -63,7 +67,11 @@ fn thicknesses_are_positive_and_match_the_heights() {
                 assert_eq!(h, expected);
             }
             // The two half layers at top and bottom are a whole layer.
-            assert!(close(m.ddqz_z_half.get(c, 0), m.ddqz_z_full.get(c, 0), 1e-12));
+            assert!(close(
+                m.ddqz_z_half.get(c, 0),
+                m.ddqz_z_full.get(c, 0),
+                1e-12
+            ));
         }
         // At edges: positive from the second boundary row on, the cells' value where
         // they agree (flat), between the two cells' values otherwise.
@@ -132,9 +140,7 @@ fn wgtfacq_extrapolates_quadratics_to_the_surface() {
             assert!(close(w.iter().sum::<f64>(), 1.0, 1e-13), "{name}: edge {e}");
             if flat {
                 let f = |h: f64| 1.0 + 0.5 * h + 0.02 * h * h;
-                let x: f64 = (0..3)
-                    .map(|j| w[j] * f(case.z_me(e, nlev - 3 + j)))
-                    .sum();
+                let x: f64 = (0..3).map(|j| w[j] * f(case.z_me(e, nlev - 3 + j))).sum();
                 assert!(close(x, f(0.0), 1e-10), "{name}: edge {e}: {x}");
             }
         }
@@ -148,7 +154,10 @@ fn dwdz_coefficients_differentiate_quadratics_exactly() {
         let w = |h: f64| 0.3 + 2e-4 * h - 7e-9 * h * h;
         let dw = |h: f64| 2e-4 - 14e-9 * h;
         for c in 0..case.grid.topology.n_cells() {
-            assert_eq!((m.coeff1_dwdz.get(c, 0), m.coeff2_dwdz.get(c, 0)), (0.0, 0.0));
+            assert_eq!(
+                (m.coeff1_dwdz.get(c, 0), m.coeff2_dwdz.get(c, 0)),
+                (0.0, 0.0)
+            );
             for k in 1..nlev {
                 let zi = |k| z.z_ifc.get(c, k);
                 let (c1, c2) = (m.coeff1_dwdz.get(c, k), m.coeff2_dwdz.get(c, k));
@@ -195,7 +204,10 @@ fn exner_and_vertical_wind_weights_lie_in_icons_ranges() {
             let reduced = (0..case.grid.topology.n_cells())
                 .filter(|&c| m.exner_exfac.get(c, case.nlev() - 1) < cfg.exner_expol)
                 .count();
-            assert!(reduced > 0, "{name}: JW reduces the extrapolation somewhere");
+            assert!(
+                reduced > 0,
+                "{name}: JW reduces the extrapolation somewhere"
+            );
         }
     }
 }
@@ -269,7 +281,10 @@ fn coeff_gradekin_weights_the_cell_distances() {
         let g = &grid.geometry;
         let lb2 = edge_start(grid, Zone::LateralBoundary(2));
         for e in 0..grid.topology.n_edges() {
-            let (a, b) = (case.metrics.coeff_gradekin[2 * e], case.metrics.coeff_gradekin[2 * e + 1]);
+            let (a, b) = (
+                case.metrics.coeff_gradekin[2 * e],
+                case.metrics.coeff_gradekin[2 * e + 1],
+            );
             if e < lb2 {
                 assert_eq!((a, b), (0.0, 0.0));
                 continue;
@@ -321,7 +336,13 @@ fn bad_inputs_are_refused_with_a_reason() {
     let mut inputs = c.inputs();
     inputs.c_lin_e = &c.c_lin_e.as_slice()[1..];
     let e = compute(&inputs, &MetricsConfig::default()).unwrap_err();
-    assert!(matches!(e, MetricsError::WrongLength { field: "c_lin_e", .. }));
+    assert!(matches!(
+        e,
+        MetricsError::WrongLength {
+            field: "c_lin_e",
+            ..
+        }
+    ));
     assert!(e.to_string().contains("c_lin_e has"), "{e}");
 
     let mut bad = c.cells_aw_verts.as_slice().to_vec();
@@ -345,14 +366,26 @@ fn bad_inputs_are_refused_with_a_reason() {
     assert!(e.to_string().contains("vwind_offctr"), "{e}");
 
     let other = fields_support::vertical(NLEV + 1);
-    let e = MetricFields::compute(grid, &other, &case.heights, &c.inputs(), &MetricsConfig::default())
-        .unwrap_err();
-    assert!(matches!(e, MetricsError::WrongLength { field: "heights (levels)", .. }));
+    let e = MetricFields::compute(
+        grid,
+        &other,
+        &case.heights,
+        &c.inputs(),
+        &MetricsConfig::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(
+        e,
+        MetricsError::WrongLength {
+            field: "heights (levels)",
+            ..
+        }
+    ));
 
     let two = fields_support::vertical(2);
     let (_, h2) = fields_support::heights(grid, &two, Topography::Flat);
-    let e = MetricFields::compute(grid, &two, &h2, &c.inputs(), &MetricsConfig::default())
-        .unwrap_err();
+    let e =
+        MetricFields::compute(grid, &two, &h2, &c.inputs(), &MetricsConfig::default()).unwrap_err();
     assert_eq!(e, MetricsError::TooFewLevels { levels: 2 });
 }
 
@@ -368,8 +401,14 @@ fn one_and_two_threads_give_the_same_bits() {
             .build()
             .unwrap()
             .install(|| {
-                MetricFields::compute(grid, &vertical, &heights, &c.inputs(), &MetricsConfig::default())
-                    .unwrap()
+                MetricFields::compute(
+                    grid,
+                    &vertical,
+                    &heights,
+                    &c.inputs(),
+                    &MetricsConfig::default(),
+                )
+                .unwrap()
             })
     };
     assert!(run(1) == run(2));

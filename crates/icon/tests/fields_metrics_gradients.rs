@@ -48,14 +48,26 @@ fn slopes_vanish_over_flat_ground() {
             let (v0, v1) = (e2v.neighbor(e, 0).unwrap(), e2v.neighbor(e, 1).unwrap());
             for k in 0..=NLEV {
                 let z = case.vertical.vct_a[k];
-                let defect = g.tangent_orientation[e] * z * (row_sum(v1) - row_sum(v0))
+                let defect = g.tangent_orientation[e]
+                    * z
+                    * (row_sum(v1) - row_sum(v0))
                     * g.inv_primal_edge_length[e];
                 let x = m.ddxt_z_half_e.get(e, k);
-                assert!((x - defect).abs() < 1e-15, "{}: edge {e} level {k}", grid.name);
+                assert!(
+                    (x - defect).abs() < 1e-15,
+                    "{}: edge {e} level {k}",
+                    grid.name
+                );
                 assert!(x.abs() < 1e-5);
             }
         }
-        for f in [&m.maxslp, &m.maxhgtd, &m.maxslp_avg, &m.maxhgtd_avg, &m.zd_diffcoef] {
+        for f in [
+            &m.maxslp,
+            &m.maxhgtd,
+            &m.maxslp_avg,
+            &m.maxhgtd_avg,
+            &m.zd_diffcoef,
+        ] {
             assert!(f.as_slice().iter().all(|&x| x == 0.0));
         }
     }
@@ -95,11 +107,19 @@ fn slopes_of_a_tilted_plane_are_the_plane_slope() {
             worst_n = worst_n.max((m.ddxn_z_half_e.get(e, NLEV) - normal).abs() / scale);
             worst_t = worst_t.max((m.ddxt_z_half_e.get(e, NLEV) - tangent).abs() / scale);
         }
-        assert!(worst_n < 0.01, "{}: normal slope off by {worst_n}", grid.name);
+        assert!(
+            worst_n < 0.01,
+            "{}: normal slope off by {worst_n}",
+            grid.name
+        );
         // The area-weighted cell→vertex interpolation is exact only for constants: its
         // first-order error shows on coarse grids (R2B2: ~500 km cells).
         let tol_t = if grid.is_limited_area() { 0.05 } else { 0.15 };
-        assert!(worst_t < tol_t, "{}: tangential slope off by {worst_t}", grid.name);
+        assert!(
+            worst_t < tol_t,
+            "{}: tangential slope off by {worst_t}",
+            grid.name
+        );
         // Every level: the surface slope times the level's decay, flat from nflatlev up;
         // full levels average their interfaces.
         for e in lb2..grid.topology.n_edges() {
@@ -119,7 +139,11 @@ fn slopes_of_a_tilted_plane_are_the_plane_slope() {
             }
         }
         for e in 0..lb2 {
-            assert_eq!(m.ddxn_z_half_e.get(e, NLEV), 0.0, "first boundary row stays 0");
+            assert_eq!(
+                m.ddxn_z_half_e.get(e, NLEV),
+                0.0,
+                "first boundary row stays 0"
+            );
         }
     }
 }
@@ -180,8 +204,16 @@ fn pressure_gradient_levels_stay_in_the_column_and_match_the_heights() {
                 }
             }
             if name == "mountain" {
-                assert!(offsets > 0, "{}: some levels read a neighbour level", grid.name);
-                assert!(extrapolated > 0, "{}: the mountain needs extrapolation", grid.name);
+                assert!(
+                    offsets > 0,
+                    "{}: some levels read a neighbour level",
+                    grid.name
+                );
+                assert!(
+                    extrapolated > 0,
+                    "{}: the mountain needs extrapolation",
+                    grid.name
+                );
             }
         }
     }
@@ -261,7 +293,10 @@ fn truly_horizontal_diffusion_reads_inside_the_column_at_the_cells_height() {
                     let here = z.z_mc.get(c, k);
                     assert!(here >= nb_max - 1e-9, "only levels above the neighbours");
                     assert!((coef * up + (1.0 - coef) * down - here).abs() < 1e-6);
-                    assert!((-1e-12..=1.0 + 1e-12).contains(&coef), "cell {c} level {k}: {coef}");
+                    assert!(
+                        (-1e-12..=1.0 + 1e-12).contains(&coef),
+                        "cell {c} level {k}: {coef}"
+                    );
                 }
             }
         }
@@ -305,4 +340,3 @@ fn time_r2b6_80_levels() {
         metrics.nflat_gradp
     );
 }
-

@@ -9,6 +9,7 @@
 //!   over a topography;
 //! - [`reference_atmosphere`]: ICON's reference atmosphere at cells, interfaces and edges;
 //! - [`interpolation`]: the interpolation coefficients from the horizontal grid (c_lin_e, geofac_*, RBF, …).
+//! - [`metrics`]: the metric fields of the dycore (ddqz, wgtfac, slopes, pressure-gradient levels, …).
 //!
 //! Cell × level fields are [`Columns`]: ICON4Py's dimension order `[n, levels]`, one
 //! column contiguous.

@@ -53,7 +53,8 @@ pub(crate) fn truly_horizontal(
                 .fold(f64::NEG_INFINITY, f64::max)
         })
         .collect();
-    let steep = |c: usize, k: usize| maxslp_avg.get(c, k) >= thslp || maxhgtd_avg.get(c, k) >= thhgtd;
+    let steep =
+        |c: usize, k: usize| maxslp_avg.get(c, k) >= thslp || maxhgtd_avg.get(c, k) >= thhgtd;
     // The diffused levels [kstart, kend) of cell c; empty where it takes no part.
     let range = |c: usize| -> (usize, usize) {
         if c < r.cell_nudging || c >= r.cell_owned || !steep(c, nlev - 1) {

@@ -98,7 +98,11 @@ pub(crate) fn pressure_gradient(
                     let mut start = flat;
                     for k in flat + 1..nlev {
                         let z = z_me.get(e, k);
-                        let target = if extrapolate && z < surface { surface } else { z };
+                        let target = if extrapolate && z < surface {
+                            surface
+                        } else {
+                            z
+                        };
                         let k1 = layer_containing(z_ifc, c, target, start);
                         start = k1;
                         zd[k] = target - z_mc.get(c, k1);

@@ -143,29 +143,32 @@ pub(crate) fn slopes(
     let vct_a = &vertical.vct_a;
     let offctr = config.vwind_offctr;
     let mut vwind_impl_wgt = vec![0.0; n_cells];
-    vwind_impl_wgt.par_iter_mut().enumerate().for_each(|(c, w)| {
-        let (mut slope, mut height) = (0.0f64, 0.0f64);
-        for e in (0..3).filter_map(|j| c2e.neighbor(c, j)) {
-            let n = ddxn_z_half_e.get(e, nlev).abs();
-            let t = ddxt_z_half_e.get(e, nlev).abs();
-            slope = slope.max(n).max(t);
-            height = height.max(n * g.dual_edge_length[e]);
-        }
-        let maxslope = 0.425 * slope.powf(0.75);
-        let diff = (0.25f64).min(0.00025 * (height - 250.0));
-        let off = offctr.max(0.75).min(offctr.max(maxslope.max(diff)));
-        let mut wgt = 0.5 + off;
-        if c >= r.cell_lb2 {
-            for k in nlev.saturating_sub(9)..nlev {
-                let squeeze =
-                    (z_ifc.get(c, k) - z_ifc.get(c, k + 1)) / (vct_a[k] - vct_a[k + 1]);
-                if squeeze < 0.6 {
-                    wgt = wgt.max(1.2 - squeeze);
+    vwind_impl_wgt
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(c, w)| {
+            let (mut slope, mut height) = (0.0f64, 0.0f64);
+            for e in (0..3).filter_map(|j| c2e.neighbor(c, j)) {
+                let n = ddxn_z_half_e.get(e, nlev).abs();
+                let t = ddxt_z_half_e.get(e, nlev).abs();
+                slope = slope.max(n).max(t);
+                height = height.max(n * g.dual_edge_length[e]);
+            }
+            let maxslope = 0.425 * slope.powf(0.75);
+            let diff = (0.25f64).min(0.00025 * (height - 250.0));
+            let off = offctr.max(0.75).min(offctr.max(maxslope.max(diff)));
+            let mut wgt = 0.5 + off;
+            if c >= r.cell_lb2 {
+                for k in nlev.saturating_sub(9)..nlev {
+                    let squeeze =
+                        (z_ifc.get(c, k) - z_ifc.get(c, k + 1)) / (vct_a[k] - vct_a[k + 1]);
+                    if squeeze < 0.6 {
+                        wgt = wgt.max(1.2 - squeeze);
+                    }
                 }
             }
-        }
-        *w = wgt;
-    });
+            *w = wgt;
+        });
     let vwind_expl_wgt = vwind_impl_wgt.iter().map(|w| 1.0 - w).collect();
     Slopes {
         ddxn_z_half_e,
