@@ -574,6 +574,66 @@ fn cell_centres_lie_on_the_normal_through_the_edge_in_the_tangent_plane() {
     }
 }
 
+/// Positions of a cell's three neighbours in its tangent plane (gnomonic, m).
+fn neighbour_offsets(grid: &Grid, c: usize) -> [(f64, f64); 3] {
+    let c2e2c = grid.topology.table(C::C2E2C);
+    let p = grid.points.cell[c];
+    let (east, north) = east_north(p);
+    [0, 1, 2].map(|j| {
+        let q = grid.points.cell[c2e2c.get(c, j) as usize];
+        let s = EARTH_RADIUS / dot(p, q);
+        (dot(q, east) * s, dot(q, north) * s)
+    })
+}
+
+/// Largest error of the least-squares gradient of ψ = a·p relative to 1/R.
+fn lsq_gradient_error(grid: &Grid, f: &InterpolationFields) -> f64 {
+    let c2e2c = grid.topology.table(C::C2E2C);
+    let lb2 = start(grid, Location::Cell, Zone::LateralBoundary(2));
+    let psi: Vec<f64> = grid.points.cell.iter().map(|&p| dot(axis(), p)).collect();
+    (lb2..grid.topology.n_cells())
+        .map(|c| {
+            let row = f.lsq_pseudoinv.row(c);
+            let diff = [0, 1, 2].map(|j| psi[c2e2c.get(c, j) as usize] - psi[c]);
+            let gx: f64 = (0..3).map(|j| row[j] * diff[j]).sum();
+            let gy: f64 = (0..3).map(|j| row[3 + j] * diff[j]).sum();
+            let (east, north) = east_north(grid.points.cell[c]);
+            let (ex, ey) = (dot(axis(), east), dot(axis(), north));
+            (gx * EARTH_RADIUS - ex).hypot(gy * EARTH_RADIUS - ey)
+        })
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn least_squares_gradient_inverts_the_neighbour_offsets_and_converges() {
+    for (grid, f) in both() {
+        let lb2 = start(grid, Location::Cell, Zone::LateralBoundary(2));
+        for c in 0..grid.topology.n_cells() {
+            let row = f.lsq_pseudoinv.row(c);
+            if c < lb2 {
+                assert!(row.iter().all(|&x| x == 0.0));
+                continue;
+            }
+            // Exact for functions linear in the tangent plane: Σ_j P[k, j] d_j = e_k.
+            let d = neighbour_offsets(grid, c);
+            let scale = d[0].0.hypot(d[0].1);
+            for k in 0..2 {
+                let px: f64 = (0..3).map(|j| row[3 * k + j] * d[j].0).sum();
+                let py: f64 = (0..3).map(|j| row[3 * k + j] * d[j].1).sum();
+                let want = if k == 0 { (1.0, 0.0) } else { (0.0, 1.0) };
+                assert!(
+                    (px - want.0).abs() < 1e-9 && (py - want.1).abs() < 1e-9,
+                    "{} cell {c} (|d| {scale}): {px} {py}",
+                    grid.name
+                );
+            }
+        }
+    }
+    let errors = [global(), r2b3(), r2b4()].map(|(g, f)| lsq_gradient_error(g, f));
+    println!("least-squares gradient, max relative error r2b2..r2b4: {}", fmt(&errors));
+    assert!(errors[0] / errors[2] > 3.0, "{errors:?}");
+}
+
 #[test]
 fn nudging_coefficient_is_zero_outside_the_nudging_zone() {
     let (grid, f) = global();
@@ -607,6 +667,7 @@ fn every_field_is_listed_under_icon4py_names_with_matching_shapes() {
         "rbf_scale_cell",
         "rbf_scale_edge",
         "rbf_scale_vertex",
+        "lsq_interpolation_coefficient",
         "bilinear_cell_average_weight",
         "bilinear_edge_cell_weight",
         "pos_on_tplane_e_x",
@@ -635,9 +696,8 @@ fn every_field_is_listed_under_icon4py_names_with_matching_shapes() {
             };
             assert_eq!(n.shape[0], grid.size(loc), "{}", n.name);
         }
-        if let Some(&sparse) = n.dims.get(1) {
-            let conn = C::from_name(sparse).unwrap();
-            assert_eq!(n.shape[1], conn.width(), "{}", n.name);
+        if let Some(conn) = n.dims.last().and_then(|d| C::from_name(d)) {
+            assert_eq!(n.shape[n.shape.len() - 1], conn.width(), "{}", n.name);
         }
         assert!(n.data.iter().all(|x| x.is_finite()), "{}", n.name);
     }

@@ -120,6 +120,10 @@ for tag in ['r2b2', 'lam']:
     # y is round-off noise around 0 on both sides: compare with the size of x.
     print(f"  pos_on_tplane_y  max|diff|/max|x| = {np.abs(f('out_pos_on_tplane_e_y') - py.ravel()).max() / np.abs(px).max():.2e}")
     cx, ex, vx = f('cell_xyz',(nc,3)), f('edge_xyz',(ne,3)), f('vertex_xyz',(nv,3))
+    lsq = ns['compute_lsq_coeffs'](cell_center_x=cx[:,0], cell_center_y=cx[:,1], cell_lat=f('cell_lat'), cell_lon=f('cell_lon'), c2e2c=c2e2c,
+        cell_owner_mask=own_c, domain_length=0.0, domain_height=0.0, grid_sphere_radius=6.371229e6, lsq_dim_unk=2, lsq_dim_c=3, lsq_wgt_exp=2,
+        start_idx=st[0], min_rlcell_int=nc, geometry_type=1, exchange=Exch())
+    cmp('lsq_pseudoinv', f('out_lsq_pseudoinv'), lsq, 1e-12)
     common = dict(edge_center_x=ex[:,0], edge_center_y=ex[:,1], edge_center_z=ex[:,2], edge_normal_x=pcn[:,0], edge_normal_y=pcn[:,1], edge_normal_z=pcn[:,2],
                   geometry_type=1, domain_length=-1.0, domain_height=-1.0)
     se = f('out_rbf_vec_scale_e')[0]; sv = f('out_rbf_vec_scale_v')[0]; sc = f('out_rbf_vec_scale_c')[0]

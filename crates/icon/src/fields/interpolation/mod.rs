@@ -11,7 +11,8 @@
 //!   (`rbf_vec_coeff_c1/c2`) with their default scales;
 //! - [`tangent_plane`]: the positions of the two cell centres in an edge's tangent
 //!   plane (`pos_on_tplane_e_x/y`);
-//! - [`nudging`]: the lateral-boundary nudging coefficient `nudgecoeff_e`.
+//! - [`nudging`]: the lateral-boundary nudging coefficient `nudgecoeff_e`;
+//! - [`least_squares`]: the linear least-squares gradient `lsq_pseudoinv`.
 //!
 //! [`InterpolationFields::compute`] builds them all; [`InterpolationFields::named`]
 //! lists them under ICON4Py's names with their dimensions. Sparse fields are stored as
@@ -21,6 +22,7 @@
 //! on the number of threads.
 
 pub mod geofac;
+pub mod least_squares;
 pub mod nudging;
 pub mod rbf;
 pub mod tangent_plane;
@@ -84,11 +86,7 @@ impl InterpolationConfig {
         };
         let w = self.divergence_averaging_central_cell_weight;
         if !(w.is_finite() && (0.0..1.0).contains(&w)) {
-            return bad(
-                "divergence_averaging_central_cell_weight",
-                w,
-                "in [0, 1)",
-            );
+            return bad("divergence_averaging_central_cell_weight", w, "in [0, 1)");
         }
         let m = self.max_nudging_coefficient;
         if !(m.is_finite() && m >= 0.0) {
@@ -144,9 +142,9 @@ pub enum InterpolationError {
         /// The grid's message.
         message: String,
     },
-    /// A radial-basis-function system could not be solved (singular matrix, or a
-    /// reconstruction that does not see the target direction).
-    SingularRbfSystem {
+    /// A radial-basis-function or least-squares system could not be solved (singular
+    /// matrix, or a reconstruction that does not see the target direction).
+    SingularSystem {
         /// The field (ICON name).
         field: &'static str,
         /// The point.
@@ -161,7 +159,10 @@ impl fmt::Display for InterpolationError {
                 name,
                 value,
                 expected,
-            } => write!(f, "interpolation option {name} = {value} must be {expected}"),
+            } => write!(
+                f,
+                "interpolation option {name} = {value} must be {expected}"
+            ),
             InterpolationError::MissingNeighbour {
                 field,
                 connectivity,
@@ -174,9 +175,9 @@ impl fmt::Display for InterpolationError {
                 connectivity.from()
             ),
             InterpolationError::Zone { field, message } => write!(f, "{field}: {message}"),
-            InterpolationError::SingularRbfSystem { field, index } => write!(
+            InterpolationError::SingularSystem { field, index } => write!(
                 f,
-                "{field}: the radial-basis-function system at point {index} is singular"
+                "{field}: the linear system at point {index} is singular"
             ),
         }
     }
@@ -309,6 +310,9 @@ pub struct InterpolationFields {
     pub pos_on_tplane_e_y: SparseField,
     /// (Edge) `nudgecoeff_e`: lateral-boundary nudging coefficient; 0 outside the nudging zone.
     pub nudgecoeff_e: Vec<f64>,
+    /// (Cell, LsqUnk, C2E2C) `lsq_pseudoinv`: linear least-squares gradient from the
+    /// differences to the three neighbours; row `c` holds `[2][3]` (x row, then y row).
+    pub lsq_pseudoinv: SparseField,
 }
 
 impl InterpolationFields {
@@ -336,6 +340,7 @@ impl InterpolationFields {
             rbf::cell_coefficients(grid, config.rbf_kernel_cell, scales.cell)?;
         let (pos_on_tplane_e_x, pos_on_tplane_e_y) = tangent_plane::pos_on_tplane_e(grid)?;
         let nudgecoeff_e = nudging::nudgecoeff_e(grid, config)?;
+        let lsq_pseudoinv = least_squares::lsq_pseudoinv(grid)?;
         Ok(InterpolationFields {
             c_lin_e,
             e_bln_c_s,
@@ -359,6 +364,7 @@ impl InterpolationFields {
             pos_on_tplane_e_x,
             pos_on_tplane_e_y,
             nudgecoeff_e,
+            lsq_pseudoinv,
         })
     }
 
@@ -408,7 +414,8 @@ impl InterpolationFields {
                 dims: &["Edge"],
                 shape: vec![self.nudgecoeff_e.len()],
                 data: &self.nudgecoeff_e,
-                long_name: "lateral-boundary nudging coefficient per edge (0 outside the nudging zone)",
+                long_name:
+                    "lateral-boundary nudging coefficient per edge (0 outside the nudging zone)",
                 units: "1",
             },
             sparse(
@@ -464,6 +471,15 @@ impl InterpolationFields {
                 "RBF shape parameter (scale) for vertex reconstruction",
                 "1",
             ),
+            NamedField {
+                name: "lsq_interpolation_coefficient",
+                icon_name: "lsq_pseudoinv",
+                dims: &["Cell", "LsqUnk", "C2E2C"],
+                shape: vec![self.lsq_pseudoinv.len(), 2, 3],
+                data: self.lsq_pseudoinv.as_slice(),
+                long_name: "pseudo (or Moore-Penrose) inverse of least squares matrix A",
+                units: "m-1",
+            },
             sparse(
                 "bilinear_cell_average_weight",
                 "c_bln_avg",

@@ -188,7 +188,7 @@ fn solve<const K: usize>(
             let slots: Vec<usize> = (0..w).filter(|&j| table.get(i, j) >= 0).collect();
             let edges: Vec<usize> = slots.iter().map(|&j| table.get(i, j) as usize).collect();
             let m = edges.len();
-            let singular = InterpolationError::SingularRbfSystem { field, index: i };
+            let singular = InterpolationError::SingularSystem { field, index: i };
             if m == 0 {
                 return Err(singular);
             }

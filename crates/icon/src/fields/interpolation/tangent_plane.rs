@@ -5,19 +5,10 @@
 //! back-trajectories from them. On the torus the plane is the surface itself (the
 //! periodic offset of the centre). All edges; 0 on a missing side.
 
+use super::least_squares::gnomonic;
 use super::{zone_start, InterpolationError, SparseField};
 use foehn_grid::{Connectivity as C, Grid, Location, Space, Zone};
 use rayon::prelude::*;
-
-/// Gnomonic projection of `(lat, lon)` onto the plane tangent at `(lat_c, lon_c)`, in
-/// eastward and northward coordinates on the unit sphere.
-fn gnomonic(lat_c: f64, lon_c: f64, lat: f64, lon: f64) -> (f64, f64) {
-    let (s_c, c_c) = lat_c.sin_cos();
-    let (s, c) = lat.sin_cos();
-    let (sd, cd) = (lon - lon_c).sin_cos();
-    let cos_dist = s_c * s + c_c * c * cd;
-    ((c * sd) / cos_dist, (c_c * s - s_c * c * cd) / cos_dist)
-}
 
 /// `(pos_on_tplane_e_x, pos_on_tplane_e_y)`.
 pub fn pos_on_tplane_e(grid: &Grid) -> Result<(SparseField, SparseField), InterpolationError> {

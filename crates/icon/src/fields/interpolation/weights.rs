@@ -152,11 +152,7 @@ pub fn e_bln_c_s(grid: &Grid) -> SparseField {
             let e = c2e.get(c, k) as usize;
             (g.edge_lat[e], g.edge_lon[e])
         });
-        out.copy_from_slice(&bilinear_weights(
-            (g.cell_lat[c], g.cell_lon[c]),
-            pts,
-            0.0,
-        ));
+        out.copy_from_slice(&bilinear_weights((g.cell_lat[c], g.cell_lon[c]), pts, 0.0));
     })
 }
 
