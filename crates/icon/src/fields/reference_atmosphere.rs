@@ -229,26 +229,35 @@ impl ReferenceAtmosphereEdges {
             .map_err(|e| EdgeFieldError::Zone(e.to_string()))?;
         let e2c = grid.topology.table(Connectivity::E2C);
         let nlev = z_mc.levels();
-        let z_me = Columns::from_fn(n_edges, nlev, |e, k| {
-            (0..2)
-                .filter_map(|j| {
-                    e2c.neighbor(e, j)
-                        .map(|c| c_lin_e[2 * e + j] * z_mc.get(c, k))
-                })
-                .sum()
-        });
-        let at = |f: &(dyn Fn(f64, f64) -> f64 + Sync)| {
-            Columns::from_fn(n_edges, nlev, |e, k| {
-                if e < start {
-                    return 0.0;
-                }
-                let z = z_me.get(e, k);
-                f(config.pressure(z), config.temperature(z))
-            })
+        // One pass: the height of each edge level, its pressure and temperature once.
+        let [mut rho, mut theta] = std::array::from_fn(|_| vec![0.0; n_edges * nlev]);
+        if nlev > 0 {
+            rho.par_chunks_mut(nlev)
+                .zip(theta.par_chunks_mut(nlev))
+                .enumerate()
+                .skip(start)
+                .for_each(|(e, (rh, th))| {
+                    for k in 0..nlev {
+                        let z: f64 = (0..2)
+                            .filter_map(|j| {
+                                e2c.neighbor(e, j)
+                                    .map(|c| c_lin_e[2 * e + j] * z_mc.get(c, k))
+                            })
+                            .sum();
+                        let (p, t) = (config.pressure(z), config.temperature(z));
+                        rh[k] = p / (RD * t);
+                        th[k] = t / exner_of(p);
+                    }
+                });
+        }
+        let edges = |data| Columns {
+            n: n_edges,
+            levels: nlev,
+            data,
         };
         Ok(ReferenceAtmosphereEdges {
-            rho_ref_me: at(&|p, t| p / (RD * t)),
-            theta_ref_me: at(&|p, t| t / exner_of(p)),
+            rho_ref_me: edges(rho),
+            theta_ref_me: edges(theta),
         })
     }
 }

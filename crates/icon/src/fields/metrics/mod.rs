@@ -365,7 +365,11 @@ impl MetricFields {
         check_len("heights (cells)", heights.z_mc.len(), n_cells)?;
         check_len("heights z_ifc (cells)", heights.z_ifc.len(), n_cells)?;
         check_len("c_lin_e", inputs.c_lin_e.len(), 2 * n_edges)?;
-        check_len("cells_aw_verts", inputs.cells_aw_verts.len(), 6 * n_vertices)?;
+        check_len(
+            "cells_aw_verts",
+            inputs.cells_aw_verts.len(),
+            6 * n_vertices,
+        )?;
         check_len("c_bln_avg", inputs.c_bln_avg.len(), 4 * n_cells)?;
         for (field, data) in [
             ("c_lin_e", inputs.c_lin_e),
@@ -548,7 +552,10 @@ impl fmt::Display for MetricsError {
                 option,
                 value,
                 requirement,
-            } => write!(f, "metric fields: {option} = {value}, must be {requirement}"),
+            } => write!(
+                f,
+                "metric fields: {option} = {value}, must be {requirement}"
+            ),
             Self::Zone(e) => write!(f, "metric fields: {e}"),
             Self::Sleve(e) => write!(f, "metric fields: {e}"),
             Self::ReferenceEdges(e) => write!(f, "metric fields: {e}"),
