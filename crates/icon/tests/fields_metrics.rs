@@ -303,11 +303,10 @@ fn masks_are_zero_and_one_where_the_zones_say() {
         let zones = grid.zones.of(Location::Edge);
         let refin = zones.refin_ctrl();
         let lb2 = edge_start(grid, Zone::LateralBoundary(2));
-        for e in 0..grid.topology.n_edges() {
-            let h = m.hmask_dd3d[e];
-            if e < lb2 || (1..=17).contains(&refin[e]) {
-                assert_eq!(h, 0.0, "{name}: hmask_dd3d[{e}] (refin {})", refin[e]);
-            } else if refin[e] <= 0 {
+        for (e, (&h, &rc)) in m.hmask_dd3d.iter().zip(refin).enumerate() {
+            if e < lb2 || (1..=17).contains(&rc) {
+                assert_eq!(h, 0.0, "{name}: hmask_dd3d[{e}] (refin {rc})");
+            } else if rc <= 0 {
                 assert_eq!(h, 1.0, "{name}: hmask_dd3d[{e}]");
             } else {
                 assert!((0.0..=1.0).contains(&h));

@@ -92,8 +92,8 @@ pub(crate) fn pressure_gradient(
                 let extrapolate = e >= r.edge_nudging2;
                 for (j, c) in [c0, c1].into_iter().enumerate() {
                     let (zd, off) = (&mut zd[j * nlev..][..nlev], &mut off[j * nlev..][..nlev]);
-                    for k in 0..=flat.min(nlev - 1) {
-                        zd[k] = z_me.get(e, k) - z_mc.get(c, k);
+                    for (k, x) in zd.iter_mut().enumerate().take(flat.min(nlev - 1) + 1) {
+                        *x = z_me.get(e, k) - z_mc.get(c, k);
                     }
                     let mut start = flat;
                     for k in flat + 1..nlev {
