@@ -84,65 +84,173 @@ pub fn write_npy<W: Write>(mut w: W, array: &Array) -> std::io::Result<()> {
     w.write_all(&buf)
 }
 
+/// The longest header read: NumPy writes a few hundred bytes for the types foehn reads
+/// (and itself refuses headers over 10 000 bytes by default), so a longer claim is a
+/// damaged file, never an allocation.
+const MAX_HEADER: usize = 1 << 20;
+
+/// Input text for an error message: its first 60 characters, up to any control character.
+fn excerpt(text: &str) -> String {
+    let text = text.trim();
+    let mut out: String = text
+        .chars()
+        .take_while(|c| !c.is_control())
+        .take(60)
+        .collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// The text after `'key':` (or `"key":`) in an npy header dictionary.
 fn header_value<'a>(header: &'a str, key: &str) -> Result<&'a str> {
-    let pat = format!("'{key}'");
-    let i = header
-        .find(&pat)
-        .ok_or_else(|| bad(format!("npy header lacks '{key}': {header}")))?;
-    let rest = header[i + pat.len()..].trim_start();
-    rest.strip_prefix(':')
+    let (i, len) = [format!("'{key}'"), format!("\"{key}\"")]
+        .iter()
+        .find_map(|pat| header.find(pat.as_str()).map(|i| (i, pat.len())))
+        .ok_or_else(|| {
+            bad(format!(
+                "npy header lacks '{key}' (header `{}`)",
+                excerpt(header)
+            ))
+        })?;
+    header[i + len..]
+        .trim_start()
+        .strip_prefix(':')
         .map(str::trim_start)
-        .ok_or_else(|| bad(format!("malformed npy header: {header}")))
+        .ok_or_else(|| {
+            bad(format!(
+                "npy header has no value for '{key}' (header `{}`)",
+                excerpt(header)
+            ))
+        })
+}
+
+/// `(a, b, c)` as NumPy prints a shape.
+fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Parses `(2, 3)`, `(4,)` or `()`: the text of a header's `'shape'` value.
+fn parse_shape(text: &str) -> Result<Vec<usize>> {
+    let bad_shape = || {
+        let shown = text.find(')').map_or(text, |i| &text[..=i]);
+        bad(format!(
+            "bad npy 'shape' `{}` (expected a tuple of sizes such as (2, 3))",
+            excerpt(shown)
+        ))
+    };
+    let inner = text
+        .strip_prefix('(')
+        .and_then(|t| t.find(')').map(|close| &t[..close]))
+        .ok_or_else(bad_shape)?;
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    // `(2, 3)` and `(2, 3,)`; no empty entries elsewhere.
+    let parts = match parts.split_last() {
+        Some((last, rest)) if last.is_empty() => rest,
+        _ => &parts[..],
+    };
+    parts
+        .iter()
+        .map(|s| s.parse::<usize>().map_err(|_| bad_shape()))
+        .collect()
 }
 
 /// Reads one `.npy` array.
+///
+/// Malformed input is an error saying what is wrong, never a panic, and nothing is
+/// allocated from a size the file claims beyond what it holds.
 pub fn read_npy<R: Read>(mut r: R) -> Result<Array> {
     let mut magic = [0u8; 8];
-    r.read_exact(&mut magic)
-        .map_err(|e| bad(format!("not an npy file: {e}")))?;
+    r.read_exact(&mut magic).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => bad("not an npy file: shorter than the npy magic"),
+        _ => bad(format!("npy file unreadable: {e}")),
+    })?;
     if &magic[..6] != b"\x93NUMPY" {
-        return Err(bad("not an npy file (bad magic)"));
+        return Err(bad("not an npy file (it does not start with \\x93NUMPY)"));
     }
-    let hlen = if magic[6] == 1 {
-        let mut b = [0u8; 2];
-        r.read_exact(&mut b).map_err(|e| bad(e.to_string()))?;
-        u16::from_le_bytes(b) as usize
-    } else {
-        let mut b = [0u8; 4];
-        r.read_exact(&mut b).map_err(|e| bad(e.to_string()))?;
-        u32::from_le_bytes(b) as usize
+    let (major, minor) = (magic[6], magic[7]);
+    let truncated_header = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => bad("npy header truncated"),
+        _ => bad(format!("npy header unreadable: {e}")),
     };
-    let mut hb = vec![0u8; hlen];
-    r.read_exact(&mut hb).map_err(|e| bad(e.to_string()))?;
+    let hlen = match major {
+        1 => {
+            let mut b = [0u8; 2];
+            r.read_exact(&mut b).map_err(truncated_header)?;
+            u16::from_le_bytes(b) as usize
+        }
+        2 | 3 => {
+            let mut b = [0u8; 4];
+            r.read_exact(&mut b).map_err(truncated_header)?;
+            u32::from_le_bytes(b) as usize
+        }
+        _ => {
+            return Err(bad(format!(
+                "unsupported npy format version {major}.{minor} (foehn reads 1.0, 2.0 and 3.0)"
+            )))
+        }
+    };
+    if hlen > MAX_HEADER {
+        return Err(bad(format!(
+            "npy header of {hlen} bytes is longer than foehn reads ({MAX_HEADER})"
+        )));
+    }
+    // Read what is there (at most the claimed length), never allocate the claim.
+    let mut hb = Vec::new();
+    r.by_ref()
+        .take(hlen as u64)
+        .read_to_end(&mut hb)
+        .map_err(truncated_header)?;
+    if hb.len() != hlen {
+        return Err(bad(format!(
+            "npy header truncated: it claims {hlen} bytes, the file holds {}",
+            hb.len()
+        )));
+    }
     let header = String::from_utf8_lossy(&hb).to_string();
-    let descr = header_value(&header, "descr")?;
-    let quote = descr
+    let descr_text = header_value(&header, "descr")?;
+    let bad_descr = || {
+        bad(format!(
+            "bad npy 'descr' `{}` (expected a quoted type string such as '<f8')",
+            excerpt(&descr_text.chars().take(20).collect::<String>())
+        ))
+    };
+    let quote = descr_text
         .chars()
         .next()
         .filter(|c| *c == '\'' || *c == '"')
-        .ok_or_else(|| bad(format!("bad descr in {header}")))?;
-    let descr = descr[1..]
-        .split(quote)
-        .next()
-        .unwrap_or_default()
-        .to_string();
-    let fortran = header_value(&header, "fortran_order")?.starts_with("True");
-    let shape_text = header_value(&header, "shape")?;
-    let close = shape_text
-        .find(')')
-        .ok_or_else(|| bad(format!("bad shape in {header}")))?;
-    let shape: Vec<usize> = shape_text[1..close]
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<usize>()
-                .map_err(|_| bad(format!("bad shape in {header}")))
-        })
-        .collect::<Result<_>>()?;
+        .ok_or_else(bad_descr)?;
+    let descr = descr_text[1..]
+        .split_once(quote)
+        .map(|(d, _)| d.to_string())
+        .ok_or_else(bad_descr)?;
+    let fortran_text = header_value(&header, "fortran_order")?;
+    let fortran = if fortran_text.starts_with("True") {
+        true
+    } else if fortran_text.starts_with("False") {
+        false
+    } else {
+        return Err(bad(format!(
+            "bad npy 'fortran_order' `{}` (expected True or False)",
+            excerpt(&fortran_text.chars().take(20).collect::<String>())
+        )));
+    };
+    let shape = parse_shape(header_value(&header, "shape")?)?;
     let unsupported = || {
         bad(format!(
-            "unsupported dtype '{descr}' (use f8, f4, i4 or b1)"
+            "unsupported dtype '{}' (use f8, f4, i4 or b1)",
+            excerpt(&descr)
         ))
     };
     // A type string is a byte order, a kind letter and an element size: `<f8`.
@@ -150,18 +258,25 @@ pub fn read_npy<R: Read>(mut r: R) -> Result<Array> {
         return Err(unsupported());
     }
     let (endian, kind) = descr.split_at(1);
+    if !["<", ">", "|", "="].contains(&endian) {
+        return Err(unsupported());
+    }
     let big = endian == ">";
     let size: usize = kind[1..].parse().map_err(|_| unsupported())?;
     if ![1, 2, 4, 8].contains(&size) {
         return Err(unsupported());
     }
+    let too_many = || {
+        bad(format!(
+            "npy shape {} has too many elements",
+            shape_text(&shape)
+        ))
+    };
     let n = shape
         .iter()
         .try_fold(1usize, |n, &d| n.checked_mul(d))
-        .ok_or_else(|| bad(format!("shape {shape:?} in {header} has too many elements")))?;
-    let bytes = n
-        .checked_mul(size)
-        .ok_or_else(|| bad(format!("shape {shape:?} in {header} has too many elements")))?;
+        .ok_or_else(too_many)?;
+    let bytes = n.checked_mul(size).ok_or_else(too_many)?;
     // Read what is there (at most the claimed bytes) instead of allocating the claim:
     // a header claiming more than the file holds is an error, not an allocation abort.
     let mut raw = Vec::new();
@@ -170,7 +285,8 @@ pub fn read_npy<R: Read>(mut r: R) -> Result<Array> {
         .map_err(|e| bad(format!("npy data unreadable: {e}")))?;
     if raw.len() != bytes {
         return Err(bad(format!(
-            "npy data too short: the header claims shape {shape:?} of '{descr}' ({bytes} bytes), the file holds {}",
+            "npy data too short: the header claims shape {} of '{descr}' ({bytes} bytes), the file holds {}",
+            shape_text(&shape),
             raw.len()
         )));
     }
@@ -191,27 +307,23 @@ pub fn read_npy<R: Read>(mut r: R) -> Result<Array> {
                     (2, true) => i16::from_le_bytes([b[0], b[1]]) as i64,
                     (4, true) => i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64,
                     (8, true) => i64::from_le_bytes(b),
-                    _ => return Err(bad(format!("unsupported dtype '{descr}'"))),
+                    _ => return Err(unsupported()),
                 };
                 i32::try_from(v).map_err(|_| bad(format!("integer {v} does not fit i32")))
             })
             .collect()
     };
-    let data = match (kind, size) {
-        ("f8", _) => FieldData::F64(chunks.map(f64::from_le_bytes).collect()),
-        ("f4", _) => FieldData::F32(
+    let data = match kind {
+        "f8" => FieldData::F64(chunks.map(f64::from_le_bytes).collect()),
+        "f4" => FieldData::F32(
             chunks
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                 .collect(),
         ),
-        ("b1", _) => FieldData::Bool(chunks.map(|b| b[0] != 0).collect()),
-        (k, _) if k.starts_with('i') => FieldData::I32(ints(&mut chunks, true)?),
-        ("u1", _) => FieldData::I32(ints(&mut chunks, false)?),
-        _ => {
-            return Err(bad(format!(
-                "unsupported dtype '{descr}' (use f8, f4, i4 or b1)"
-            )))
-        }
+        "b1" => FieldData::Bool(chunks.map(|b| b[0] != 0).collect()),
+        "i1" | "i2" | "i4" | "i8" => FieldData::I32(ints(&mut chunks, true)?),
+        "u1" => FieldData::I32(ints(&mut chunks, false)?),
+        _ => return Err(unsupported()),
     };
     let data = if fortran && shape.len() > 1 {
         fortran_to_c(&shape, data)
@@ -333,14 +445,21 @@ pub fn read_npz<R: Read + Seek>(r: R) -> Result<BTreeMap<String, Array>> {
     let mut zip = zip::ZipArchive::new(r).map_err(|e| bad(format!("not an npz archive: {e}")))?;
     let mut out = BTreeMap::new();
     for i in 0..zip.len() {
-        let member = zip.by_index(i).map_err(|e| bad(e.to_string()))?;
+        let member = zip
+            .by_index(i)
+            .map_err(|e| bad(format!("npz member {}: {e}", i + 1)))?;
         let name = member
             .name()
-            .map_err(|e| bad(e.to_string()))?
+            .map_err(|e| bad(format!("npz member {}: bad name: {e}", i + 1)))?
             .trim_end_matches(".npy")
             .to_string();
-        let array = read_npy(member).map_err(|e| bad(format!("member {name}: {e}")))?;
-        out.insert(name, array);
+        let array = read_npy(member).map_err(|e| bad(format!("member {}: {e}", excerpt(&name))))?;
+        if out.insert(name.clone(), array).is_some() {
+            return Err(bad(format!(
+                "npz archive holds two members named {}",
+                excerpt(&name)
+            )));
+        }
     }
     Ok(out)
 }

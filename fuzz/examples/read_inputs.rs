@@ -1,0 +1,34 @@
+//! Reads fuzz inputs outside the fuzzer (no sanitizer, no memory limit), printing each
+//! result: `cargo run --manifest-path fuzz/Cargo.toml --example read_inputs -- grid FILE…`
+//! (or `npy FILE…`, or `cdf FILE…`: the classic-header check of `src/cdf.rs`), e.g. under `/usr/bin/time -v` to see the memory a file costs.
+
+use std::path::Path;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let kind = args.next().expect("grid or npy, then files");
+    for file in args {
+        let path = Path::new(&file);
+        let result = match kind.as_str() {
+            "grid" => foehn_grid::io::read_grid(path)
+                .map(|g| g.name)
+                .map_err(|e| e.to_string()),
+            "npy" => foehn::runtime::field::npy::load_npy(path)
+                .map(|a| format!("npy {:?}", a.shape))
+                .or_else(|_| {
+                    foehn::runtime::field::npy::load_npz(path)
+                        .map(|m| format!("npz {:?}", m.keys().collect::<Vec<_>>()))
+                })
+                .map_err(|e| e.to_string()),
+            "cdf" => {
+                let bytes = std::fs::read(path).unwrap();
+                foehn_fuzz::cdf::check_classic_header(&bytes).map(|()| "plausible".to_string())
+            }
+            other => panic!("unknown kind {other}"),
+        };
+        match result {
+            Ok(what) => println!("{file}: ok: {what}"),
+            Err(e) => println!("{file}: error: {e}"),
+        }
+    }
+}
