@@ -6,6 +6,9 @@
 //! reconstructions converge on smooth fields at the measured rate; the limited-area
 //! zones are honoured; the result does not depend on the number of threads.
 
+// Loops run over point indices that address several fields at once.
+#![allow(clippy::needless_range_loop)]
+
 use foehn_grid::{Connectivity as C, Grid, Location, LocationZones, Zone, Zones, EARTH_RADIUS};
 use foehn_icon::fields::interpolation::{
     InterpolationConfig, InterpolationError, InterpolationFields, SparseField,
@@ -104,7 +107,10 @@ fn apply(grid: &Grid, conn: C, w: &SparseField, x: &[f64], i: usize) -> f64 {
 }
 
 fn fmt(x: &[f64]) -> String {
-    x.iter().map(|v| format!("{v:.3e}")).collect::<Vec<_>>().join(", ")
+    x.iter()
+        .map(|v| format!("{v:.3e}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn random(n: usize, seed: u64) -> Vec<f64> {
@@ -167,7 +173,11 @@ fn cell_average_weights_sum_to_one_and_conserve_mass() {
             }
             let s: f64 = row.iter().sum();
             assert!((s - 1.0).abs() < 1e-6, "{} cell {c}: {s}", grid.name);
-            assert!((row[0] - 0.5).abs() <= 0.003 + 1e-15, "{} cell {c}", grid.name);
+            assert!(
+                (row[0] - 0.5).abs() <= 0.003 + 1e-15,
+                "{} cell {c}",
+                grid.name
+            );
             assert!(row.iter().all(|&x| x > 0.0), "{} cell {c}", grid.name);
             if c >= lb3 {
                 // Σ over the neighbours n of the weight n gives c, times n's area = A_c.
@@ -264,7 +274,11 @@ fn curl_of_a_gradient_vanishes() {
                 .enumerate()
                 .map(|(j, e)| (f.geofac_rot.get(v, j) * grad[e]).abs())
                 .sum();
-            assert!(curl.abs() < 1e-13 * scale, "{} vertex {v}: {curl} of {scale}", grid.name);
+            assert!(
+                curl.abs() < 1e-13 * scale,
+                "{} vertex {v}: {curl} of {scale}",
+                grid.name
+            );
         }
     }
 }
@@ -291,7 +305,11 @@ fn divergence_of_a_curl_vanishes() {
                     (f.geofac_div.get(c, k) * vn[e]).abs()
                 })
                 .sum();
-            assert!(div.abs() < 1e-13 * scale, "{} cell {c}: {div} of {scale}", grid.name);
+            assert!(
+                div.abs() < 1e-13 * scale,
+                "{} cell {c}: {div} of {scale}",
+                grid.name
+            );
         }
     }
 }
@@ -313,7 +331,11 @@ fn laplacian_of_a_constant_vanishes_and_equals_div_grad() {
             assert!(sum.abs() < 1e-14 * scale, "{} cell {c}: {sum}", grid.name);
             let n2s = apply(grid, C::C2E2CO, &f.geofac_n2s, &psi, c);
             let div_grad = apply(grid, C::C2E, &f.geofac_div, &grad, c);
-            assert!((n2s - div_grad).abs() < 1e-12 * scale, "{} cell {c}", grid.name);
+            assert!(
+                (n2s - div_grad).abs() < 1e-12 * scale,
+                "{} cell {c}",
+                grid.name
+            );
         }
     }
 }
@@ -371,7 +393,10 @@ fn gradient_error(grid: &Grid, f: &InterpolationFields) -> f64 {
 #[test]
 fn green_gauss_gradient_of_a_linear_function_converges() {
     let errors = [global(), r2b3(), r2b4()].map(|(g, f)| gradient_error(g, f));
-    println!("Green–Gauss gradient, max relative error r2b2..r2b4: {}", fmt(&errors));
+    println!(
+        "Green–Gauss gradient, max relative error r2b2..r2b4: {}",
+        fmt(&errors)
+    );
     assert!(errors[2] < 0.03, "{errors:?}");
     assert!(errors[0] / errors[2] > 3.0, "{errors:?}");
     // The limited-area cap (cut from r2b4) from its second boundary row.
@@ -403,7 +428,11 @@ fn gradient_of_divergence_is_the_normal_gradient_of_the_divergence() {
                 assert_eq!(got, 0.0);
             } else {
                 let scale = f.geofac_grdiv.row(e).iter().map(|x| x.abs()).sum::<f64>();
-                assert!((got - expected[e]).abs() < 1e-13 * scale, "{} edge {e}", grid.name);
+                assert!(
+                    (got - expected[e]).abs() < 1e-13 * scale,
+                    "{} edge {e}",
+                    grid.name
+                );
             }
         }
     }
@@ -412,7 +441,12 @@ fn gradient_of_divergence_is_the_normal_gradient_of_the_divergence() {
 /// Normal wind of the solid-body rotation at every edge.
 fn solid_body_vn(grid: &Grid) -> Vec<f64> {
     (0..grid.topology.n_edges())
-        .map(|e| dot(solid_body(grid.points.edge[e]), grid.geometry.primal_normal_cartesian[e]))
+        .map(|e| {
+            dot(
+                solid_body(grid.points.edge[e]),
+                grid.geometry.primal_normal_cartesian[e],
+            )
+        })
         .collect()
 }
 
@@ -422,7 +456,10 @@ fn rbf_edge_error(grid: &Grid, f: &InterpolationFields) -> f64 {
     let lb2 = start(grid, Location::Edge, Zone::LateralBoundary(2));
     (lb2..grid.topology.n_edges())
         .map(|e| {
-            let exact = dot(solid_body(grid.points.edge[e]), grid.geometry.dual_normal_cartesian[e]);
+            let exact = dot(
+                solid_body(grid.points.edge[e]),
+                grid.geometry.dual_normal_cartesian[e],
+            );
             (apply(grid, C::E2C2E, &f.rbf_vec_coeff_e, &vn, e) - exact).abs()
         })
         .fold(0.0, f64::max)
@@ -476,7 +513,11 @@ fn rbf_reconstructions_of_solid_body_rotation_converge() {
     );
     for (name, e) in [("edge", edge), ("vertex", vertex), ("cell", cell)] {
         assert!(e[0] < 0.02, "{name}: {e:?}");
-        assert!(e[0] / e[2] > 3.0, "{name}: error falls by {} over two bisections", e[0] / e[2]);
+        assert!(
+            e[0] / e[2] > 3.0,
+            "{name}: error falls by {} over two bisections",
+            e[0] / e[2]
+        );
     }
     // The limited-area cap (cut from r2b4) is as accurate as r2b4.
     let (grid, f) = limited_area();
@@ -540,12 +581,19 @@ fn edge_flux_average_keeps_uniform_normal_flow_and_smooth_winds() {
                         .map(|j| dot(n[e], n[e2c2e.get(e, j) as usize]) * row[1 + j])
                         .sum::<f64>();
                 assert!((kept - 1.0).abs() < 1e-14, "{} edge {e}: {kept}", grid.name);
-                assert!(row[0] > 0.3 && row[0] < 1.0, "{} edge {e}: {row:?}", grid.name);
+                assert!(
+                    row[0] > 0.3 && row[0] < 1.0,
+                    "{} edge {e}: {row:?}",
+                    grid.name
+                );
             }
         }
     }
     let errors = [global(), r2b3(), r2b4()].map(|(g, f)| flux_average_error(g, f));
-    println!("e_flx_avg of solid-body vn, max |avg − vn| r2b2..r2b4: {}", fmt(&errors));
+    println!(
+        "e_flx_avg of solid-body vn, max |avg − vn| r2b2..r2b4: {}",
+        fmt(&errors)
+    );
     // Second order: measured 2.2e-3, 5.6e-4, 1.4e-4.
     assert!(errors[0] / errors[2] > 10.0, "{errors:?}");
 }
@@ -567,7 +615,11 @@ fn cell_centres_lie_on_the_normal_through_the_edge_in_the_tangent_plane() {
                 // first cell behind the normal, the second ahead; |x| = R tan(d/R) ≈ d.
                 assert!(y.abs() < 1e-6 * d, "{} edge {e}: y {y}", grid.name);
                 let signed = if s == 0 { -d } else { d };
-                assert!((x / signed - 1.0).abs() < 1e-2, "{} edge {e}: {x} vs {signed}", grid.name);
+                assert!(
+                    (x / signed - 1.0).abs() < 1e-2,
+                    "{} edge {e}: {x} vs {signed}",
+                    grid.name
+                );
                 assert!(x.abs() >= d * (1.0 - 1e-12), "gnomonic: {x} vs {d}");
             }
         }
@@ -630,7 +682,10 @@ fn least_squares_gradient_inverts_the_neighbour_offsets_and_converges() {
         }
     }
     let errors = [global(), r2b3(), r2b4()].map(|(g, f)| lsq_gradient_error(g, f));
-    println!("least-squares gradient, max relative error r2b2..r2b4: {}", fmt(&errors));
+    println!(
+        "least-squares gradient, max relative error r2b2..r2b4: {}",
+        fmt(&errors)
+    );
     assert!(errors[0] / errors[2] > 3.0, "{errors:?}");
 }
 
@@ -687,7 +742,12 @@ fn every_field_is_listed_under_icon4py_names_with_matching_shapes() {
     assert_eq!(names, expected);
     for n in &named {
         assert_eq!(n.dims.len(), n.shape.len(), "{}", n.name);
-        assert_eq!(n.shape.iter().product::<usize>(), n.data.len(), "{}", n.name);
+        assert_eq!(
+            n.shape.iter().product::<usize>(),
+            n.data.len(),
+            "{}",
+            n.name
+        );
         if let Some(&h) = n.dims.first() {
             let loc = match h {
                 "Cell" => Location::Cell,
@@ -726,23 +786,37 @@ fn the_torus_gets_its_uniform_weights() {
     let grid = grids::torus();
     let f = fields(grid);
     assert!(f.e_bln_c_s.as_slice().iter().all(|&x| x == 1.0 / 3.0));
-    assert!(f.c_lin_e.as_slice().iter().all(|&x| (x - 0.5).abs() < 1e-12));
+    assert!(f
+        .c_lin_e
+        .as_slice()
+        .iter()
+        .all(|&x| (x - 0.5).abs() < 1e-12));
     let dual = grid.geometry.dual_edge_length[0];
     assert!((f.rbf_scale_edge - dual).abs() < 1e-9 * dual);
     // Uniform flow is reconstructed exactly enough at edges and vertices.
     let u = [0.6, -0.8, 0.0];
     let g = &grid.geometry;
-    let vn: Vec<f64> = g.primal_normal_cartesian.iter().map(|&n| dot(u, n)).collect();
+    let vn: Vec<f64> = g
+        .primal_normal_cartesian
+        .iter()
+        .map(|&n| dot(u, n))
+        .collect();
     for e in 0..grid.topology.n_edges() {
         let vt = apply(grid, C::E2C2E, &f.rbf_vec_coeff_e, &vn, e);
-        assert!((vt - dot(u, g.dual_normal_cartesian[e])).abs() < 1e-9, "edge {e}");
+        assert!(
+            (vt - dot(u, g.dual_normal_cartesian[e])).abs() < 1e-9,
+            "edge {e}"
+        );
         let x = f.pos_on_tplane_e_x.row(e);
         assert!((x[0] + dual / 2.0).abs() < 1e-6 && (x[1] - dual / 2.0).abs() < 1e-6);
     }
     for v in 0..grid.topology.n_vertices() {
         let a = apply(grid, C::V2E, &f.rbf_vec_coeff_v1, &vn, v);
         let b = apply(grid, C::V2E, &f.rbf_vec_coeff_v2, &vn, v);
-        assert!((a - u[0]).abs() < 1e-9 && (b - u[1]).abs() < 1e-9, "vertex {v}: {a} {b}");
+        assert!(
+            (a - u[0]).abs() < 1e-9 && (b - u[1]).abs() < 1e-9,
+            "vertex {v}: {a} {b}"
+        );
     }
     let psi = random(grid.topology.n_cells(), 6);
     let grad = normal_gradient(grid, &psi);
@@ -775,7 +849,10 @@ fn a_limited_area_grid_without_its_zones_is_an_error_not_a_panic() {
         other => panic!("unexpected {other:?}"),
     }
     let message = err.to_string();
-    assert!(message.contains("c_lin_e") && message.contains("E2C"), "{message}");
+    assert!(
+        message.contains("c_lin_e") && message.contains("E2C"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -796,7 +873,10 @@ fn invalid_configurations_are_rejected() {
         },
     ] {
         let err = InterpolationFields::compute(grid, &config).unwrap_err();
-        assert!(matches!(err, InterpolationError::InvalidConfig { .. }), "{err}");
+        assert!(
+            matches!(err, InterpolationError::InvalidConfig { .. }),
+            "{err}"
+        );
     }
 }
 
@@ -839,18 +919,33 @@ fn timing_r2b6() {
     });
     let s = rbf::default_scales(&grid);
     time("rbf_vec_coeff_e", &|| {
-        drop(rbf::edge_coefficients(&grid, config.rbf_kernel_edge, s.edge))
+        drop(rbf::edge_coefficients(
+            &grid,
+            config.rbf_kernel_edge,
+            s.edge,
+        ))
     });
     time("rbf_vec_coeff_v", &|| {
-        drop(rbf::vertex_coefficients(&grid, config.rbf_kernel_vertex, s.vertex))
+        drop(rbf::vertex_coefficients(
+            &grid,
+            config.rbf_kernel_vertex,
+            s.vertex,
+        ))
     });
     time("rbf_vec_coeff_c", &|| {
-        drop(rbf::cell_coefficients(&grid, config.rbf_kernel_cell, s.cell))
+        drop(rbf::cell_coefficients(
+            &grid,
+            config.rbf_kernel_cell,
+            s.cell,
+        ))
     });
-    time("pos_on_tplane_e", &|| drop(tangent_plane::pos_on_tplane_e(&grid)));
-    time("nudgecoeff_e", &|| drop(nudging::nudgecoeff_e(&grid, &config)));
+    time("pos_on_tplane_e", &|| {
+        drop(tangent_plane::pos_on_tplane_e(&grid))
+    });
+    time("nudgecoeff_e", &|| {
+        drop(nudging::nudgecoeff_e(&grid, &config))
+    });
 }
-
 
 /// Writes the grid inputs and the fields of R2B2 and the cap as raw little-endian arrays
 /// for `fields_interpolation_parity.py`, which runs ICON4Py's own NumPy functions on

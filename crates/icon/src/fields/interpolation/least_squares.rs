@@ -10,8 +10,8 @@
 //! ICON4Py takes it from an SVD, the same matrix to round-off). From the
 //! second boundary row; 0 before.
 
-use super::{fill_rows, require_neighbours, zone_end, zone_start, InterpolationError};
 use super::SparseField;
+use super::{fill_rows, require_neighbours, zone_end, zone_start, InterpolationError};
 use foehn_grid::{Connectivity as C, Grid, Location, Space, Zone};
 use nalgebra::Matrix3x2;
 
@@ -38,7 +38,8 @@ pub fn lsq_pseudoinv(grid: &Grid) -> Result<SparseField, InterpolationError> {
             let n = c2e2c.get(c, j) as usize;
             match grid.space {
                 Space::Sphere { radius } => {
-                    let (x, y) = gnomonic(g.cell_lat[c], g.cell_lon[c], g.cell_lat[n], g.cell_lon[n]);
+                    let (x, y) =
+                        gnomonic(g.cell_lat[c], g.cell_lon[c], g.cell_lat[n], g.cell_lon[n]);
                     (x * radius, y * radius)
                 }
                 Space::Torus { .. } => {

@@ -175,10 +175,9 @@ impl fmt::Display for InterpolationError {
                 connectivity.from()
             ),
             InterpolationError::Zone { field, message } => write!(f, "{field}: {message}"),
-            InterpolationError::SingularSystem { field, index } => write!(
-                f,
-                "{field}: the linear system at point {index} is singular"
-            ),
+            InterpolationError::SingularSystem { field, index } => {
+                write!(f, "{field}: the linear system at point {index} is singular")
+            }
         }
     }
 }

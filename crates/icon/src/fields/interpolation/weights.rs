@@ -184,6 +184,21 @@ fn c_bln_avg_initial(
     })
 }
 
+/// A corrected cell's neighbours in the mass-conservation loop of `c_bln_avg`.
+struct Link {
+    /// The three C2E2C neighbours.
+    neighbour: [u32; 3],
+    /// Byte `j`: the cell's slot (1..=3) in neighbour `j`'s C2E2CO row.
+    slots: u32,
+}
+
+impl Link {
+    #[inline]
+    fn slot(&self, j: usize) -> usize {
+        ((self.slots >> (8 * j)) & 0xff) as usize
+    }
+}
+
 /// `c_bln_avg` (Cell, C2E2CO).
 pub fn c_bln_avg(
     grid: &Grid,
@@ -202,26 +217,28 @@ pub fn c_bln_avg(
     let hs = zone_start(grid, Location::Cell, Zone::LateralBoundary(3), field)?;
     let n = grid.topology.n_cells();
     let c2e2co = grid.topology.table(C::C2E2CO);
-    // For each corrected cell: its C2E2CO neighbours and its slot in each of their rows.
-    let links: Vec<[(usize, usize); 4]> = (hs..n)
+    let area = &grid.geometry.cell_area;
+    // For each corrected cell: its three C2E2C neighbours and its slot in each of their
+    // C2E2CO rows, packed small (the loop below is memory bound).
+    let links: Vec<Link> = (hs..n)
         .into_par_iter()
         .map(|c| {
-            let mut l = [(0, 0); 4];
-            for (j, slot) in l.iter_mut().enumerate() {
-                let nb = c2e2co.get(c, j) as usize;
-                *slot = (nb, position(c2e2co.row(nb), c).unwrap_or(0));
+            let mut l = Link {
+                neighbour: [0; 3],
+                slots: 0,
+            };
+            for j in 0..3 {
+                let nb = c2e2co.get(c, j + 1) as usize;
+                let slot = position(&c2e2co.row(nb)[1..], c).map_or(3, |p| p + 1);
+                l.neighbour[j] = nb as u32;
+                l.slots |= (slot as u32) << (8 * j);
             }
             l
         })
         .collect();
     if let Some(index) = (0..links.len())
         .into_par_iter()
-        .filter(|&i| {
-            let c = hs + i;
-            links[i]
-                .iter()
-                .any(|&(nb, slot)| c2e2co.get(nb, slot) as usize != c)
-        })
+        .filter(|&i| (0..3).any(|j| links[i].slot(j) > 3 || links[i].slot(j) == 0))
         .min()
     {
         return Err(InterpolationError::MissingNeighbour {
@@ -231,46 +248,58 @@ pub fn c_bln_avg(
             from: Zone::LateralBoundary(3),
         });
     }
-    let area = &grid.geometry.cell_area;
     let (max_w, min_w) = (w_centre + 0.003, w_centre - 0.003);
     const RELAX: f64 = 0.46;
     let mut residual = vec![0.0; n];
     let iterations = config.c_bln_avg_iterations;
+    // Blocks of cells per task: the passes are short, so each task walks a plain loop.
+    const BLOCK: usize = 2048;
     for it in 0..iterations {
         {
             let w = avg.as_slice();
             residual[hs..]
-                .par_iter_mut()
-                .zip(links.par_iter())
+                .par_chunks_mut(BLOCK)
                 .enumerate()
-                .for_each(|(i, (r, l))| {
-                    let mut local = 0.0;
-                    for &(nb, slot) in l {
-                        local += w[4 * nb + slot] * area[nb];
+                .for_each(|(k, rs)| {
+                    let base = hs + k * BLOCK;
+                    let ls = &links[k * BLOCK..][..rs.len()];
+                    let own = &area[base..][..rs.len()];
+                    for (i, ((r, l), &a)) in rs.iter_mut().zip(ls).zip(own).enumerate() {
+                        let c = base + i;
+                        // Σ over C2E2CO(c) of the weight each neighbour gives c, times its area.
+                        let mut local = w[4 * c] * a;
+                        for j in 0..3 {
+                            let nb = l.neighbour[j] as usize;
+                            local += w[4 * nb + l.slot(j)] * area[nb];
+                        }
+                        *r = local / a - 1.0;
                     }
-                    *r = local / area[hs + i] - 1.0;
                 });
         }
         let last = it + 1 == iterations;
         let residual = &residual;
         avg.as_mut_slice()[4 * hs..]
-            .par_chunks_mut(4)
-            .zip(links.par_iter())
+            .par_chunks_mut(4 * BLOCK)
             .enumerate()
-            .for_each(|(i, (row, l))| {
-                let c = hs + i;
-                if last {
-                    row[0] -= residual[c];
-                    return;
+            .for_each(|(k, rows)| {
+                let base = hs + k * BLOCK;
+                let ls = &links[k * BLOCK..][..rows.len() / 4];
+                for (i, (row, l)) in rows.chunks_exact_mut(4).zip(ls).enumerate() {
+                    let c = base + i;
+                    if last {
+                        row[0] -= residual[c];
+                        continue;
+                    }
+                    row[0] -= RELAX * residual[c];
+                    for j in 0..3 {
+                        row[1 + j] -= RELAX * residual[l.neighbour[j] as usize];
+                    }
+                    let excess = row[0] + row[1] + row[2] + row[3] - 1.0;
+                    for x in row.iter_mut() {
+                        *x -= 0.25 * excess;
+                    }
+                    row[0] = row[0].max(min_w).min(max_w);
                 }
-                for (x, &(nb, _)) in row.iter_mut().zip(l) {
-                    *x -= RELAX * residual[nb];
-                }
-                let excess = row.iter().sum::<f64>() - 1.0;
-                for x in row.iter_mut() {
-                    *x -= 0.25 * excess;
-                }
-                row[0] = row[0].max(min_w).min(max_w);
             });
     }
     Ok(avg)
@@ -364,7 +393,7 @@ pub fn e_flx_avg(
     // The slot of edge e in the row of its diamond edge j (ICON's fixed E2C2E order).
     let slot = |e: usize, j: usize, cell: usize| -> Option<usize> {
         let a = e2c2e.neighbor(e, j)?;
-        let (first, second) = if j % 2 == 0 { (2, 4) } else { (1, 3) };
+        let (first, second) = if matches!(j, 0 | 2) { (2, 4) } else { (1, 3) };
         if e2c.get(a, 0) == cell as i32 {
             Some(first)
         } else if e2c.get(a, 1) == cell as i32 {
