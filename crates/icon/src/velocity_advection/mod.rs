@@ -6,6 +6,7 @@
 //! Until the interpolation and metric fields are computed from the grid, the inputs are
 //! realistic random coefficients with ICON's signs and sizes, as the diffusion's are.
 
+pub mod component;
 pub mod inputs;
 pub mod references;
 pub mod stencils;
