@@ -322,8 +322,26 @@ impl InterpolationFields {
     ) -> Result<InterpolationFields, InterpolationError> {
         config.validate()?;
         let c_lin_e = weights::c_lin_e(grid)?;
+        // The mass-conservation iterations of c_bln_avg are the long pole: the RBF
+        // systems are solved beside them (each field is computed the same way either way,
+        // and the errors are looked at in a fixed order).
+        let scales = rbf::default_scales(grid);
+        let (c_bln_avg, rbf) = rayon::join(
+            || weights::c_bln_avg(grid, config),
+            || {
+                let e = rbf::edge_coefficients(grid, config.rbf_kernel_edge, scales.edge)?;
+                let v = rbf::vertex_coefficients(grid, config.rbf_kernel_vertex, scales.vertex)?;
+                let c = rbf::cell_coefficients(grid, config.rbf_kernel_cell, scales.cell)?;
+                Ok::<_, InterpolationError>((e, v, c))
+            },
+        );
+        let c_bln_avg = c_bln_avg?;
+        let (
+            rbf_vec_coeff_e,
+            [rbf_vec_coeff_v1, rbf_vec_coeff_v2],
+            [rbf_vec_coeff_c1, rbf_vec_coeff_c2],
+        ) = rbf?;
         let e_bln_c_s = weights::e_bln_c_s(grid);
-        let c_bln_avg = weights::c_bln_avg(grid, config)?;
         let cells_aw_verts = weights::cells_aw_verts(grid)?;
         let geofac_div = geofac::div(grid);
         let geofac_rot = geofac::rot(grid);
@@ -331,12 +349,6 @@ impl InterpolationFields {
         let (geofac_grg_x, geofac_grg_y) = geofac::grg(grid, &geofac_div, &c_lin_e)?;
         let geofac_grdiv = geofac::grdiv(grid, &geofac_div)?;
         let e_flx_avg = weights::e_flx_avg(grid, &c_bln_avg, &geofac_div)?;
-        let scales = rbf::default_scales(grid);
-        let rbf_vec_coeff_e = rbf::edge_coefficients(grid, config.rbf_kernel_edge, scales.edge)?;
-        let [rbf_vec_coeff_v1, rbf_vec_coeff_v2] =
-            rbf::vertex_coefficients(grid, config.rbf_kernel_vertex, scales.vertex)?;
-        let [rbf_vec_coeff_c1, rbf_vec_coeff_c2] =
-            rbf::cell_coefficients(grid, config.rbf_kernel_cell, scales.cell)?;
         let (pos_on_tplane_e_x, pos_on_tplane_e_y) = tangent_plane::pos_on_tplane_e(grid)?;
         let nudgecoeff_e = nudging::nudgecoeff_e(grid, config)?;
         let lsq_pseudoinv = least_squares::lsq_pseudoinv(grid)?;
