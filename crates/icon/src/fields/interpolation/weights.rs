@@ -219,7 +219,7 @@ pub fn c_bln_avg(
     let c2e2co = grid.topology.table(C::C2E2CO);
     let area = &grid.geometry.cell_area;
     // For each corrected cell: its three C2E2C neighbours and its slot in each of their
-    // C2E2CO rows, packed small (the loop below is memory bound).
+    // C2E2CO rows, packed small (the loop below sweeps them 2000 times).
     let links: Vec<Link> = (hs..n)
         .into_par_iter()
         .map(|c| {
