@@ -51,7 +51,7 @@ pub use state::VelocityAdvectionState;
 use crate::fields::vertical::VerticalGrid;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::ir::{Scalar, StaticValue};
+use foehn::ir::{FieldType, Scalar, StaticValue};
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::field::{Field, FieldView};
 use foehn_grid::Grid;
@@ -228,6 +228,8 @@ pub struct VelocityAdvection<'a> {
     bound: Vec<BoundSegments>,
     /// The index of `vertical_cfl` in `workspace`.
     cfl_at: usize,
+    /// The type every state field must have (those some program binds).
+    expected: Vec<Option<FieldType>>,
 }
 
 impl<'a> VelocityAdvection<'a> {
@@ -257,6 +259,7 @@ impl<'a> VelocityAdvection<'a> {
         let schedule = Schedule::Unfused;
         let plan = plan::Plan::new(schedule, &statics)?;
         let bound = Self::bind(&plan, &slot_names)?;
+        let expected = expected_types(&plan);
         Ok(VelocityAdvection {
             grid,
             nlev,
@@ -268,6 +271,7 @@ impl<'a> VelocityAdvection<'a> {
             slot_names,
             bound,
             cfl_at,
+            expected,
         })
     }
 
@@ -455,6 +459,7 @@ impl<'a> VelocityAdvection<'a> {
             });
         }
         check_dtime(dtime)?;
+        self.check_views(state)?;
         let scalars = scalar_values(dtime);
         let bound = &self.bound[kind.index()];
         for (segment, reduce) in [(&bound.before, true), (&bound.after, false)] {
@@ -477,6 +482,26 @@ impl<'a> VelocityAdvection<'a> {
         Ok(())
     }
 
+    /// Every state view has the dimensions, shape and element type the programs bind
+    /// it with (an error names the first that has not).
+    fn check_views(&self, state: &[FieldView]) -> Result<()> {
+        let names = VelocityAdvectionState::names();
+        for ((name, view), want) in names.zip(state).zip(&self.expected) {
+            let Some(want) = want else { continue };
+            let shape = Field::grid_shape(self.grid, self.nlev, want.dims);
+            if view.dims() != want.dims || view.shape() != shape || view.dtype() != want.dtype {
+                return Err(Error::Field(format!(
+                    "velocity advection: `{name}` is {}, the component needs {} ({} levels on {})",
+                    view.describe(),
+                    foehn::runtime::field::describe(want.dims, &shape, want.dtype),
+                    self.nlev,
+                    self.grid.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Compiles the steps for the GPU: see [`cuda::CudaVelocityAdvection`].
     pub fn cuda<'b>(&'b self, cuda: &'b CudaBackend) -> Result<cuda::CudaVelocityAdvection<'b>> {
         cuda::CudaVelocityAdvection::new(self, cuda)
@@ -485,6 +510,22 @@ impl<'a> VelocityAdvection<'a> {
     pub(crate) fn plan(&self) -> &plan::Plan {
         &self.plan
     }
+}
+
+/// The type of each state field (in [`VelocityAdvectionState::names`] order) as the
+/// calls of `plan` declare it; `None` for fields no call binds.
+fn expected_types(plan: &plan::Plan) -> Vec<Option<FieldType>> {
+    let mut types: BTreeMap<&str, FieldType> = BTreeMap::new();
+    for kind in Kind::ALL {
+        for c in plan.segments(kind).calls() {
+            for d in &c.renamed.fields {
+                types.entry(d.name.as_str()).or_insert(d.ty.clone());
+            }
+        }
+    }
+    VelocityAdvectionState::names()
+        .map(|n| types.get(n).cloned())
+        .collect()
 }
 
 /// A substep must be positive and finite (the constants divide by it).
