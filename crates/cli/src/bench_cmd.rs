@@ -266,8 +266,9 @@ pub(crate) fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
             "kmajor" => o.k_major = false,
             "hoist" => o.hoist = false,
             "stage" => o.stage = false,
+            "fuseclip" => o.fuse_clipped = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor, hoist, stage)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, kblock, idx32, fixed, kmajor, hoist, stage)"
             ),
         }
     }

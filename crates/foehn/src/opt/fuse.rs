@@ -37,16 +37,23 @@ fn nominal(b: Bound, v: Option<VKind>) -> i64 {
 
 /// Why stencils should not share a kernel because of their domains, if they should
 /// not: the kernel runs on the union of the members' domains, so a vertical gap
-/// between them (levels no member computes) would idle threads; clipped parts of one
-/// specialised stencil stay apart (fusing them would bring the branch back).
+/// between them (levels no member computes) would idle threads. Horizontal clips must
+/// agree; vertical clips may differ when `across_clips` (each member is guarded by its
+/// clipped levels), else clipped parts of one specialised stencil stay apart.
 /// Overlapping domains fuse: the common part computes both, the rest one.
-fn domain_conflict(p: &Program, members: &[usize], t: usize) -> Option<Why> {
+fn domain_conflict(p: &Program, members: &[usize], t: usize, across_clips: bool) -> Option<Why> {
     let ts = &p.stencils[t];
     for &m in members {
         let a = &p.stencils[m];
+        let clip_vertical = if across_clips {
+            ts.domain.clip_vertical
+        } else {
+            a.domain.clip_vertical
+        };
         let same_rest = Domain {
             horizontal: ts.domain.horizontal,
             vertical: ts.domain.vertical,
+            clip_vertical,
             ..a.domain
         } == ts.domain;
         if !same_rest {
@@ -63,7 +70,12 @@ fn domain_conflict(p: &Program, members: &[usize], t: usize) -> Option<Why> {
         .map(|&m| {
             let st = &p.stencils[m];
             let (lo, hi) = st.domain.vertical;
-            (nominal(lo, st.vertical), nominal(hi, st.vertical))
+            let (lo, hi) = (nominal(lo, st.vertical), nominal(hi, st.vertical));
+            let (clip_lo, clip_hi) = st.domain.clip_vertical;
+            (
+                clip_lo.map_or(lo, |c| lo.max(nominal(c, st.vertical))),
+                clip_hi.map_or(hi, |c| hi.min(nominal(c, st.vertical))),
+            )
         })
         .collect();
     ranges.sort();
@@ -91,7 +103,13 @@ struct Group {
 }
 
 /// Why stencil `t` (reading fields as `reads` says) cannot join the group, if it cannot.
-fn conflict(p: &Program, g: &Group, t: usize, reads: &BTreeMap<FieldId, bool>) -> Option<Why> {
+fn conflict(
+    p: &Program,
+    g: &Group,
+    t: usize,
+    reads: &BTreeMap<FieldId, bool>,
+    across_clips: bool,
+) -> Option<Why> {
     let ts = &p.stencils[t];
     let first = &p.stencils[g.members[0]];
     // A kernel staging values in shared memory computes one stencil.
@@ -116,7 +134,7 @@ fn conflict(p: &Program, g: &Group, t: usize, reads: &BTreeMap<FieldId, bool>) -
     if p.has_data_dependent_offsets(ts.root) != p.has_data_dependent_offsets(first.root) {
         return Some(Why::KBlocking);
     }
-    if let Some(why) = domain_conflict(p, &g.members, t) {
+    if let Some(why) = domain_conflict(p, &g.members, t, across_clips) {
         return Some(why);
     }
     for (f, &pointwise) in reads {
@@ -161,15 +179,15 @@ fn add(p: &Program, g: &mut Group, t: usize, reads: BTreeMap<FieldId, bool>) {
 
 /// Groups consecutive stencils into kernels (greedy, in program order): the stencil
 /// indices of each kernel, in launch order; reports every fusion and every refusal with
-/// its reason.
-pub fn fuse(p: &Program, report: &mut OptReport) -> Vec<Vec<usize>> {
+/// its reason. With `across_clips`, members may differ in their vertical clips.
+pub fn fuse(p: &Program, across_clips: bool, report: &mut OptReport) -> Vec<Vec<usize>> {
     super::checked(p, "fuse (its input)");
     let mut kernels = Vec::new();
     let mut g = Group::default();
     for t in 0..p.stencils.len() {
         let reads = p.read_pattern(p.stencils[t].root);
         if !g.members.is_empty() {
-            match conflict(p, &g, t, &reads) {
+            match conflict(p, &g, t, &reads, across_clips) {
                 None => {
                     let last = &p.stencils[*g.members.last().unwrap()].name;
                     report.decisions.push(Decision::Fused {

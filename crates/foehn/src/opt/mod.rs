@@ -60,6 +60,11 @@ pub struct OptOptions {
     /// neighbour would load too much, marked for the CUDA generator to compute it once
     /// per block (for the block's points and their neighbours) in shared memory.
     pub stage: bool,
+    /// Fuse the parts of a specialised stencil (and stencils next to them) although
+    /// their vertical clips differ: each member keeps its clipped domain as its guard,
+    /// so a k-blocked kernel computes a part only on its levels, and inputs the parts
+    /// share are read in one launch instead of one per part.
+    pub fuse_clipped: bool,
 }
 
 impl Default for OptOptions {
@@ -79,6 +84,7 @@ impl Default for OptOptions {
             k_major: true,
             hoist: true,
             stage: true,
+            fuse_clipped: true,
         }
     }
 }
@@ -99,6 +105,7 @@ impl OptOptions {
             k_major: false,
             hoist: false,
             stage: false,
+            fuse_clipped: false,
         }
     }
 }
@@ -148,7 +155,7 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
 pub fn optimise_scheduled(program: &Program, opts: &OptOptions) -> (Program, Schedule, OptReport) {
     let (p, mut report) = optimise(program, opts);
     let schedule = if opts.fuse {
-        let groups = fuse::fuse(&p, &mut report);
+        let groups = fuse::fuse(&p, opts.fuse_clipped, &mut report);
         schedule::resolve(&p, groups, opts)
     } else {
         schedule::per_stencil(&p, opts)

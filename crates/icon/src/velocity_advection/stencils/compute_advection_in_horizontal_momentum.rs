@@ -73,18 +73,18 @@ pub fn interpolate_cells_to_edge(x: &Expr, c_lin_e: &Expr) -> Expr {
 #[allow(clippy::too_many_arguments)]
 pub fn compute_advective_normal_wind_tendency(
     horizontal_kinetic_energy_at_edges_on_model_levels: &Expr,
+    horizontal_kinetic_energy_at_cells_on_model_levels: &Expr,
     upward_vorticity_at_vertices_on_model_levels: &Expr,
     tangential_wind: &Expr,
     vn_on_half_levels: &Expr,
     contravariant_corrected_w_at_cells_on_model_levels: &Expr,
     coriolis_frequency: &Expr,
-    e_bln_c_s: &Expr,
     c_lin_e: &Expr,
     coeff_gradekin: &Expr,
     ddqz_z_full_e: &Expr,
 ) -> Expr {
     let z_kin_hor_e = horizontal_kinetic_energy_at_edges_on_model_levels;
-    let z_ekinh = interpolate_to_cell_center(z_kin_hor_e, e_bln_c_s);
+    let z_ekinh = horizontal_kinetic_energy_at_cells_on_model_levels;
     let (cg0, cg1) = (coeff_gradekin.pick(0), coeff_gradekin.pick(1));
     let horizontal_advection =
         z_kin_hor_e * (&cg0 - &cg1) + &cg1 * z_ekinh.at(E2C, 1) - &cg0 * z_ekinh.at(E2C, 0);
@@ -211,6 +211,12 @@ pub struct Handles<'a> {
     pub scalfac_exdiff: &'a Expr,
     /// Scalar `dtime`.
     pub dtime: &'a Expr,
+    /// Temporary `zeta`: the vorticity at vertices, `Σ_{V2E} vn·geofac_rot` (ICON4Py
+    /// `upward_vorticity_at_vertices_on_model_levels`).
+    pub zeta: &'a Expr,
+    /// Temporary `z_ekinh`: the kinetic energy at cell centres, `Σ_{C2E}
+    /// e_bln_c_s·z_kin_hor_e` (ICON4Py `horizontal_kinetic_energy_at_cells_on_model_levels`).
+    pub z_ekinh: &'a Expr,
 }
 
 /// Field operator of the whole program (ICON4Py `_compute_advection_in_horizontal_momentum`):
@@ -221,15 +227,15 @@ pub fn compute_advection_in_horizontal_momentum_op(
     apply_extra_diffusion_on_vn: bool,
     end_index_of_damping_layer: i32,
 ) -> Expr {
-    let zeta = mo_math_divrot_rot_vertex_ri_dsl(f.vn, f.geofac_rot);
+    let zeta = f.zeta;
     let ddt = compute_advective_normal_wind_tendency(
         f.z_kin_hor_e,
-        &zeta,
+        f.z_ekinh,
+        zeta,
         f.vt,
         f.vn_ie,
         f.z_w_con_c_full,
         f.f_e,
-        f.e_bln_c_s,
         f.c_lin_e,
         f.coeff_gradekin,
         f.ddqz_z_full_e,
@@ -247,7 +253,7 @@ pub fn compute_advection_in_horizontal_momentum_op(
             f.area_edge,
             f.tangent_orientation,
             f.inv_primal_edge_length,
-            &zeta,
+            zeta,
             f.geofac_grdiv,
             f.vn,
             &ddt,
@@ -264,14 +270,30 @@ pub fn edge_domain() -> (Bound, Bound) {
     (start(Zone::Nudging(2)), end(Zone::Local))
 }
 
-/// Adds the program's stencil `compute_advection_in_horizontal_momentum` to `b`:
-/// `ddt_vn_apc` on edges [`edge_domain`] × `[0, nlev)`.
+/// Adds the program's stencils to `b`: the temporaries `zeta` on vertices and `z_ekinh`
+/// on cells `[LATERAL_BOUNDARY_LEVEL_2, HALO end)` (every vertex and cell the edges of
+/// [`edge_domain`] reach), then `ddt_vn_apc` on edges [`edge_domain`] × `[0, nlev)`.
 pub fn add_stencils(
     b: &mut ProgramBuilder,
     f: &Handles<'_>,
     apply_extra_diffusion_on_vn: bool,
     end_index_of_damping_layer: i32,
 ) {
+    let (vlo, vhi) = (start(Zone::LateralBoundary(2)), end(Zone::Halo(1)));
+    b.stencil(
+        "mo_math_divrot_rot_vertex_ri_dsl",
+        f.zeta,
+        mo_math_divrot_rot_vertex_ri_dsl(f.vn, f.geofac_rot),
+    )
+    .horizontal(vlo, vhi)
+    .vertical(0, nlev());
+    b.stencil(
+        "interpolate_to_cell_center",
+        f.z_ekinh,
+        interpolate_to_cell_center(f.z_kin_hor_e, f.e_bln_c_s),
+    )
+    .horizontal(vlo, vhi)
+    .vertical(0, nlev());
     let (lo, hi) = edge_domain();
     b.stencil(
         "compute_advection_in_horizontal_momentum",
@@ -320,6 +342,16 @@ pub fn program() -> ProgramDef {
             cfl_w_limit: &b.scalar("cfl_w_limit", F64),
             scalfac_exdiff: &b.scalar("scalfac_exdiff", F64),
             dtime: &b.scalar("dtime", F64),
+            zeta: &b.temporary(
+                "upward_vorticity_at_vertices_on_model_levels",
+                (VERTEX, K),
+                F64,
+            ),
+            z_ekinh: &b.temporary(
+                "horizontal_kinetic_energy_at_cells_on_model_levels",
+                (CELL, K),
+                F64,
+            ),
         };
         add_stencils(b, &f, extra, nrdmax);
     })
