@@ -519,12 +519,12 @@ fn expected_types(plan: &plan::Plan) -> Vec<Option<FieldType>> {
     for kind in Kind::ALL {
         for c in plan.segments(kind).calls() {
             for d in &c.renamed.fields {
-                types.entry(d.name.as_str()).or_insert(d.ty.clone());
+                types.entry(d.name.as_str()).or_insert(d.ty);
             }
         }
     }
     VelocityAdvectionState::names()
-        .map(|n| types.get(n).cloned())
+        .map(|n| types.get(n).copied())
         .collect()
 }
 
