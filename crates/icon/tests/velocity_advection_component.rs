@@ -582,3 +582,16 @@ fn cuda_schedules_agree_with_the_cpu() {
         cuda.gpu().name()
     );
 }
+
+/// The catalog's linked steps: the chained references agree with the interpreter and
+/// the CPU backend on both grids in every variant, the optimised programs too.
+#[test]
+fn catalog_entries_of_the_steps_match_their_references() {
+    let names = [steps::PREDICTOR_NAME, steps::CORRECTOR_NAME];
+    let catalog = foehn_icon::catalog();
+    for name in names {
+        let entry = catalog.iter().find(|e| e.name == name).unwrap();
+        common::check_entry(entry, NLEV, TOL);
+        common::check_entry_optimised(entry, NLEV, TOL);
+    }
+}

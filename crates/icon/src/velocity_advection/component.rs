@@ -39,6 +39,7 @@
 //! downloads `vertical_cfl` for the host reduction (foehn has no device reduction yet).
 
 pub mod cuda;
+pub mod entry;
 pub mod inputs;
 pub mod plan;
 pub mod state;

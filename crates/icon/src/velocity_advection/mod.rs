@@ -14,14 +14,17 @@ pub mod stencils;
 use foehn_testkit::catalog::Entry;
 
 /// The velocity advection's catalog entries, in ICON's call order (P1–P4 of
-/// `icon-dycore-reference.md` §3.3).
+/// `icon-dycore-reference.md` §3.3), then the component's predictor and corrector steps
+/// as linked programs ([`component::entry`]).
 pub fn entries() -> Vec<Entry> {
-    vec![
+    let mut entries = vec![
         entry::compute_diagnostics_from_normal_wind(),
         entry::compute_advection_in_predictor_vertical_momentum(),
         entry::compute_advection_in_horizontal_momentum(),
         entry::compute_advection_in_corrector_vertical_momentum(),
-    ]
+    ];
+    entries.extend(component::entry::entries());
+    entries
 }
 
 /// The catalog entry of each velocity-advection program, assembled from its three parts:

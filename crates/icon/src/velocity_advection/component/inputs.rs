@@ -40,8 +40,17 @@ pub use crate::velocity_advection::inputs::compute_advection_in_predictor_vertic
 ///   (random, so that what a step leaves untouched shows), `rho`, `exner`, `theta_v`
 ///   positive (not read); `max_vertical_cfl` 0.
 pub fn random_state(grid: &Grid, vertical: &VerticalGrid, seed: u64) -> VelocityAdvectionState {
-    let nlev = vertical.num_levels();
-    let statics = Statics::new(vertical);
+    random_state_for(grid, vertical.num_levels(), &Statics::new(vertical), seed)
+}
+
+/// [`random_state`] with `nlev` levels for the programs of `statics`.
+pub fn random_state_for(
+    grid: &Grid,
+    nlev: usize,
+    statics: &Statics,
+    seed: u64,
+) -> VelocityAdvectionState {
+    let statics = *statics;
     // The programs' own generators, on their specialised programs.
     let program = |kind: Kind, i: usize| {
         let steps = all_calls(&statics, kind).expect("the steps specialise");
