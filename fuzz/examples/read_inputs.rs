@@ -13,13 +13,18 @@ fn main() {
             "grid" => foehn_grid::io::read_grid(path)
                 .map(|g| g.name)
                 .map_err(|e| e.to_string()),
-            "npy" => foehn::runtime::field::npy::load_npy(path)
-                .map(|a| format!("npy {:?}", a.shape))
-                .or_else(|_| {
-                    foehn::runtime::field::npy::load_npz(path)
-                        .map(|m| format!("npz {:?}", m.keys().collect::<Vec<_>>()))
-                })
-                .map_err(|e| e.to_string()),
+            "npy" => {
+                use foehn::runtime::field::npy::{load_npy, load_npz};
+                let npy = match load_npy(path) {
+                    Ok(a) => format!("npy ok {:?}", a.shape),
+                    Err(e) => format!("npy error: {e}"),
+                };
+                let npz = match load_npz(path) {
+                    Ok(m) => format!("npz ok {:?}", m.keys().collect::<Vec<_>>()),
+                    Err(e) => format!("npz error: {e}"),
+                };
+                Ok(format!("{npy} | {npz}"))
+            }
             "cdf" => {
                 let bytes = std::fs::read(path).unwrap();
                 foehn_fuzz::cdf::check_classic_header(&bytes).map(|()| "plausible".to_string())

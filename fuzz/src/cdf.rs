@@ -1,9 +1,17 @@
-//! A check of a classic NetCDF header (CDF-1, CDF-2, CDF-5) against the file's length,
-//! before libnetcdf sees it: libnetcdf 4.9 allocates (and fills) what the header's
-//! counts claim (attribute values, a variable's dimension ids, list lengths) before
-//! comparing them with the file, so a 46 KB file can cost it 15 GB. This is the guard
-//! docs/fuzzing.md proposes for the grid reader; the fuzz target skips the inputs it
-//! refuses, so fuzzing goes on past that known libnetcdf behaviour.
+//! A check of a classic NetCDF header (CDF-1, CDF-2, CDF-5) before libnetcdf sees it,
+//! for what fuzzing found libnetcdf 4.9 and the netcdf crate do with hostile headers:
+//!
+//! * every count (list lengths, attribute values, a variable's dimension ids) must fit
+//!   in the bytes left: libnetcdf allocates, and fills, what the header claims before it
+//!   compares that with the file, so a 46 KB file can cost it 15 GB (or abort under a
+//!   memory limit);
+//! * a variable's type must be a NetCDF type, and the record dimension (length 0) may
+//!   only come first: otherwise libnetcdf divides by zero in `NC_check_vlen` (SIGFPE,
+//!   the process dies);
+//! * names must be UTF-8: the netcdf crate's `Dimension::name` panics on others.
+//!
+//! This is the guard docs/fuzzing.md proposes for the grid reader; the fuzz target skips
+//! the inputs it refuses, so fuzzing goes on past those known failures.
 //!
 //! Layout (NetCDF classic format specification):
 //! `magic numrecs dim_list gatt_list var_list`, lists `tag nelems items` or absent
@@ -71,7 +79,11 @@ impl Header<'_> {
         if n == 0 || n > MAX_NAME {
             return Err(format!("{what} has a name of {n} bytes"));
         }
-        self.take(n.div_ceil(4) * 4, what).map(|_| ())
+        let padded = self.take(n.div_ceil(4) * 4, what)?;
+        // The netcdf crate panics on names that are not UTF-8 (`Dimension::name`).
+        std::str::from_utf8(&padded[..n as usize])
+            .map(|_| ())
+            .map_err(|_| format!("{what} has a name that is not UTF-8"))
     }
 
     /// A list's tag and length (0 when absent).
@@ -125,9 +137,16 @@ pub fn check_classic_header(bytes: &[u8]) -> Result<(), String> {
     };
     h.count("numrecs")?;
     let ndims = h.list(0x0A, 8, "the dimension list")?;
-    for _ in 0..ndims {
+    // Length 0 marks the record (unlimited) dimension; there is at most one.
+    let mut record = None;
+    for i in 0..ndims {
         h.name("a dimension")?;
-        h.count("a dimension")?;
+        if h.count("a dimension")? == 0 {
+            if record.is_some() {
+                return Err("two dimensions have length 0 (the record dimension)".into());
+            }
+            record = Some(i);
+        }
     }
     h.attributes("the global attributes")?;
     let nvars = h.list(0x0B, 24, "the variable list")?;
@@ -138,14 +157,23 @@ pub fn check_classic_header(bytes: &[u8]) -> Result<(), String> {
             return Err(format!("a variable claims {rank} dimensions"));
         }
         h.fits(rank, if h.wide { 8 } else { 4 }, "a variable's dimensions")?;
-        for _ in 0..rank {
+        for position in 0..rank {
             let id = h.count("a variable's dimensions")?;
             if id >= ndims {
                 return Err(format!("a variable uses dimension {id} of {ndims}"));
             }
+            // libnetcdf divides by the product of the other dimensions (NC_check_vlen):
+            // the record dimension anywhere but first makes that 0 (SIGFPE).
+            if position > 0 && Some(id) == record {
+                return Err("a variable has the record dimension after its first".into());
+            }
         }
         h.attributes("a variable's attributes")?;
-        h.u32("a variable's type")?;
+        let types = if version == 5 { 11 } else { 6 };
+        let t = h.u32("a variable's type")?;
+        if !(1..=types).contains(&t) {
+            return Err(format!("a variable has type {t}"));
+        }
         h.count("a variable's size")?;
         if version == 1 {
             h.u32("a variable's offset")?;

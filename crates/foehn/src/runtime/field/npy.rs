@@ -442,26 +442,44 @@ pub fn load_npz(path: impl AsRef<Path>) -> Result<BTreeMap<String, Array>> {
 
 /// Reads every array of a `.npz` archive from a reader.
 pub fn read_npz<R: Read + Seek>(r: R) -> Result<BTreeMap<String, Array>> {
-    let mut zip = zip::ZipArchive::new(r).map_err(|e| bad(format!("not an npz archive: {e}")))?;
+    let mut zip = zip::ZipArchive::new(r)
+        .map_err(|e| bad(format!("not an npz archive: {}", zip_message(&e))))?;
     let mut out = BTreeMap::new();
     for i in 0..zip.len() {
         let member = zip
             .by_index(i)
-            .map_err(|e| bad(format!("npz member {}: {e}", i + 1)))?;
+            .map_err(|e| bad(format!("npz member {}: {}", i + 1, zip_message(&e))))?;
         let name = member
             .name()
-            .map_err(|e| bad(format!("npz member {}: bad name: {e}", i + 1)))?
+            .map_err(|e| {
+                bad(format!(
+                    "npz member {}: bad name: {}",
+                    i + 1,
+                    zip_message(&e)
+                ))
+            })?
             .trim_end_matches(".npy")
             .to_string();
-        let array = read_npy(member).map_err(|e| bad(format!("member {}: {e}", excerpt(&name))))?;
+        let array =
+            read_npy(member).map_err(|e| bad(format!("npz member `{}`: {e}", excerpt(&name))))?;
         if out.insert(name.clone(), array).is_some() {
             return Err(bad(format!(
-                "npz archive holds two members named {}",
+                "npz archive holds two members named `{}`",
                 excerpt(&name)
             )));
         }
     }
     Ok(out)
+}
+
+/// A zip error in words: the zip crate names its internal record types
+/// (`Unexpected end of zip::format::blocks::ZipCentralEntryBlock`).
+fn zip_message(e: &zip::result::ZipError) -> String {
+    let message = e.to_string();
+    match message.split_once("Unexpected end of zip::") {
+        Some((before, _)) => format!("{before}a zip record is cut short"),
+        None => message,
+    }
 }
 
 impl Field {
