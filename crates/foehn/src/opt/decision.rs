@@ -191,6 +191,10 @@ pub enum SpecialiseRejectReason {
 pub enum RegionRejectReason {
     /// A vertical region in a stencil with scans (they run over the whole column).
     Scans,
+    /// A vertical region in a stencil that stages values in shared memory: a staging
+    /// kernel computes one stencil, so each part would stage (and load) its tile again,
+    /// while the level branch costs a uniform test per level of a k-block.
+    Staged,
     /// A bound cannot be used on the region's dimension (the message says why).
     BoundMisuse(String),
     /// A bound is a zone of another location.
@@ -399,6 +403,10 @@ impl fmt::Display for RegionRejectReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RegionRejectReason::Scans => write!(f, "its scans run over the whole vertical range"),
+            RegionRejectReason::Staged => write!(
+                f,
+                "it stages values in shared memory, which every part would stage again in a kernel of its own"
+            ),
             RegionRejectReason::BoundMisuse(m) => write!(f, "{m}"),
             RegionRejectReason::ZoneOfOtherLocation => write!(f, "a zone of another location"),
             RegionRejectReason::EmptyDomain => write!(f, "the domain is empty"),

@@ -18,7 +18,8 @@
 //!
 //! Kept whole: stencils that read their own outputs away from their own point (they
 //! read a snapshot taken before the stencil; parts would see each other's writes), vertical splits of stencils with
-//! scans (a scan runs over the stencil's whole vertical range), and splits whose clip
+//! scans (a scan runs over the stencil's whole vertical range) or staged values (each
+//! part would stage its shared-memory tile again in a kernel of its own), and splits whose clip
 //! would need the larger (smaller) of two bounds not comparable without the grid.
 
 use super::{Decision as Report, OptReport, RegionRejectReason as Why, SpecialiseRejectReason};
@@ -339,6 +340,7 @@ fn decide(p: &Program, st: &Stencil, parts_now: usize) -> Decision {
         )]);
     }
     let has_scan = p.has_scan(st.root);
+    let stages = !p.staged_reads(st.root).is_empty();
     let mut reasons = Vec::new();
     for (region, iv) in cands {
         let mut keep = |why| {
@@ -349,6 +351,10 @@ fn decide(p: &Program, st: &Stencil, parts_now: usize) -> Decision {
         };
         if matches!(iv.dim, IndexDim::V(_)) && has_scan {
             keep(Why::Scans);
+            continue;
+        }
+        if matches!(iv.dim, IndexDim::V(_)) && stages {
+            keep(Why::Staged);
             continue;
         }
         if let Some(m) = [iv.lo, iv.hi]
