@@ -7,7 +7,7 @@ use crate::grid_cmd;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use foehn::codegen::Sizes;
-use foehn::ir::{Role, Scalar, Schedule};
+use foehn::ir::{DType, Role, Scalar, Schedule};
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::field::npy::{load_npz, save_npz, Array};
@@ -70,6 +70,20 @@ pub fn run(a: ExecArgs) -> Result<()> {
                 d.ty
             )
         })?;
+        let (have, want) = (arr.data.dtype(), d.ty.dtype);
+        if have != want {
+            bail!(
+                "{}: array `{}` is {}, but `{}` takes `{}` as {}; save it as that type \
+                 (numpy: .astype(numpy.{}))",
+                a.inputs.display(),
+                d.name,
+                arr.file_dtype.unwrap_or(numpy_name(have)),
+                ir.name,
+                d.name,
+                numpy_name(want),
+                numpy_name(want)
+            );
+        }
         let f = Field::from_array(d.ty.dims, arr.clone())
             .with_context(|| format!("{}: array `{}`", a.inputs.display(), d.name))?;
         args.set_field(&d.name, f);
@@ -154,4 +168,14 @@ pub fn run(a: ExecArgs) -> Result<()> {
         a.output.display()
     );
     Ok(())
+}
+
+/// NumPy's name of a field element type.
+fn numpy_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F64 => "float64",
+        DType::F32 => "float32",
+        DType::I32 => "int32",
+        DType::Bool => "bool_",
+    }
 }

@@ -29,6 +29,7 @@ fn writes_numpy_layout_byte_for_byte() {
     let a = Array {
         shape: vec![2, 3],
         data: FieldData::F64((0..6).map(|i| i as f64).collect()),
+        file_dtype: None,
     };
     let mut out = vec![];
     npy::write_npy(&mut out, &a).unwrap();
@@ -42,22 +43,27 @@ fn round_trips_every_dtype_and_rank() {
         Array {
             shape: vec![4],
             data: FieldData::I32(vec![-1, 0, 7, i32::MAX]),
+            file_dtype: None,
         },
         Array {
             shape: vec![2, 2],
             data: FieldData::Bool(vec![true, false, false, true]),
+            file_dtype: None,
         },
         Array {
             shape: vec![3, 1, 2],
             data: FieldData::F32(vec![1.5, -2.0, 0.1, 3.0, 1e-30, 7.0]),
+            file_dtype: None,
         },
         Array {
             shape: vec![],
             data: FieldData::F64(vec![42.0]),
+            file_dtype: None,
         },
         Array {
             shape: vec![0, 3],
             data: FieldData::F64(vec![]),
+            file_dtype: None,
         },
     ];
     for a in cases {
@@ -94,7 +100,8 @@ fn reads_fortran_order_big_endian_and_int64() {
         a,
         Array {
             shape: vec![2, 3],
-            data: FieldData::I32(vec![0, 1, 2, 3, 4, 5])
+            data: FieldData::I32(vec![0, 1, 2, 3, 4, 5]),
+            file_dtype: None
         }
     );
 }

@@ -15,6 +15,7 @@ fn main() {
             let b = Array {
                 shape: vec![3],
                 data: FieldData::Bool(vec![true, false, true]),
+                file_dtype: None,
             };
             let c = Array {
                 shape: vec![2, 2, 2],

@@ -36,6 +36,7 @@ fn inputs(dir: &Path, ir: &foehn::ir::Program, replace: &[(&str, Vec<u8>)]) -> P
             Array {
                 shape: vec![],
                 data: foehn::runtime::field::FieldData::F64(vec![0.5]),
+                file_dtype: None,
             },
         ));
     }

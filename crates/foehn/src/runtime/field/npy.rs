@@ -13,13 +13,24 @@ use std::collections::BTreeMap;
 use std::io::{Read, Seek, Write};
 use std::path::Path;
 
-/// An untyped n-dimensional array (shape + row-major data), as stored in `.npy`.
-#[derive(Debug, Clone, PartialEq)]
+/// An untyped n-dimensional array (shape + row-major data), as stored in `.npy`. Two
+/// arrays are equal when their shapes and data are (wherever they were read from).
+#[derive(Debug, Clone)]
 pub struct Array {
     /// Extents, outermost first.
     pub shape: Vec<usize>,
     /// Row-major elements.
     pub data: FieldData,
+    /// The element type as the file stored it, in NumPy's words (`int64`, `float32`),
+    /// where it was read from a file: integers are read as `int32`, so a message about
+    /// a wrong type can name what the user saved. `None` for arrays made in memory.
+    pub file_dtype: Option<&'static str>,
+}
+
+impl PartialEq for Array {
+    fn eq(&self, other: &Array) -> bool {
+        self.shape == other.shape && self.data == other.data
+    }
 }
 
 fn bad(msg: impl Into<String>) -> Error {
@@ -330,7 +341,26 @@ pub fn read_npy<R: Read>(mut r: R) -> Result<Array> {
     } else {
         data
     };
-    Ok(Array { shape, data })
+    Ok(Array {
+        shape,
+        data,
+        file_dtype: Some(numpy_name(kind)),
+    })
+}
+
+/// NumPy's name of an `.npy` type code (`f8` → `float64`).
+fn numpy_name(kind: &str) -> &'static str {
+    match kind {
+        "f8" => "float64",
+        "f4" => "float32",
+        "b1" => "bool",
+        "i1" => "int8",
+        "i2" => "int16",
+        "i4" => "int32",
+        "i8" => "int64",
+        "u1" => "uint8",
+        _ => "an unsupported type",
+    }
 }
 
 /// Converts between column-major (field) and row-major (NumPy) element order.
@@ -488,6 +518,7 @@ impl Field {
         Array {
             shape: self.shape().to_vec(),
             data: reorder(self.shape(), self.data(), true),
+            file_dtype: None,
         }
     }
 
