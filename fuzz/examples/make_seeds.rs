@@ -16,7 +16,7 @@ use std::path::Path;
 fn raw_npy(version: u8, header: &str, data: &[u8]) -> Vec<u8> {
     let mut h = header.to_string();
     let prefix = if version == 1 { 10 } else { 12 };
-    while (prefix + h.len() + 1) % 64 != 0 {
+    while !(prefix + h.len() + 1).is_multiple_of(64) {
         h.push(' ');
     }
     h.push('\n');
@@ -70,6 +70,7 @@ fn npy_seeds(dir: &Path) {
         let a = Array {
             shape: shape.clone(),
             data: data.clone(),
+            file_dtype: None,
         };
         put(&format!("{name}.npy"), &npy_bytes(&a));
     }
@@ -120,6 +121,7 @@ fn npy_seeds(dir: &Path) {
     let a = |i: usize| Array {
         shape: arrays[i].1.clone(),
         data: arrays[i].2.clone(),
+        file_dtype: None,
     };
     let (a0, a1, a3, a4) = (a(0), a(1), a(2), a(4));
     save_npz(

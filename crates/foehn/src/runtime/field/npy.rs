@@ -168,7 +168,7 @@ fn parse_shape(text: &str) -> Result<Vec<usize>> {
     let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
     // `(2, 3)` and `(2, 3,)`; no empty entries elsewhere.
     let parts = match parts.split_last() {
-        Some((last, rest)) if last.is_empty() => rest,
+        Some((&"", rest)) => rest,
         _ => &parts[..],
     };
     parts

@@ -1,0 +1,86 @@
+//! The grid-file fuzz corpus as regression tests (see docs/fuzzing.md): every file in
+//! `tests/fuzz_corpus/grid_file/` is read with `read_grid`. Nothing may panic; every
+//! error names the file, holds no Rust debug formatting and no clause twice.
+//!
+//! Inputs that still fail these checks, for want of a fix in the grid reader, wait in
+//! `tests/fuzz_corpus/grid_file_pending/` (not read here; the docs list why).
+
+#![cfg(feature = "netcdf")]
+
+use foehn_grid::io::read_grid;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+/// Rust debug formatting that must never reach a user-facing message.
+const DEBUG_FORMATTING: [&str; 7] = [
+    "Os {", "Float(", "Int(", "IoError(", "Some(", "Error {", "kind:",
+];
+
+/// Whether `input` holds `text` (a reader may quote its input), as bytes or decoded.
+fn quotes(input: &[u8], text: &str) -> bool {
+    let needle = text.as_bytes();
+    needle.is_empty()
+        || input.windows(needle.len()).any(|w| w == needle)
+        || String::from_utf8_lossy(input).contains(text)
+}
+
+/// What is wrong with the error `message` of reading `path`.
+fn message_problems(message: &str, path: &Path, input: &[u8]) -> Vec<String> {
+    let mut problems = Vec::new();
+    if !message.contains(&path.display().to_string()) {
+        problems.push("does not name the file".to_string());
+    }
+    for pattern in DEBUG_FORMATTING {
+        if message.contains(pattern) && !quotes(input, pattern) {
+            problems.push(format!("holds debug formatting `{pattern}`"));
+        }
+    }
+    let clauses: Vec<&str> = message
+        .split(": ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    for (i, c) in clauses.iter().enumerate() {
+        if clauses[i + 1..].contains(c) && !quotes(input, c) {
+            problems.push(format!("repeats the clause `{c}`"));
+            break;
+        }
+    }
+    problems
+}
+
+fn corpus() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus/grid_file");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn grid_fuzz_corpus_reads_without_panics_and_with_clear_errors() {
+    let files = corpus();
+    assert!(files.len() >= 10, "only {} corpus files", files.len());
+    let mut failures = Vec::new();
+    let mut readable = 0;
+    for path in &files {
+        let input = std::fs::read(path).unwrap();
+        match catch_unwind(AssertUnwindSafe(|| read_grid(path))) {
+            Ok(Ok(_)) => readable += 1,
+            Ok(Err(e)) => {
+                let message = e.to_string();
+                failures.extend(
+                    message_problems(&message, path, &input)
+                        .into_iter()
+                        .map(|p| format!("{}: {p}: {message}", path.display())),
+                );
+            }
+            Err(_) => failures.push(format!("{}: panicked", path.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The corpus holds valid files too: the reader is not just failing on everything.
+    assert!(readable >= 3, "only {readable} readable corpus files");
+}
