@@ -148,7 +148,7 @@ pub fn check_classic_header(bytes: &[u8]) -> Result<(), String> {
             record = Some(i);
         }
     }
-    h.attributes("the global attributes")?;
+    h.attributes("the global attribute list")?;
     let nvars = h.list(0x0B, 24, "the variable list")?;
     for _ in 0..nvars {
         h.name("a variable")?;
@@ -168,7 +168,7 @@ pub fn check_classic_header(bytes: &[u8]) -> Result<(), String> {
                 return Err("a variable has the record dimension after its first".into());
             }
         }
-        h.attributes("a variable's attributes")?;
+        h.attributes("a variable's attribute list")?;
         let types = if version == 5 { 11 } else { 6 };
         let t = h.u32("a variable's type")?;
         if !(1..=types).contains(&t) {
