@@ -1,6 +1,6 @@
 //! Reads fuzz inputs outside the fuzzer (no sanitizer, no memory limit), printing each
 //! result: `cargo run --manifest-path fuzz/Cargo.toml --example read_inputs -- grid FILE…`
-//! (or `npy FILE…`, or `cdf FILE…`: the classic-header check of `src/cdf.rs`), e.g. under `/usr/bin/time -v` to see the memory a file costs.
+//! (or `npy FILE…`), e.g. under `/usr/bin/time -v` to see the memory a file costs.
 
 use std::path::Path;
 
@@ -24,10 +24,6 @@ fn main() {
                     Err(e) => format!("npz error: {e}"),
                 };
                 Ok(format!("{npy} | {npz}"))
-            }
-            "cdf" => {
-                let bytes = std::fs::read(path).unwrap();
-                foehn_fuzz::cdf::check_classic_header(&bytes).map(|()| "plausible".to_string())
             }
             other => panic!("unknown kind {other}"),
         };

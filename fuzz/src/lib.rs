@@ -2,7 +2,6 @@
 //! error message of a reader must pass (the same checks as the regression tests in
 //! `crates/foehn/tests/fuzz_regressions.rs` and `crates/grid/tests/fuzz_regressions.rs`).
 
-pub mod cdf;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -6,10 +6,16 @@ use crate::generate::renumber_vertices_by_first_use;
 use crate::space::{add, normalize, scale, sub, unit_from_lat_lon, Vec3};
 use crate::topology::MAX_VERTEX_DEGREE;
 
-/// Counts of an RnBk grid: (cells, edges, vertices).
+/// Counts of an RnBk grid: (cells, edges, vertices). Counts too large for `usize` (a
+/// nonsensical `grid_root` in a file) saturate, so they match no real grid.
 pub fn icosahedral_counts(root: u32, bisections: u32) -> (usize, usize, usize) {
-    let cells = 20 * (root as usize).pow(2) * 4usize.pow(bisections);
-    (cells, cells * 3 / 2, cells / 2 + 2)
+    let cells = (root as usize)
+        .checked_pow(2)
+        .and_then(|r2| r2.checked_mul(20))
+        .zip(4usize.checked_pow(bisections))
+        .and_then(|(c, p)| c.checked_mul(p))
+        .unwrap_or(usize::MAX);
+    (cells, cells.saturating_mul(3) / 2, cells / 2 + 2)
 }
 
 /// The 12 vertices and 20 counter-clockwise faces of the icosahedron, faces ordered in

@@ -55,6 +55,7 @@
 //! # Ok(()) }
 //! ```
 
+mod cdf_header;
 mod consistency;
 mod digest;
 mod layout;

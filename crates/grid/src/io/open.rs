@@ -58,6 +58,16 @@ pub(super) fn open(path: &Path) -> Result<(netcdf::File, Format)> {
         ));
     }
     let format = sniff(path, meta.len()).map_err(fail)?;
+    if format == Format::Classic {
+        std::fs::File::open(path)
+            .map_err(|e| format!("cannot be read: {}", plain_io(&e)))
+            .and_then(|mut f| super::cdf_header::check(&mut f, meta.len()))
+            .map_err(|why| {
+                fail(format!(
+                    "has a NetCDF header that is damaged or cut short: {why}"
+                ))
+            })?;
+    }
     let file = netcdf::open(path).map_err(|e| {
         let what = match format {
             Format::Classic => "its NetCDF header is damaged or cut short",

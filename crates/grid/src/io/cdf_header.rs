@@ -1,22 +1,26 @@
-//! A check of a classic NetCDF header (CDF-1, CDF-2, CDF-5) before libnetcdf sees it,
-//! for what fuzzing found libnetcdf 4.9 and the netcdf crate do with hostile headers:
+//! A check of a classic NetCDF header (CDF-1, CDF-2, CDF-5) before libnetcdf opens the
+//! file. Fuzzing (docs/fuzzing.md) found what libnetcdf 4.9 and the netcdf crate do with
+//! hostile headers, and each rule here keeps one of them away:
 //!
 //! * every count (list lengths, attribute values, a variable's dimension ids) must fit
-//!   in the bytes left: libnetcdf allocates, and fills, what the header claims before it
-//!   compares that with the file, so a 46 KB file can cost it 15 GB (or abort under a
-//!   memory limit);
+//!   in the bytes the file has: libnetcdf allocates what the header claims before it
+//!   compares that with the file (a 13-byte file made it allocate until killed, a
+//!   31-byte one crash on a NULL pointer);
 //! * a variable's type must be a NetCDF type, and the record dimension (length 0) may
-//!   only come first: otherwise libnetcdf divides by zero in `NC_check_vlen` (SIGFPE,
-//!   the process dies);
-//! * names must be UTF-8: the netcdf crate's `Dimension::name` panics on others.
-//!
-//! This is the guard docs/fuzzing.md proposes for the grid reader; the fuzz target skips
-//! the inputs it refuses, so fuzzing goes on past those known failures.
+//!   only come first: otherwise libnetcdf divides by zero in `NC_check_vlen` (SIGFPE);
+//! * names must be UTF-8 of at most 256 bytes: the netcdf crate's `Dimension::name`
+//!   panics on others.
 //!
 //! Layout (NetCDF classic format specification):
 //! `magic numrecs dim_list gatt_list var_list`, lists `tag nelems items` or absent
 //! (`0 0`); counts and sizes are 4 bytes big-endian, 8 in CDF-5; variable offsets 4
-//! bytes in CDF-1, 8 in CDF-2 and CDF-5; names and values padded to 4 bytes.
+//! bytes in CDF-1, 8 in CDF-2 and CDF-5; names and values padded to 4 bytes. Only the
+//! header is read (at most [`MAX_HEADER`] bytes).
+
+use std::io::Read;
+
+/// The longest header read: an ICON grid file's is a few kilobytes.
+pub(super) const MAX_HEADER: u64 = 16 << 20;
 
 /// The longest name libnetcdf accepts (`NC_MAX_NAME`).
 const MAX_NAME: u64 = 256;
@@ -24,7 +28,10 @@ const MAX_NAME: u64 = 256;
 const MAX_VAR_DIMS: u64 = 1024;
 
 struct Header<'a> {
+    /// The start of the file (the header and maybe more).
     bytes: &'a [u8],
+    /// The file's length: what counts must fit in.
+    file_len: u64,
     at: usize,
     /// CDF-5: 8-byte counts.
     wide: bool,
@@ -32,7 +39,7 @@ struct Header<'a> {
 
 impl Header<'_> {
     fn remaining(&self) -> u64 {
-        (self.bytes.len() - self.at) as u64
+        self.file_len.saturating_sub(self.at as u64)
     }
 
     fn take(&mut self, n: u64, what: &str) -> Result<&[u8], String> {
@@ -41,6 +48,12 @@ impl Header<'_> {
                 "{what} needs {n} bytes at offset {}, the file has {} left",
                 self.at,
                 self.remaining()
+            ));
+        }
+        if self.at as u64 + n > self.bytes.len() as u64 {
+            return Err(format!(
+                "the header is longer than {} MiB, which no grid file's is",
+                MAX_HEADER >> 20
             ));
         }
         let start = self.at;
@@ -57,7 +70,9 @@ impl Header<'_> {
     fn count(&mut self, what: &str) -> Result<u64, String> {
         if self.wide {
             let b = self.take(8, what)?;
-            Ok(u64::from_be_bytes(b.try_into().expect("8 bytes")))
+            Ok(u64::from_be_bytes([
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+            ]))
         } else {
             self.u32(what)
         }
@@ -119,19 +134,25 @@ impl Header<'_> {
     }
 }
 
-/// Whether `bytes` start with a classic NetCDF signature (`CDF` 1, 2 or 5).
-pub fn is_classic(bytes: &[u8]) -> bool {
-    bytes.len() >= 4 && bytes.starts_with(b"CDF") && matches!(bytes[3], 1 | 2 | 5)
+/// Checks the classic header of `file` (`file_len` bytes, starting with a classic
+/// signature); why it is refused, if it is.
+pub(super) fn check(file: &mut std::fs::File, file_len: u64) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    file.take(MAX_HEADER)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    check_bytes(&bytes, file_len)
 }
 
-/// Checks that every count in a classic header fits in the file; why not, if not.
-pub fn check_classic_header(bytes: &[u8]) -> Result<(), String> {
-    if !is_classic(bytes) {
+/// [`check`] on the start of a file, `bytes`, of a file of `file_len` bytes.
+pub(super) fn check_bytes(bytes: &[u8], file_len: u64) -> Result<(), String> {
+    if !(bytes.len() >= 4 && bytes.starts_with(b"CDF") && matches!(bytes[3], 1 | 2 | 5)) {
         return Err("not a classic NetCDF file".into());
     }
     let version = bytes[3];
     let mut h = Header {
         bytes,
+        file_len,
         at: 4,
         wide: version == 5,
     };
