@@ -30,6 +30,16 @@ pub enum GridCommand {
         /// A grid name (as for `generate`) or an ICON grid file.
         grid: String,
     },
+    /// Read a grid file and write it as foehn's classic NetCDF (used to read NetCDF-4
+    /// files in a child process, so that a crash of the HDF5 library on a damaged file
+    /// cannot take foehn down).
+    #[command(hide = true)]
+    ToClassic {
+        /// The grid file to read.
+        input: PathBuf,
+        /// The classic NetCDF file to write.
+        output: PathBuf,
+    },
 }
 
 /// Runs a grid subcommand.
@@ -55,6 +65,10 @@ pub fn run(cmd: GridCommand) -> Result<()> {
                 (t0.elapsed() - built).as_secs_f64()
             );
             Ok(())
+        }
+        GridCommand::ToClassic { input, output } => {
+            let grid = foehn_grid::io::read_grid(&input)?;
+            write_file(&grid, &output)
         }
         GridCommand::Info { grid } => {
             let t0 = Instant::now();
@@ -139,9 +153,35 @@ fn write_file(grid: &Grid, path: &Path) -> Result<()> {
     Ok(foehn_grid::io::write_grid(grid, path)?)
 }
 
+/// Reads a grid file; a NetCDF-4 (HDF5) file in a child process (`grid to-classic`),
+/// whose crash on a damaged file becomes an error here.
 #[cfg(feature = "netcdf")]
 fn read_file(path: &Path) -> Result<Grid> {
-    Ok(foehn_grid::io::read_grid(path)?)
+    if !foehn_grid::io::is_hdf5(path) {
+        return Ok(foehn_grid::io::read_grid(path)?);
+    }
+    let dir = tempfile::tempdir()?;
+    let classic = dir.path().join("grid.nc");
+    let out = std::process::Command::new(std::env::current_exe()?)
+        .args(["grid", "to-classic"])
+        .arg(path)
+        .arg(&classic)
+        .stdout(std::process::Stdio::null())
+        .output()?;
+    match out.status.code() {
+        Some(0) => Ok(foehn_grid::io::read_grid(&classic)?),
+        Some(1) => {
+            let said = String::from_utf8_lossy(&out.stderr);
+            let said = said.trim().trim_start_matches("error: ");
+            anyhow::bail!("{said}")
+        }
+        _ => anyhow::bail!(
+            "grid file {}: the NetCDF-4 (HDF5) reader crashed on it ({}): the file is damaged; \
+             check it with `ncdump -h`, or convert a good copy with `nccopy -k cdf5`",
+            path.display(),
+            out.status
+        ),
+    }
 }
 
 #[cfg(not(feature = "netcdf"))]

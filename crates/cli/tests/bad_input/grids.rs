@@ -173,3 +173,14 @@ fn inconsistent_grid_files_from_elsewhere_are_refused() {
         }
     }
 }
+
+/// A damaged NetCDF-4 (HDF5) file, on which the HDF5 library frees an invalid pointer
+/// (found by fuzzing, docs/fuzzing.md), is read in a child process: whatever the library
+/// does, foehn ends with a clear error.
+#[test]
+fn damaged_netcdf4_files_are_read_in_a_child_process() {
+    let damaged = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../grid/tests/fuzz_corpus/grid_file_pending/hdf5_invalid_free");
+    let r = foehn(&["grid".as_ref(), "info".as_ref(), damaged.as_os_str()]);
+    refused(&r, &["hdf5_invalid_free", "HDF5"]);
+}

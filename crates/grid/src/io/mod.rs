@@ -66,5 +66,6 @@ mod read;
 mod write;
 
 pub use names::{GEOMETRY_SPHERE, GEOMETRY_TORUS, KIND_ICOSAHEDRAL, KIND_LIMITED_AREA, KIND_TORUS};
+pub use open::is_hdf5;
 pub use read::read_grid;
 pub use write::write_grid;

@@ -14,7 +14,7 @@ const CLASSIC: &[u8; 3] = b"CDF";
 const HDF5: &[u8; 8] = b"\x89HDF\r\n\x1a\n";
 
 /// The two on-disk formats libnetcdf reads.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Format {
     /// CDF-1, CDF-2 (64-bit offset) or CDF-5.
     Classic,
@@ -76,6 +76,13 @@ pub(super) fn open(path: &Path) -> Result<(netcdf::File, Format)> {
         fail(format!("cannot be opened: {what} ({})", library_error(&e)))
     })?;
     Ok((file, format))
+}
+
+/// Whether `path` is a NetCDF-4 (HDF5) file, by its signature. The HDF5 library behind
+/// such files can crash on damaged ones (docs/fuzzing.md), so a caller may read them in
+/// a child process.
+pub fn is_hdf5(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && sniff(path, m.len()) == Ok(Format::Hdf5))
 }
 
 /// The format from the file's first bytes, or why it is not a NetCDF file.
