@@ -11,6 +11,7 @@ fn main() {
             let a = Array {
                 shape: vec![2, 3],
                 data: FieldData::F64((0..6).map(|i| i as f64 + 0.5).collect()),
+                file_dtype: None,
             };
             let b = Array {
                 shape: vec![3],
@@ -20,6 +21,7 @@ fn main() {
             let c = Array {
                 shape: vec![2, 2, 2],
                 data: FieldData::I32((0..8).collect()),
+                file_dtype: None,
             };
             npy::save_npy(dir.join("a.npy"), &a).unwrap();
             npy::save_npz(dir.join("abc.npz"), [("a", &a), ("b", &b), ("c", &c)]).unwrap();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// anything is allocated (these aborted or panicked before).
 #[test]
 fn oversized_and_nonsensical_sizes_are_refused_with_the_limit() {
-    let cases: [(&[&str], &[&str]); 9] = [
+    let cases: [(&[&str], &[&str]); 11] = [
         (&["grid", "info", "r2b12"], &["R2B12", "FOEHN_MAX_CELLS"]),
         (&["run", "--grid", "r9b9"], &["FOEHN_MAX_CELLS"]),
         (
@@ -24,6 +24,19 @@ fn oversized_and_nonsensical_sizes_are_refused_with_the_limit() {
         (&["run", "--levels", "18446744073709551615"], &["1 to 1000"]),
         (&["run", "--levels", "100000000"], &["1 to 1000"]),
         (&["grid", "info", "r2b4x"], &["unknown grid", "r2b4"]),
+        (
+            &[
+                "explain",
+                "apply_diffusion_to_vn",
+                "--variant",
+                "limitd_area=true",
+            ],
+            &["limitd_area", "not a static argument", "limited_area"],
+        ),
+        (
+            &["explain", "divergence", "--variant", "nonsense=7"],
+            &["nonsense", "none"],
+        ),
     ];
     for (args, words) in cases {
         refused(&foehn(args), words);
