@@ -6,10 +6,9 @@
 
 mod common;
 
-use common::assert_written_exactly;
-use foehn::ir::{Program, Variant};
+use common::{arguments, assert_written_exactly, data, zone_range as range};
+use foehn::ir::Variant;
 use foehn::runtime::field::Args;
-use foehn::runtime::interp::Interpreter;
 use foehn_grid::{Connectivity, Grid, Location, Zone};
 use foehn_icon::velocity_advection::entry;
 use foehn_icon::velocity_advection::stencils::compute_advection_in_corrector_vertical_momentum as p4;
@@ -20,37 +19,9 @@ const NLEV: usize = 10;
 const TOL: f64 = 1e-12;
 const SKIP: &str = "skip_compute_predictor_vertical_advection";
 
-/// Runs `variant` of `entry` in the interpreter on its inputs on `grid`; returns
-/// (before, after).
+/// Runs `variant` of `entry` in the interpreter on its inputs; returns (before, after).
 fn run(entry: &Entry, variant: &Variant, grid: &Grid) -> (Args, Args) {
-    let ir = entry.specialize(variant).unwrap();
-    let before = (entry.inputs)(&ir, grid, NLEV, 11);
-    let mut after = before.clone();
-    Interpreter.run_ir(&ir, grid, &mut after).unwrap();
-    (before, after)
-}
-
-fn data<'a>(a: &'a Args, name: &str) -> &'a [f64] {
-    a.field(name).unwrap().as_f64().unwrap()
-}
-
-/// The arguments of `ir` in declaration order (temporaries excluded) with their
-/// dimensions, then the scalars.
-fn arguments(ir: &Program) -> Vec<String> {
-    let mut out: Vec<String> = ir
-        .fields
-        .iter()
-        .filter(|f| f.role != foehn::ir::Role::Temp)
-        .map(|f| format!("{} {}", f.name, f.ty.dims))
-        .collect();
-    out.extend(ir.scalars.iter().map(|s| s.name.clone()));
-    out
-}
-
-/// `[start(from), end(to))` of `loc` on `grid`.
-fn range(grid: &Grid, loc: Location, from: Zone, to: Zone) -> (usize, usize) {
-    let z = grid.zones.of(loc);
-    (z.start(from).unwrap(), z.end(to).unwrap())
+    common::run_with(entry, variant, grid, NLEV, |_| {})
 }
 
 /// Asserts that every `conn` neighbour of the points `[lo, hi)` lies in `within`.

@@ -5,9 +5,9 @@
 
 mod common;
 
-use foehn::ir::{Program, Variant};
+use common::{arguments, assert_written_exactly, data};
+use foehn::ir::Variant;
 use foehn::runtime::field::Args;
-use foehn::runtime::interp::Interpreter;
 use foehn_grid::{Connectivity, Grid, Location, Zone};
 use foehn_icon::velocity_advection::entry;
 use foehn_icon::velocity_advection::stencils::compute_advection_in_predictor_vertical_momentum as p2;
@@ -16,20 +16,14 @@ use foehn_testkit::catalog::Entry;
 const NLEV: usize = 10;
 const TOL: f64 = 1e-12;
 
-/// Runs `variant` of `entry` in the interpreter on its inputs on `grid`, after `edit`
-/// has changed them; returns (before, after).
+/// [`common::run_with`] with this file's levels.
 fn run_with(
     entry: &Entry,
     variant: &Variant,
     grid: &Grid,
     edit: impl FnOnce(&mut Args),
 ) -> (Args, Args) {
-    let ir = entry.specialize(variant).unwrap();
-    let mut before = (entry.inputs)(&ir, grid, NLEV, 11);
-    edit(&mut before);
-    let mut after = before.clone();
-    Interpreter.run_ir(&ir, grid, &mut after).unwrap();
-    (before, after)
+    common::run_with(entry, variant, grid, NLEV, edit)
 }
 
 /// [`run_with`] on the unchanged inputs.
@@ -43,52 +37,6 @@ fn variant_with(entry: &Entry, name: &str, value: bool) -> Variant {
     all.into_iter()
         .find(|v| v.get(name) == Some(value.into()))
         .unwrap_or_else(|| panic!("{}: no variant with {name} = {value}", entry.name))
-}
-
-fn data<'a>(a: &'a Args, name: &str) -> &'a [f64] {
-    a.field(name).unwrap().as_f64().unwrap()
-}
-
-/// Asserts that `name` changed at every point of `[h0, h1) × [k0, k1)` and is
-/// bit-identical everywhere else.
-fn assert_written_exactly(
-    before: &Args,
-    after: &Args,
-    name: &str,
-    (h0, h1): (usize, usize),
-    (k0, k1): (usize, usize),
-) {
-    let (a, b) = (before.field(name).unwrap(), after.field(name).unwrap());
-    let n = a.shape()[0];
-    for k in 0..a.levels() {
-        for h in 0..n {
-            let i = a.flat_index(h, 0, k);
-            let same = a.data().get(i).as_f64().to_bits() == b.data().get(i).as_f64().to_bits();
-            let inside = (h0..h1).contains(&h) && (k0..k1).contains(&k);
-            assert!(
-                same != inside,
-                "`{name}` at point {h}, level {k}: {} (domain [{h0}, {h1}) × [{k0}, {k1}))",
-                if inside {
-                    "not written inside its domain"
-                } else {
-                    "written outside its domain"
-                }
-            );
-        }
-    }
-}
-
-/// The arguments of `ir` in declaration order (temporaries excluded) with their
-/// dimensions, then the scalars.
-fn arguments(ir: &Program) -> Vec<String> {
-    let mut out: Vec<String> = ir
-        .fields
-        .iter()
-        .filter(|f| f.role != foehn::ir::Role::Temp)
-        .map(|f| format!("{} {}", f.name, f.ty.dims))
-        .collect();
-    out.extend(ir.scalars.iter().map(|s| s.name.clone()));
-    out
 }
 
 // ---------------------------------------------------------------------------------------

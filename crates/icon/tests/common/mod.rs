@@ -117,3 +117,49 @@ pub fn assert_written_exactly(
         }
     }
 }
+
+/// Runs `variant` of `entry` in the interpreter on its inputs (seed 11) on `grid` with
+/// `nlev` levels, after `edit` has changed them; returns (before, after).
+pub fn run_with(
+    entry: &Entry,
+    variant: &Variant,
+    grid: &Grid,
+    nlev: usize,
+    edit: impl FnOnce(&mut foehn::runtime::field::Args),
+) -> (foehn::runtime::field::Args, foehn::runtime::field::Args) {
+    let ir = entry.specialize(variant).unwrap();
+    let mut before = (entry.inputs)(&ir, grid, nlev, 11);
+    edit(&mut before);
+    let mut after = before.clone();
+    Interpreter.run_ir(&ir, grid, &mut after).unwrap();
+    (before, after)
+}
+
+/// The f64 data of the argument `name`.
+pub fn data<'a>(a: &'a foehn::runtime::field::Args, name: &str) -> &'a [f64] {
+    a.field(name).unwrap().as_f64().unwrap()
+}
+
+/// The arguments of `ir` in declaration order (temporaries excluded) with their
+/// dimensions, then the scalars.
+pub fn arguments(ir: &foehn::ir::Program) -> Vec<String> {
+    let mut out: Vec<String> = ir
+        .fields
+        .iter()
+        .filter(|f| f.role != foehn::ir::Role::Temp)
+        .map(|f| format!("{} {}", f.name, f.ty.dims))
+        .collect();
+    out.extend(ir.scalars.iter().map(|s| s.name.clone()));
+    out
+}
+
+/// `[start(from), end(to))` of `loc` on `grid`.
+pub fn zone_range(
+    grid: &Grid,
+    loc: foehn_grid::Location,
+    from: foehn_grid::Zone,
+    to: foehn_grid::Zone,
+) -> (usize, usize) {
+    let z = grid.zones.of(loc);
+    (z.start(from).unwrap(), z.end(to).unwrap())
+}
