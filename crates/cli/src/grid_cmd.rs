@@ -67,7 +67,7 @@ pub fn run(cmd: GridCommand) -> Result<()> {
             Ok(())
         }
         GridCommand::ToClassic { input, output } => {
-            let grid = foehn_grid::io::read_grid(&input)?;
+            let grid = read_in_process(&input)?;
             write_file(&grid, &output)
         }
         GridCommand::Info { grid } => {
@@ -151,6 +151,16 @@ fn print_info(grid: &Grid, seconds: f64) {
 #[cfg(feature = "netcdf")]
 fn write_file(grid: &Grid, path: &Path) -> Result<()> {
     Ok(foehn_grid::io::write_grid(grid, path)?)
+}
+
+#[cfg(feature = "netcdf")]
+fn read_in_process(path: &Path) -> Result<Grid> {
+    Ok(foehn_grid::io::read_grid(path)?)
+}
+
+#[cfg(not(feature = "netcdf"))]
+fn read_in_process(path: &Path) -> Result<Grid> {
+    read_file(path)
 }
 
 /// Reads a grid file; a NetCDF-4 (HDF5) file in a child process (`grid to-classic`),

@@ -8,6 +8,14 @@ use crate::ir::{DType, ExprId, FieldId, Node, Program, Role, Type, UnaryOp, VKin
 use foehn_grid::Connectivity;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The most loads per point of a producer staged in shared memory. A block computes its
+/// staged tile in a phase of its own before the consumer (a barrier between), so a
+/// costly producer stalls the block: on the H100 (R2B6 × 80) producers of 6 loads
+/// (`z_ekinh`) and 8 (`z_nabla2_c`) pay off, while staging the vorticity at vertices
+/// (12 loads) made `compute_advection_in_horizontal_momentum` 3.27 ms against 1.78 ms
+/// stored (bench/results/2026-11-24-h100-velocity-p3-p4-ablation.json).
+const MAX_STAGED_LOADS: usize = 8;
+
 /// How many points one evaluation of `root` reads `Field(t)` at: each path through a
 /// neighbour shift multiplies by the connectivity's width.
 fn reads_per_point(p: &Program, root: ExprId, t: FieldId) -> usize {
@@ -238,6 +246,7 @@ pub(super) fn inline_temporaries(
             let staged = read_through(p, rs.root, t).filter(|c| {
                 stage
                     && loads_once <= limit
+                    && loads_once <= MAX_STAGED_LOADS
                     && rs.location == Some(c.from())
                     && p.field(t).ty.dims.horizontal == Some(c.to())
                     && p.field(t).ty.dtype == DType::F64
