@@ -283,3 +283,54 @@ fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
         }
     }
 }
+
+/// The parts of a stencil specialised on a level region fuse into one kernel with their
+/// neighbours (`fuse_clipped`), each guarded by its clipped levels; without it they stay
+/// apart. Both schedules agree with the interpreter on the program as written.
+#[test]
+fn specialised_parts_fuse_across_their_clips() {
+    let p = ProgramDef::new("clipped", |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let y = b.output("y", (CELL, K), F64);
+        let z = b.output("z", (CELL, K), F64);
+        b.stencil(
+            "split",
+            &y,
+            concat_where(index(K).lt(3), &x * 2.0, &x + 1.0),
+        );
+        b.stencil("after", &z, &y * &x);
+    })
+    .specialize(&Variant::new())
+    .unwrap();
+    let kernels = |fuse_clipped| {
+        let opts = OptOptions {
+            fuse_clipped,
+            ..OptOptions::default()
+        };
+        let (opt, schedule, report) = optimise_scheduled(&p, &opts);
+        assert!(
+            report
+                .decisions
+                .iter()
+                .any(|d| matches!(d, Decision::Specialised { .. })),
+            "{report}"
+        );
+        (opt, schedule)
+    };
+    let (together, fused) = kernels(true);
+    assert_eq!(fused.kernels.len(), 1, "{:?}", fused.describe(&together));
+    let (apart, separate) = kernels(false);
+    assert!(
+        separate.kernels.len() > 1,
+        "{:?}",
+        separate.describe(&apart)
+    );
+    for grid in foehn_testkit::grids::compiler_grids() {
+        let args = random_args(&p, grid, 6, 17);
+        let mut want = args.clone();
+        Interpreter.run_ir(&p, grid, &mut want).unwrap();
+        for (prog, sched) in [(&together, &fused), (&apart, &separate)] {
+            assert_same(&p.name, prog, &want, &run_cpu(prog, sched, grid, &args));
+        }
+    }
+}

@@ -380,3 +380,25 @@ fn optimised_programs_match_references_on_the_cpu() {
         }
     }
 }
+
+/// The optimiser stores the vorticity at vertices of P3 (a producer of 12 loads per point,
+/// slower staged in shared memory on the H100) and stages the cheaper kinetic energy at
+/// cells (ADR 0008).
+#[test]
+fn horizontal_momentum_stores_the_vorticity_and_stages_the_kinetic_energy() {
+    use foehn::opt::{optimise_scheduled, Decision, OptOptions};
+    let entry = entry::compute_advection_in_horizontal_momentum();
+    let ir = entry
+        .specialize(&variant_with(&entry, EXTRA, true))
+        .unwrap();
+    let (_, _, report) = optimise_scheduled(&ir, &OptOptions::default());
+    let kept = report.decisions.iter().any(|d| {
+        matches!(d, Decision::InlineRejected { temporary, .. }
+            if temporary == "upward_vorticity_at_vertices_on_model_levels")
+    });
+    let staged = report.decisions.iter().any(|d| {
+        matches!(d, Decision::Staged { temporary, .. }
+            if temporary == "horizontal_kinetic_energy_at_cells_on_model_levels")
+    });
+    assert!(kept && staged, "{report}");
+}
