@@ -144,9 +144,14 @@ pub(super) fn check(file: &mut std::fs::File, file_len: u64) -> Result<(), Strin
     check_bytes(&bytes, file_len)
 }
 
+/// Whether `head` starts with a classic NetCDF signature (`CDF` and version 1, 2 or 5).
+pub(super) fn is_classic(head: &[u8]) -> bool {
+    head.len() >= 4 && head.starts_with(b"CDF") && matches!(head[3], 1 | 2 | 5)
+}
+
 /// [`check`] on the start of a file, `bytes`, of a file of `file_len` bytes.
-pub(super) fn check_bytes(bytes: &[u8], file_len: u64) -> Result<(), String> {
-    if !(bytes.len() >= 4 && bytes.starts_with(b"CDF") && matches!(bytes[3], 1 | 2 | 5)) {
+fn check_bytes(bytes: &[u8], file_len: u64) -> Result<(), String> {
+    if !is_classic(bytes) {
         return Err("not a classic NetCDF file".into());
     }
     let version = bytes[3];

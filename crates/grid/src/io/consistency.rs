@@ -88,10 +88,9 @@ fn check_tables(r: &Reader<'_>, grid: &Grid) -> Result<()> {
     for (conn, x2e_conn, e2x_conn, what) in derived {
         let (table, x2e, e2x) = (t.table(conn), t.table(x2e_conn), t.table(e2x_conn));
         for x in 0..table.rows() {
-            let mut listed: Vec<i32> = table.row(x).iter().copied().filter(|&v| v >= 0).collect();
-            let mut expected: Vec<i32> = x2e.valid(x).filter_map(|e| across(e2x, e, x)).collect();
-            listed.sort_unstable();
-            expected.sort_unstable();
+            let (listed, n) = sorted(table.row(x).iter().copied().filter(|&v| v >= 0));
+            let (expected, m) = sorted(x2e.valid(x).filter_map(|e| across(e2x, e, x)));
+            let (listed, expected) = (&listed[..n], &expected[..m]);
             if listed != expected {
                 let one_based = |v: &[i32]| {
                     v.iter()
@@ -105,10 +104,10 @@ fn check_tables(r: &Reader<'_>, grid: &Grid) -> Result<()> {
                         "{} {} lists [{}], but {what} (from `{}` and `{}`) are [{}]; the tables disagree",
                         conn.from().name().to_lowercase(),
                         x + 1,
-                        one_based(&listed),
+                        one_based(listed),
                         var(x2e_conn),
                         var(e2x_conn),
-                        one_based(&expected)
+                        one_based(expected)
                     ),
                 ));
             }
@@ -131,6 +130,19 @@ fn check_tables(r: &Reader<'_>, grid: &Grid) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The (at most six, the widest neighbour table's width) indices of `values`, sorted,
+/// without allocating: this runs for every cell and vertex of a grid being read.
+fn sorted(values: impl Iterator<Item = i32>) -> ([i32; 6], usize) {
+    let mut out = [0; 6];
+    let mut n = 0;
+    for v in values.take(out.len()) {
+        out[n] = v;
+        n += 1;
+    }
+    out[..n].sort_unstable();
+    (out, n)
 }
 
 /// Finite positions, positive areas and lengths.

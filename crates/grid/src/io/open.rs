@@ -8,8 +8,6 @@ use netcdf::AttributeValue;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-/// The signature of classic NetCDF files (`CDF` and a version byte 1, 2 or 5).
-const CLASSIC: &[u8; 3] = b"CDF";
 /// The HDF5 signature of NetCDF-4 files (at offset 0, 512, 1024, 2048, …).
 const HDF5: &[u8; 8] = b"\x89HDF\r\n\x1a\n";
 
@@ -57,17 +55,20 @@ pub(super) fn open(path: &Path) -> Result<(netcdf::File, Format)> {
                 .into(),
         ));
     }
-    let format = sniff(path, meta.len()).map_err(fail)?;
+    let mut raw =
+        std::fs::File::open(path).map_err(|e| fail(format!("cannot be read: {}", plain_io(&e))))?;
+    let format = sniff(&mut raw, meta.len()).map_err(fail)?;
     if format == Format::Classic {
-        std::fs::File::open(path)
-            .map_err(|e| format!("cannot be read: {}", plain_io(&e)))
-            .and_then(|mut f| super::cdf_header::check(&mut f, meta.len()))
+        raw.seek(SeekFrom::Start(0))
+            .map_err(|e| format!("cannot be read: {e}"))
+            .and_then(|_| super::cdf_header::check(&mut raw, meta.len()))
             .map_err(|why| {
                 fail(format!(
                     "has a NetCDF header that is damaged or cut short: {why}"
                 ))
             })?;
     }
+    drop(raw);
     let file = netcdf::open(path).map_err(|e| {
         let what = match format {
             Format::Classic => "its NetCDF header is damaged or cut short",
@@ -82,20 +83,23 @@ pub(super) fn open(path: &Path) -> Result<(netcdf::File, Format)> {
 /// such files can crash on damaged ones (docs/fuzzing.md), so a caller may read them in
 /// a child process.
 pub fn is_hdf5(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && sniff(path, m.len()) == Ok(Format::Hdf5))
+    let is = |m: std::fs::Metadata| {
+        m.is_file()
+            && std::fs::File::open(path)
+                .is_ok_and(|mut f| sniff(&mut f, m.len()) == Ok(Format::Hdf5))
+    };
+    std::fs::metadata(path).is_ok_and(is)
 }
 
 /// The format from the file's first bytes, or why it is not a NetCDF file.
-fn sniff(path: &Path, len: u64) -> std::result::Result<Format, String> {
+fn sniff(file: &mut std::fs::File, len: u64) -> std::result::Result<Format, String> {
     if len == 0 {
         return Err("is empty (0 bytes); was it cut short while being written?".into());
     }
-    let mut file =
-        std::fs::File::open(path).map_err(|e| format!("cannot be read: {}", plain_io(&e)))?;
     let mut head = [0u8; 16];
-    let n = read_up_to(&mut file, &mut head).map_err(|e| format!("cannot be read: {e}"))?;
+    let n = read_up_to(file, &mut head).map_err(|e| format!("cannot be read: {e}"))?;
     let head = &head[..n];
-    if head.len() >= 4 && head.starts_with(CLASSIC) && matches!(head[3], 1 | 2 | 5) {
+    if super::cdf_header::is_classic(head) {
         return Ok(Format::Classic);
     }
     let mut offset = 0u64;
@@ -103,7 +107,7 @@ fn sniff(path: &Path, len: u64) -> std::result::Result<Format, String> {
         let mut sig = [0u8; 8];
         let found = file
             .seek(SeekFrom::Start(offset))
-            .and_then(|_| read_up_to(&mut file, &mut sig))
+            .and_then(|_| read_up_to(file, &mut sig))
             .is_ok_and(|n| n == 8 && &sig == HDF5);
         if found {
             return Ok(Format::Hdf5);
