@@ -327,19 +327,12 @@ impl Cache {
         let Ok(rd) = fs::read_dir(&self.root) else {
             return 0;
         };
-        let hour_old = |p: &Path| {
-            fs::metadata(p)
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|d| d.as_secs() > 3600)
-        };
         rd.flatten()
             .filter(|item| {
                 let (path, name) = (item.path(), item.file_name());
                 name.to_string_lossy().starts_with(LEGACY_STAGING)
                     && holds_only_entry_files(&path)
-                    && hour_old(&path)
+                    && foehn_fsio::cleanup::older_than(&path, foehn_fsio::cleanup::LEGACY_AGE)
             })
             .filter(|item| fs::remove_dir_all(item.path()).is_ok())
             .count()

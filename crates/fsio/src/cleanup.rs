@@ -14,7 +14,7 @@ static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// How old a temporary of an earlier foehn version (whose name has no process id) must
 /// be before a sweep removes it: no write takes this long.
-const LEGACY_AGE: Duration = Duration::from_secs(3600);
+pub const LEGACY_AGE: Duration = Duration::from_secs(3600);
 
 /// A temporary registered for removal on interrupt; dropping it deregisters the path
 /// (the owner has moved or removed it).
@@ -112,7 +112,7 @@ fn stale(rest: &str, path: &Path) -> bool {
 }
 
 /// Whether `path` was last modified more than `age` ago.
-fn older_than(path: &Path, age: Duration) -> bool {
+pub fn older_than(path: &Path, age: Duration) -> bool {
     fs::symlink_metadata(path)
         .and_then(|m| m.modified())
         .ok()
