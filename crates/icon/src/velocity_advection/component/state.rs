@@ -12,12 +12,8 @@
 //! Between substeps the driver swaps them ([`VelocityAdvectionDiagnosticState::swap_tendencies`],
 //! ICON4Py's `swap()`, ICON's swap of `nnow_rcf`/`nnew_rcf`).
 
-use crate::common::state::FieldGroup;
 pub use crate::common::state::PrognosticState;
 use crate::state_struct;
-use foehn::error::{Error, Result};
-use foehn::runtime::field::{Field, FieldView};
-use std::collections::BTreeMap;
 
 state_struct! {
     /// What velocity advection diagnoses (a part of ICON4Py's `DiagnosticStateNonHydro`).
@@ -159,119 +155,4 @@ pub struct VelocityAdvectionState {
     nlev: usize,
 }
 
-impl VelocityAdvectionState {
-    /// Every field name of a state, in slot order (prognostic first).
-    pub fn names() -> impl Iterator<Item = &'static str> {
-        PrognosticState::NAMES
-            .iter()
-            .chain(VelocityAdvectionDiagnosticState::NAMES)
-            .chain(VelocityAdvectionInterpolationState::NAMES)
-            .chain(VelocityAdvectionMetricState::NAMES)
-            .chain(VelocityAdvectionEdgeParams::NAMES)
-            .chain(VelocityAdvectionCellParams::NAMES)
-            .copied()
-    }
-
-    /// The number of fields of a state (its slots).
-    pub fn len() -> usize {
-        Self::names().count()
-    }
-
-    /// Builds a state of `nlev` levels from fields by name (`max_vertical_cfl` 0); every
-    /// name of [`VelocityAdvectionState::names`] must be there, and nothing else.
-    pub fn from_named(
-        mut named: BTreeMap<String, Field>,
-        nlev: usize,
-    ) -> Result<VelocityAdvectionState> {
-        let state = VelocityAdvectionState {
-            prognostic: FieldGroup::from_named(&mut named)?,
-            diagnostic: FieldGroup::from_named(&mut named)?,
-            interpolation: FieldGroup::from_named(&mut named)?,
-            metric: FieldGroup::from_named(&mut named)?,
-            edges: FieldGroup::from_named(&mut named)?,
-            cells: FieldGroup::from_named(&mut named)?,
-            max_vertical_cfl: 0.0,
-            nlev,
-        };
-        match named.keys().next() {
-            Some(extra) => Err(Error::Field(format!(
-                "velocity advection state: `{extra}` is not a field of it (fields: {})",
-                Self::names().collect::<Vec<_>>().join(", ")
-            ))),
-            None => Ok(state),
-        }
-    }
-
-    /// Number of full levels.
-    pub fn nlev(&self) -> usize {
-        self.nlev
-    }
-
-    /// All fields with their names, in slot order.
-    pub fn fields(&self) -> impl Iterator<Item = (&'static str, &Field)> {
-        let mut all: Vec<&Field> = Vec::with_capacity(Self::len());
-        all.extend(self.prognostic.fields());
-        all.extend(self.diagnostic.fields());
-        all.extend(self.interpolation.fields());
-        all.extend(self.metric.fields());
-        all.extend(self.edges.fields());
-        all.extend(self.cells.fields());
-        Self::names().zip(all)
-    }
-
-    /// A field by name (for I/O and tests).
-    pub fn field(&self, name: &str) -> Option<&Field> {
-        self.fields().find(|(n, _)| *n == name).map(|(_, f)| f)
-    }
-
-    /// A field by name, mutably.
-    pub fn field_mut(&mut self, name: &str) -> Option<&mut Field> {
-        let i = Self::names().position(|n| n == name)?;
-        self.fields_mut().into_iter().nth(i)
-    }
-
-    /// An `f64` field's data by name (column-major: horizontal fastest, then local,
-    /// then level).
-    pub fn f64s(&self, name: &str) -> Option<&[f64]> {
-        self.field(name).and_then(Field::as_f64)
-    }
-
-    /// Replaces a field by name; a name that is not a field of the state is an error
-    /// listing the names.
-    pub fn set_field(&mut self, name: &str, field: Field) -> Result<()> {
-        match self.field_mut(name) {
-            Some(f) => {
-                *f = field;
-                Ok(())
-            }
-            None => Err(Error::Field(format!(
-                "velocity advection state: no field `{name}` (fields: {})",
-                Self::names().collect::<Vec<_>>().join(", ")
-            ))),
-        }
-    }
-
-    /// Moves a field out by name, leaving a placeholder until it is set again (for
-    /// uploads and downloads).
-    pub(crate) fn take_field(&mut self, name: &str) -> Option<Field> {
-        self.field_mut(name)
-            .map(|f| std::mem::replace(f, Field::placeholder()))
-    }
-
-    fn fields_mut(&mut self) -> Vec<&mut Field> {
-        let mut all = Vec::with_capacity(Self::len());
-        all.extend(self.prognostic.fields_mut());
-        all.extend(self.diagnostic.fields_mut());
-        all.extend(self.interpolation.fields_mut());
-        all.extend(self.metric.fields_mut());
-        all.extend(self.edges.fields_mut());
-        all.extend(self.cells.fields_mut());
-        all
-    }
-
-    /// Views of every field, in [`VelocityAdvectionState::names`] order (what the
-    /// component runs on; see `VelocityAdvection::run_predictor_step_views`).
-    pub fn views_mut(&mut self) -> Vec<FieldView<'_>> {
-        self.fields_mut().into_iter().map(Field::view_mut).collect()
-    }
-}
+crate::component_state_impl!(VelocityAdvectionState, "velocity advection state", max_vertical_cfl: 0.0);
