@@ -169,11 +169,15 @@ impl Cache {
         }
         fs::create_dir_all(&self.root).map_err(io_err(&self.root))?;
         foehn_fsio::cleanup::sweep(&self.root, STAGING);
-        let tmp = tempfile::Builder::new()
-            .prefix(&foehn_fsio::cleanup::temp_prefix(STAGING))
-            .tempdir_in(&self.root)
-            .map_err(io_err(&self.root))?;
-        let _registration = foehn_fsio::cleanup::register(tmp.path());
+        let (tmp, _registration) = foehn_fsio::cleanup::create_registered(
+            || {
+                tempfile::Builder::new()
+                    .prefix(&foehn_fsio::cleanup::temp_prefix(STAGING))
+                    .tempdir_in(&self.root)
+            },
+            |t| t.path(),
+        )
+        .map_err(io_err(&self.root))?;
         let artifact = tmp.path().join(ARTIFACT);
         if let Err(why) = build(&artifact) {
             if !tmp.path().is_dir() {

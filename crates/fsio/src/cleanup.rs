@@ -30,13 +30,27 @@ impl Drop for Registration {
     }
 }
 
-/// Registers `path` (a temporary file or folder) for removal if the process is
-/// interrupted before the returned guard is dropped.
-pub fn register(path: &Path) -> Registration {
-    LIVE.lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push(path.to_path_buf());
-    Registration(path.to_path_buf())
+/// Creates a temporary with `create` and registers it for removal if the process is
+/// interrupted before the returned guard is dropped. Creation happens under the lock the
+/// interrupt handler takes, so an interrupt either comes before the temporary exists or
+/// finds it registered: no window in which a temporary can be left behind.
+pub fn create_registered<T, E>(
+    create: impl FnOnce() -> Result<T, E>,
+    path_of: impl FnOnce(&T) -> &Path,
+) -> Result<(T, Registration), E> {
+    let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+    let made = create()?;
+    let path = path_of(&made).to_path_buf();
+    live.push(path.clone());
+    Ok((made, Registration(path)))
+}
+
+/// Runs `f` under the lock the interrupt handler takes. For code that (re)creates a
+/// registered temporary by its path (a library's `create`, an image encoder): were the
+/// handler to remove the file just before, the creation would bring it back after.
+pub fn uninterrupted<T>(f: impl FnOnce() -> T) -> T {
+    let _live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+    f()
 }
 
 /// Installs the handler that, on SIGINT, SIGTERM or SIGHUP, removes every registered
@@ -175,7 +189,7 @@ mod tests {
     #[test]
     fn registrations_end_when_dropped() {
         let p = PathBuf::from("/nonexistent/foehn-registration-test");
-        let r = register(&p);
+        let (_, r) = create_registered(|| Ok::<_, ()>(()), |_| &p).unwrap();
         assert!(LIVE.lock().unwrap().contains(&p));
         drop(r);
         assert!(!LIVE.lock().unwrap().contains(&p));

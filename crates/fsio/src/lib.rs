@@ -117,11 +117,11 @@ impl Staged {
             use std::os::unix::fs::PermissionsExt;
             builder.permissions(fs::Permissions::from_mode(0o666));
         }
-        let temp = builder
-            .tempfile_in(dir)
-            .map_err(|e| in_folder(dir, &e))?
-            .into_temp_path();
-        let _registration = cleanup::register(&temp);
+        let (temp, _registration) = cleanup::create_registered(
+            || builder.tempfile_in(dir).map(|f| f.into_temp_path()),
+            |t| t,
+        )
+        .map_err(|e| in_folder(dir, &e))?;
         Ok(Staged {
             target,
             temp,
@@ -129,9 +129,17 @@ impl Staged {
         })
     }
 
-    /// The temporary file's path (write the data here).
+    /// The temporary file's path (write the data here; open or create it by this path
+    /// only inside [`Staged::create_by_path`]).
     pub fn path(&self) -> &Path {
         &self.temp
+    }
+
+    /// Runs `create`, which opens the temporary by its path with create or truncate (a
+    /// library's `create`, an encoder that writes a file by name), so that an interrupt
+    /// cannot remove the temporary just before `create` brings it back.
+    pub fn create_by_path<T>(&self, create: impl FnOnce(&Path) -> T) -> T {
+        cleanup::uninterrupted(|| create(&self.temp))
     }
 
     /// Flushes the temporary file, gives it the replaced file's permissions and renames
@@ -183,7 +191,7 @@ pub fn write_with(
     write: impl FnOnce(&mut fs::File) -> io::Result<()>,
 ) -> io::Result<()> {
     let staged = Staged::new(path)?;
-    let mut f = fs::File::create(staged.path())?;
+    let mut f = staged.create_by_path(|p| fs::File::create(p))?;
     write(&mut f)?;
     drop(f);
     staged.commit()?;

@@ -101,7 +101,8 @@ impl HBarChart {
         );
         let staged =
             foehn_fsio::Staged::with_extension(path, "png").map_err(|e| Error::io(path, e))?;
-        self.draw_to(staged.path(), size, head_px, label_px, group_px)
+        staged
+            .create_by_path(|p| self.draw_to(p, size, head_px, label_px, group_px))
             .map_err(err)?;
         staged.commit().map_err(|e| Error::io(path, e))?;
         Ok(())

@@ -30,8 +30,9 @@ pub fn write_grid(grid: &Grid, path: &Path) -> Result<()> {
     let nc = |context: String| {
         move |e: netcdf::Error| file_error(path, format!("{context} ({})", library_error(&e)))
     };
-    let mut file =
-        netcdf::create_with(staged.path(), options).map_err(nc("cannot create".into()))?;
+    let mut file = staged
+        .create_by_path(|p| netcdf::create_with(p, options))
+        .map_err(nc("cannot create".into()))?;
     define(&mut file, &dims, &globals, &vars)
         .map_err(nc("cannot define the file's layout".into()))?;
     for v in &vars {
