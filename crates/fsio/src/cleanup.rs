@@ -189,7 +189,7 @@ mod tests {
     #[test]
     fn registrations_end_when_dropped() {
         let p = PathBuf::from("/nonexistent/foehn-registration-test");
-        let (_, r) = create_registered(|| Ok::<_, ()>(()), |_| &p).unwrap();
+        let (_, r) = create_registered(|| Ok::<_, ()>(p.clone()), |q| q.as_path()).unwrap();
         assert!(LIVE.lock().unwrap().contains(&p));
         drop(r);
         assert!(!LIVE.lock().unwrap().contains(&p));
