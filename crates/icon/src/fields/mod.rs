@@ -16,6 +16,7 @@
 
 pub mod interpolation;
 pub mod metrics;
+pub mod named;
 pub mod reference_atmosphere;
 pub mod sleve;
 pub mod topography;

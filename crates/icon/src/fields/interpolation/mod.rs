@@ -23,13 +23,12 @@
 
 pub mod geofac;
 pub mod least_squares;
-pub mod named;
 pub mod nudging;
 pub mod rbf;
 pub mod tangent_plane;
 pub mod weights;
 
-pub use named::NamedField;
+pub use crate::fields::named::NamedField;
 
 use foehn_grid::{Connectivity, Grid, Location, Zone};
 use rayon::prelude::*;
