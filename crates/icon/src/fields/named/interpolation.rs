@@ -22,7 +22,7 @@ impl InterpolationFields {
                 icon_name,
                 dims,
                 shape: vec![f.len(), f.width()],
-                data: f.as_slice(),
+                data: f.as_slice().into(),
                 long_name,
                 units,
             }
@@ -39,7 +39,7 @@ impl InterpolationFields {
                 icon_name,
                 dims: &[],
                 shape: vec![],
-                data: from_ref(x),
+                data: from_ref(x).into(),
                 long_name,
                 units,
             }
@@ -50,7 +50,7 @@ impl InterpolationFields {
                 icon_name: "nudgecoeff_e",
                 dims: &["Edge"],
                 shape: vec![self.nudgecoeff_e.len()],
-                data: &self.nudgecoeff_e,
+                data: self.nudgecoeff_e.as_slice().into(),
                 long_name:
                     "lateral-boundary nudging coefficient per edge (0 outside the nudging zone)",
                 units: "1",
@@ -113,7 +113,7 @@ impl InterpolationFields {
                 icon_name: "lsq_pseudoinv",
                 dims: &["Cell", "LsqUnk", "C2E2C"],
                 shape: vec![self.lsq_pseudoinv.len(), 2, 3],
-                data: self.lsq_pseudoinv.as_slice(),
+                data: self.lsq_pseudoinv.as_slice().into(),
                 long_name: "pseudo (or Moore-Penrose) inverse of least squares matrix A",
                 units: "m-1",
             },
