@@ -116,6 +116,10 @@ impl Gpu {
         drv("cuCtxSetCurrent", self.ctx.bind_to_thread())
     }
 
+    pub(crate) fn stream(&self) -> &std::sync::Arc<CudaStream> {
+        &self.stream
+    }
+
     pub(crate) fn raw_stream(&self) -> sys::CUstream {
         self.stream.cu_stream()
     }

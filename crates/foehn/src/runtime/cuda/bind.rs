@@ -206,6 +206,7 @@ impl CudaBackend {
         } else {
             None
         };
+        let replays = super::bound::Replays::new(&stencils);
         Ok(Bound {
             metrics,
             timer,
@@ -224,6 +225,7 @@ impl CudaBackend {
             _temps: temps,
             _stage_tables: stage_tables,
             err,
+            replays,
         })
     }
 }

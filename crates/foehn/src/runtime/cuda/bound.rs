@@ -57,6 +57,39 @@ pub struct Bound<'a> {
     /// Block lists and positions of staged kernels.
     pub(super) _stage_tables: Vec<DeviceBuffer>,
     pub(super) err: DeviceBuffer,
+    /// The launches recorded as CUDA graphs, one per set of scalar values.
+    pub(super) replays: Replays,
+}
+
+/// Launches of a binding recorded as CUDA graphs (see [`Bound::enqueue`]): one driver
+/// call replays all of a program's kernels and copies, so the host time of a call does
+/// not grow with its kernels.
+pub(super) struct Replays {
+    /// (the scalars' bytes when recorded, the recording).
+    graphs: Vec<(Vec<u8>, foehn_gpu::Graph)>,
+    /// False when recordings do not pay: one launch, `FOEHN_CUDA_GRAPHS=0`, or scalars
+    /// that keep changing.
+    on: bool,
+}
+
+/// Programs of fewer launches (kernels and copies) enqueue them one by one: replaying a
+/// graph costs about as much as one launch.
+const MIN_RECORDED_LAUNCHES: usize = 2;
+
+/// Recordings kept per binding (a program called with a few sets of scalars, such as
+/// the predictor and corrector flags); a further set turns recording off.
+const MAX_RECORDINGS: usize = 4;
+
+impl Replays {
+    /// Recording for a binding of `stencils`, unless `FOEHN_CUDA_GRAPHS=0`.
+    pub(super) fn new(stencils: &[BoundStencil]) -> Replays {
+        let launches: usize = stencils.iter().map(|s| 1 + s.copies.len()).sum();
+        let allowed = std::env::var("FOEHN_CUDA_GRAPHS").map_or(true, |v| v != "0");
+        Replays {
+            graphs: Vec::new(),
+            on: allowed && launches >= MIN_RECORDED_LAUNCHES,
+        }
+    }
 }
 
 impl Bound<'_> {
@@ -115,12 +148,46 @@ impl Bound<'_> {
     }
 
     /// Enqueues every kernel without recording metrics (for benchmarks that time the
-    /// calls themselves).
+    /// calls themselves). A program of several launches is recorded as a CUDA graph at
+    /// its first call with a set of scalar values and replayed at the next ones.
     pub fn enqueue(&mut self) -> Result<()> {
+        if self.replays.on {
+            let scalars = self.scalar_bytes();
+            if let Some((_, graph)) = self.replays.graphs.iter().find(|(k, _)| k == scalars) {
+                return graph.launch().map_err(gpu_err(&self.program));
+            }
+            if self.replays.graphs.len() < MAX_RECORDINGS {
+                let key = scalars.to_vec();
+                let backend = self.backend;
+                let program = self.program.clone();
+                let recorded = backend
+                    .gpu
+                    .record(|| self.enqueue_each(), gpu_err(&program))?;
+                if let Some(graph) = recorded {
+                    graph.launch().map_err(gpu_err(&program))?;
+                    self.replays.graphs.push((key, graph));
+                    return Ok(());
+                }
+            }
+            self.replays.on = false;
+            self.replays.graphs.clear();
+        }
+        self.enqueue_each()
+    }
+
+    /// Enqueues the kernels (and their snapshot copies) one by one.
+    fn enqueue_each(&mut self) -> Result<()> {
         for i in 0..self.stencils.len() {
             self.enqueue_one(i)?;
         }
         Ok(())
+    }
+
+    /// The bytes of the runtime scalars (the same in every kernel's block).
+    fn scalar_bytes(&self) -> &[u8] {
+        self.stencils.first().map_or(&[], |st| {
+            &st.block[st.scalar_at..st.scalar_at + 8 * self.scalar_names.len()]
+        })
     }
 
     /// Enqueues bound kernel `i` (its snapshot copies first).
