@@ -28,16 +28,17 @@
 pub mod columns;
 pub mod diffusion;
 pub mod edges;
+mod error;
 pub mod slopes;
 
-use super::reference_atmosphere::{
-    EdgeFieldError, ReferenceAtmosphere, ReferenceAtmosphereEdges, ReferenceConfig,
-};
-use super::sleve::{Heights, SleveError};
+pub use error::MetricsError;
+
+use super::reference_atmosphere::{ReferenceAtmosphere, ReferenceAtmosphereEdges, ReferenceConfig};
+use super::sleve::Heights;
 use super::vertical::VerticalGrid;
 use super::Columns;
 use foehn_grid::{Connectivity, Grid, Location, NeighborTable, Zone};
-use std::fmt;
+use std::time::{Duration, Instant};
 
 /// Rayleigh damping of `w` (ICON `rayleigh_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -334,6 +335,10 @@ impl Ranges {
     }
 }
 
+/// The time each group of metric fields took, in the order they were computed
+/// ([`MetricFields::compute_timed`]).
+pub type StageTimes = Vec<(&'static str, Duration)>;
+
 impl MetricFields {
     /// Every metric field on `grid` for `vertical` and the SLEVE `heights` over it
     /// (its bottom interface is the topography), with the interpolation coefficients
@@ -345,54 +350,42 @@ impl MetricFields {
         inputs: &MetricInputs<'_>,
         config: &MetricsConfig,
     ) -> Result<MetricFields, MetricsError> {
-        config.validate()?;
-        let nlev = vertical.num_levels();
-        let (n_cells, n_edges, n_vertices) = (
-            grid.size(Location::Cell),
-            grid.size(Location::Edge),
-            grid.size(Location::Vertex),
-        );
-        if nlev < 3 {
-            return Err(MetricsError::TooFewLevels { levels: nlev });
-        }
-        if heights.num_levels() != nlev {
-            return Err(MetricsError::WrongLength {
-                field: "heights (levels)",
-                expected: nlev,
-                found: heights.num_levels(),
-            });
-        }
-        check_len("heights (cells)", heights.z_mc.len(), n_cells)?;
-        check_len("heights z_ifc (cells)", heights.z_ifc.len(), n_cells)?;
-        check_len("c_lin_e", inputs.c_lin_e.len(), 2 * n_edges)?;
-        check_len(
-            "cells_aw_verts",
-            inputs.cells_aw_verts.len(),
-            6 * n_vertices,
-        )?;
-        check_len("c_bln_avg", inputs.c_bln_avg.len(), 4 * n_cells)?;
-        for (field, data) in [
-            ("c_lin_e", inputs.c_lin_e),
-            ("cells_aw_verts", inputs.cells_aw_verts),
-            ("c_bln_avg", inputs.c_bln_avg),
-        ] {
-            if let Some(index) = data.iter().position(|x| !x.is_finite()) {
-                return Err(MetricsError::NotFinite { field, index });
-            }
-        }
+        Self::compute_timed(grid, vertical, heights, inputs, config).map(|(m, _)| m)
+    }
+
+    /// [`MetricFields::compute`], with the wall time of each group of fields.
+    pub fn compute_timed(
+        grid: &Grid,
+        vertical: &VerticalGrid,
+        heights: &Heights,
+        inputs: &MetricInputs<'_>,
+        config: &MetricsConfig,
+    ) -> Result<(MetricFields, StageTimes), MetricsError> {
+        let mut times = StageTimes::new();
+        let mut clock = Instant::now();
+        let mut lap = |name: &'static str| {
+            let now = Instant::now();
+            times.push((name, now - clock));
+            clock = now;
+        };
+        check_inputs(grid, vertical, heights, inputs, config)?;
         let ranges = Ranges::of(grid)?;
         let z_ifc = &heights.z_ifc;
         let c_lin_e = inputs.c_lin_e;
         let e2c = grid.topology.table(Connectivity::E2C);
+        lap("checks");
 
         let col = columns::cell_columns(z_ifc, &heights.z_mc);
         let k_fields = columns::level_profiles(vertical, config);
+        lap("cell columns");
         let to_edges = |f: &Columns| edges::cell_to_edge(f, e2c, c_lin_e, 0);
         let ddqz_z_full_e = to_edges(&col.ddqz_z_full);
         let wgtfac_e = to_edges(&col.wgtfac_c);
         let wgtfacq_e = to_edges(&col.wgtfacq_c);
+        lap("cell columns to edges");
 
         let s = slopes::slopes(grid, vertical, z_ifc, inputs, config, &ranges);
+        lap("slopes");
         let flat = heights
             .flat_idx_max(grid, c_lin_e)
             .map_err(MetricsError::Sleve)?;
@@ -401,13 +394,19 @@ impl MetricFields {
             .enumerate()
             .map(|(e, &f)| if e < ranges.edge_lb2 { 0 } else { f })
             .collect();
-        let nflat_gradp = heights
-            .nflat_gradp(grid, c_lin_e)
-            .map_err(MetricsError::Sleve)?;
+        let nflat_gradp = flat[ranges.edge_lb2.min(flat.len())..]
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(heights.num_levels());
+        lap("flat levels");
         let z_me = edges::cell_to_edge(&heights.z_mc, e2c, c_lin_e, 0);
         let gradp = edges::pressure_gradient(grid, heights, &z_me, &flat_idx_max, &ranges);
+        lap("pressure gradient");
         let (pg_exdist, pg_exdist_mask) =
             edges::downward_extrapolation(grid, heights, &z_me, &flat_idx_max, &ranges);
+        drop(z_me);
+        lap("downward extrapolation");
         let zd = diffusion::truly_horizontal(
             grid,
             &heights.z_mc,
@@ -416,12 +415,18 @@ impl MetricFields {
             config,
             &ranges,
         );
+        lap("truly horizontal diffusion");
         let (mask_prog_halo_c, bdy_halo_c) = edges::halo_masks(grid, &ranges);
+        let coeff_gradekin = edges::coeff_gradekin(grid, &ranges);
+        let hmask_dd3d = edges::hmask_dd3d(grid, config, &ranges);
+        lap("edge and halo masks");
         let reference = ReferenceAtmosphere::with_config(heights, &config.reference);
+        lap("reference atmosphere (cells)");
         let reference_edges =
             ReferenceAtmosphereEdges::new(grid, &heights.z_mc, c_lin_e, &config.reference)
                 .map_err(MetricsError::ReferenceEdges)?;
-        Ok(MetricFields {
+        lap("reference atmosphere (edges)");
+        let fields = MetricFields {
             ddqz_z_full: col.ddqz_z_full,
             inv_ddqz_z_full: col.inv_ddqz_z_full,
             ddqz_z_half: col.ddqz_z_half,
@@ -445,14 +450,14 @@ impl MetricFields {
             exner_exfac: s.exner_exfac,
             vwind_impl_wgt: s.vwind_impl_wgt,
             vwind_expl_wgt: s.vwind_expl_wgt,
-            coeff_gradekin: edges::coeff_gradekin(grid, &ranges),
+            coeff_gradekin,
             flat_idx_max,
             nflat_gradp,
             zdiff_gradp: gradp.0,
             vertoffset_gradp: gradp.1,
             pg_exdist,
             pg_exdist_mask,
-            hmask_dd3d: edges::hmask_dd3d(grid, config, &ranges),
+            hmask_dd3d,
             mask_prog_halo_c,
             bdy_halo_c,
             max_nbhgt: zd.max_nbhgt,
@@ -461,8 +466,55 @@ impl MetricFields {
             zd_vertoffset: zd.zd_vertoffset,
             reference,
             reference_edges,
-        })
+        };
+        Ok((fields, times))
     }
+}
+
+/// The sizes and values [`MetricFields::compute`] checks before it starts.
+fn check_inputs(
+    grid: &Grid,
+    vertical: &VerticalGrid,
+    heights: &Heights,
+    inputs: &MetricInputs<'_>,
+    config: &MetricsConfig,
+) -> Result<(), MetricsError> {
+    config.validate()?;
+    let nlev = vertical.num_levels();
+    let (n_cells, n_edges, n_vertices) = (
+        grid.size(Location::Cell),
+        grid.size(Location::Edge),
+        grid.size(Location::Vertex),
+    );
+    if nlev < 3 {
+        return Err(MetricsError::TooFewLevels { levels: nlev });
+    }
+    if heights.num_levels() != nlev {
+        return Err(MetricsError::WrongLength {
+            field: "heights (levels)",
+            expected: nlev,
+            found: heights.num_levels(),
+        });
+    }
+    check_len("heights (cells)", heights.z_mc.len(), n_cells)?;
+    check_len("heights z_ifc (cells)", heights.z_ifc.len(), n_cells)?;
+    check_len("c_lin_e", inputs.c_lin_e.len(), 2 * n_edges)?;
+    check_len(
+        "cells_aw_verts",
+        inputs.cells_aw_verts.len(),
+        6 * n_vertices,
+    )?;
+    check_len("c_bln_avg", inputs.c_bln_avg.len(), 4 * n_cells)?;
+    for (field, data) in [
+        ("c_lin_e", inputs.c_lin_e),
+        ("cells_aw_verts", inputs.cells_aw_verts),
+        ("c_bln_avg", inputs.c_bln_avg),
+    ] {
+        if let Some(index) = data.iter().position(|x| !x.is_finite()) {
+            return Err(MetricsError::NotFinite { field, index });
+        }
+    }
+    Ok(())
 }
 
 /// `Σⱼ weights[i, j]·f[table[i, j]]` over the present neighbours of row `i`.
@@ -488,79 +540,3 @@ fn check_len(field: &'static str, found: usize, expected: usize) -> Result<(), M
     }
     Ok(())
 }
-
-/// Why the metric fields cannot be computed.
-#[derive(Debug, Clone, PartialEq)]
-pub enum MetricsError {
-    /// An input of the wrong size for the grid or the vertical grid.
-    WrongLength {
-        /// The input.
-        field: &'static str,
-        /// The size expected.
-        expected: usize,
-        /// Its size.
-        found: usize,
-    },
-    /// A non-finite interpolation coefficient.
-    NotFinite {
-        /// The input.
-        field: &'static str,
-        /// The first bad entry.
-        index: usize,
-    },
-    /// Fewer than 3 levels (the surface extrapolation needs three).
-    TooFewLevels {
-        /// The number of levels.
-        levels: usize,
-    },
-    /// An option outside its valid range.
-    InvalidOption {
-        /// The [`MetricsConfig`] field.
-        option: &'static str,
-        /// Its value.
-        value: f64,
-        /// What it must be.
-        requirement: &'static str,
-    },
-    /// The grid lacks a zone the fields need.
-    Zone(String),
-    /// The flat levels of the heights could not be found.
-    Sleve(SleveError),
-    /// The reference atmosphere at edges failed.
-    ReferenceEdges(EdgeFieldError),
-}
-
-impl fmt::Display for MetricsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::WrongLength {
-                field,
-                expected,
-                found,
-            } => write!(
-                f,
-                "metric fields: {field} has {found} values, {expected} expected"
-            ),
-            Self::NotFinite { field, index } => {
-                write!(f, "metric fields: {field}[{index}] is not finite")
-            }
-            Self::TooFewLevels { levels } => write!(
-                f,
-                "metric fields: {levels} levels; at least 3 are needed (surface extrapolation)"
-            ),
-            Self::InvalidOption {
-                option,
-                value,
-                requirement,
-            } => write!(
-                f,
-                "metric fields: {option} = {value}, must be {requirement}"
-            ),
-            Self::Zone(e) => write!(f, "metric fields: {e}"),
-            Self::Sleve(e) => write!(f, "metric fields: {e}"),
-            Self::ReferenceEdges(e) => write!(f, "metric fields: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for MetricsError {}
