@@ -25,11 +25,20 @@ pub enum GridCommand {
         #[arg(long)]
         radius: Option<f64>,
     },
-    /// Print counts, zone ranges, edge lengths, area ratio and index locality.
+    /// Print counts, zone ranges, edge lengths, area ratio and index locality; with
+    /// `--levels N`, also the vertical grid (nflatlev, nflat_gradp,
+    /// end_index_of_damping_layer, kstart_moist, model top, lowest layer).
     Info {
         /// A grid name (as for `generate`) or an ICON grid file.
         grid: String,
+        /// The vertical grid to summarise.
+        #[command(flatten)]
+        vertical: crate::fields_cmd::InfoVertical,
     },
+    /// Write every static field of the dycore (geometry, interpolation coefficients,
+    /// vertical grid, heights, metric fields, reference atmosphere) under ICON4Py's
+    /// names and dimension order (index fields 0-based) to NetCDF (`.nc`) or `.npz`.
+    Fields(crate::fields_cmd::FieldsArgs),
     /// Read a grid file and write it as foehn's classic NetCDF (used to read NetCDF-4
     /// files in a child process, so that a crash of the HDF5 library on a damaged file
     /// cannot take foehn down).
@@ -70,12 +79,13 @@ pub fn run(cmd: GridCommand) -> Result<()> {
             let grid = read_in_process(&input)?;
             write_file(&grid, &output)
         }
-        GridCommand::Info { grid } => {
+        GridCommand::Info { grid, vertical } => {
             let t0 = Instant::now();
             let grid = load(&grid)?;
             print_info(&grid, t0.elapsed().as_secs_f64());
-            Ok(())
+            crate::fields_cmd::print_vertical_summary(&grid, &vertical)
         }
+        GridCommand::Fields(a) => crate::fields_cmd::run(a),
     }
 }
 

@@ -7,6 +7,8 @@ mod compare_cmd;
 mod compile_cmd;
 mod exec_cmd;
 mod explain_cmd;
+mod fields_cmd;
+mod fields_write;
 mod grid_cmd;
 mod limits;
 mod run_cmd;
