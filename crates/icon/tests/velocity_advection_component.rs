@@ -3,8 +3,8 @@
 //! as a dycore would) every schedule on every engine agrees with the chained plain-Rust
 //! references; the skip logic, the tendency slots, the max-CFL reduction (against an
 //! independent computation over its domain), bad input, caller-owned views and (where a
-//! device exists) the CUDA backend, on a small global (R2B2, with pentagons) and a small
-//! limited-area grid with 10 levels.
+//! device exists) the CUDA backend and its device reduction of the CFL number, on a
+//! small global (R2B2, with pentagons) and a small limited-area grid with 10 levels.
 
 mod common;
 
@@ -18,8 +18,8 @@ use foehn_icon::velocity_advection::component::inputs::{random_state, DTIME};
 use foehn_icon::velocity_advection::component::state::VelocityAdvectionDiagnosticState;
 use foehn_icon::velocity_advection::component::steps::{self, intermediates};
 use foehn_icon::velocity_advection::component::{
-    scale_factors, skip_compute_predictor_vertical_advection, Engine, Kind, Schedule, Statics,
-    VelocityAdvection, VelocityAdvectionState,
+    max_abs_vertical_cfl, scale_factors, skip_compute_predictor_vertical_advection, Engine, Kind,
+    Schedule, Statics, VelocityAdvection, VelocityAdvectionState,
 };
 use std::collections::BTreeSet;
 
@@ -538,21 +538,41 @@ fn cuda_schedules_agree_with_the_cpu() {
             // Device-resident: upload once, bind once, launch per step, download at the
             // end (the winds change on the host between calls in `steps`, so this runs
             // the same sequence without the changes and compares with the CPU's).
-            let va = component(grid, schedule, Engine::Interpreter);
+            let what = format!("{} {schedule:?}", grid.name);
+            let mut va = component(grid, schedule, Engine::Interpreter);
+            // Stale values outside the reduction's cells must not count on the device.
+            let stale = va.workspace_field_mut("vertical_cfl").unwrap();
+            stale.as_f64_mut().unwrap().fill(50.0);
             let programs = va.cuda(&cuda).unwrap();
             let mut state = initial_state(grid);
             let mut device = programs.upload(&mut state).unwrap();
-            device.run(Kind::Predictor { skip: false }, DTIME).unwrap();
-            device.run(Kind::Corrector, DTIME).unwrap();
-            device.run(Kind::Predictor { skip: true }, DTIME).unwrap();
-            device.run(Kind::Corrector, DTIME).unwrap();
-            device.download(&mut state).unwrap();
             let mut cpu = component(grid, Schedule::Unfused, Engine::Cpu(common::cpu()));
             let mut host = initial_state(grid);
-            cpu.run_predictor_step(&mut host, false, DTIME).unwrap();
-            cpu.run_corrector_step(&mut host, DTIME).unwrap();
-            cpu.run_predictor_step(&mut host, true, DTIME).unwrap();
-            cpu.run_corrector_step(&mut host, DTIME).unwrap();
+            let mut max = 0.0f64;
+            for kind in [
+                Kind::Predictor { skip: false },
+                Kind::Corrector,
+                Kind::Predictor { skip: true },
+                Kind::Corrector,
+            ] {
+                device.run(kind, DTIME).unwrap();
+                cpu.run(kind, &mut host, DTIME).unwrap();
+                // The device's reduction (8 bytes downloaded) is the host reduction of
+                // the device's vertical_cfl, bit for bit.
+                let cfl = &device.download_workspace().unwrap()["vertical_cfl"];
+                max = max.max(max_abs_vertical_cfl(grid, cfl).unwrap());
+                let got = device.max_vertical_cfl().unwrap();
+                assert_eq!(
+                    got.to_bits(),
+                    max.to_bits(),
+                    "{what} {kind:?}: {got:e} vs {max:e}"
+                );
+                if grid.is_limited_area() {
+                    let stale_outside = cfl.as_f64().unwrap().contains(&50.0);
+                    assert!(stale_outside, "{what}: no stale point outside");
+                }
+            }
+            device.download(&mut state).unwrap();
             for name in VelocityAdvectionDiagnosticState::NAMES {
                 assert_fields_close(
                     &format!("{} {schedule:?}: cpu vs device-resident cuda", grid.name),
@@ -566,6 +586,11 @@ fn cuda_schedules_agree_with_the_cpu() {
                 (host.max_vertical_cfl - state.max_vertical_cfl).abs()
                     <= TOL * host.max_vertical_cfl
             );
+            // A larger maximum set by the driver stays.
+            device.set_max_vertical_cfl(7.5).unwrap();
+            device.run(Kind::Corrector, DTIME).unwrap();
+            device.download(&mut state).unwrap();
+            assert_eq!(state.max_vertical_cfl, 7.5, "{what}");
         }
         // The per-call engine (upload, launch, download in every step), with the winds
         // changed between the calls.

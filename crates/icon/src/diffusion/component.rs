@@ -25,7 +25,7 @@
 //! `apply_to_vertical_wind` / `apply_to_horizontal_wind` are not consulted.
 //!
 //! Halo exchanges are no-ops (one domain): the steps list them where ICON exchanges and
-//! [`runner::exchange_with`] runs them through the
+//! [`crate::common::runner::exchange_with`] runs them through the
 //! [`Exchange`](crate::common::exchange::Exchange) hook a decomposed run fills in.
 //!
 //! Engines: [`Engine::Interpreter`], [`Engine::Cpu`], [`Engine::Reference`] (the
@@ -38,7 +38,7 @@ pub mod plan;
 pub mod state;
 pub mod steps;
 
-use crate::common::runner;
+use crate::common::component::{Core, Names};
 pub use crate::common::runner::{Engine, Schedule};
 pub use state::DiffusionState;
 
@@ -46,11 +46,11 @@ use crate::common::constants::DBL_EPS;
 use crate::diffusion::config::{DiffusionConfig, DiffusionParams};
 use crate::diffusion::stencils::apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence::TYPE_SHEAR_VALUES;
 use crate::fields::vertical::VerticalGrid;
-use foehn::runtime::cuda::CudaBackend;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::runtime::field::{Field, FieldView};
 use foehn::ir::{Scalar, StaticValue};
+use foehn::runtime::cuda::CudaBackend;
+use foehn::runtime::field::{Field, FieldView};
 use foehn_grid::Grid;
 use std::collections::BTreeMap;
 
@@ -206,19 +206,17 @@ pub struct Diffusion<'a> {
     config: DiffusionConfig,
     params: DiffusionParams,
     initial_params: DiffusionParams,
-    grid: &'a Grid,
-    nlev: usize,
     statics: Statics,
-    schedule: Schedule,
-    engine: Engine<'a>,
-    plan: plan::Plan,
-    /// The component's own work fields, in slot order after the state's fields.
-    workspace: Vec<Field>,
-    /// The name of each slot (for binding and messages).
-    slot_names: Vec<String>,
-    /// The regular and the initial-run steps, bound to the slots.
-    bound: [Vec<runner::BoundStep>; 2],
+    /// The slots, plan, bound steps and engine.
+    core: Core<'a>,
 }
+
+/// How diffusion is named in messages.
+const NAMES: Names = Names {
+    what: "diffusion",
+    component: "Diffusion",
+    state: "DiffusionState",
+};
 
 impl<'a> Diffusion<'a> {
     /// The component for `grid` and `vertical` (unfused, on the interpreter; see
@@ -253,50 +251,33 @@ impl<'a> Diffusion<'a> {
             workspace.insert(name.to_string(), Field::zeros(grid, nlev, dims, F64));
         }
         // Slots: the state's fields (the caller's, for a step), then the work fields.
-        let mut slot_names: Vec<String> = DiffusionState::names().map(String::from).collect();
-        let mut work = Vec::with_capacity(workspace.len());
-        for (name, f) in workspace {
-            slot_names.push(name);
-            work.push(f);
-        }
-        let schedule = Schedule::Unfused;
-        let plan = plan::Plan::new(schedule, &statics)?;
-        let bound = Self::bind(&plan, &slot_names)?;
+        let core = Core::new(
+            NAMES,
+            grid,
+            nlev,
+            DiffusionState::names().collect(),
+            workspace.into_iter().collect(),
+            &SCALARS,
+            plan::plan(Schedule::Unfused, &statics)?,
+        )?;
         Ok(Diffusion {
             config: config.clone(),
             params: params.clone(),
             initial_params,
-            grid,
-            nlev,
-            plan,
             statics,
-            schedule,
-            engine: Engine::Interpreter,
-            workspace: work,
-            slot_names,
-            bound,
+            core,
         })
-    }
-
-    /// The steps of `plan` (regular, initial run) bound to the slots.
-    fn bind(plan: &plan::Plan, slot_names: &[String]) -> Result<[Vec<runner::BoundStep>; 2]> {
-        Ok([
-            runner::bind(plan.steps(false), slot_names, &SCALARS)?,
-            runner::bind(plan.steps(true), slot_names, &SCALARS)?,
-        ])
     }
 
     /// Selects the schedule.
     pub fn with_schedule(mut self, schedule: Schedule) -> Result<Diffusion<'a>> {
-        self.plan = plan::Plan::new(schedule, &self.statics)?;
-        self.bound = Self::bind(&self.plan, &self.slot_names)?;
-        self.schedule = schedule;
+        self.core.set_plan(plan::plan(schedule, &self.statics)?)?;
         Ok(self)
     }
 
     /// Selects the engine.
     pub fn with_engine(mut self, engine: Engine<'a>) -> Diffusion<'a> {
-        self.engine = engine;
+        self.core.set_engine(engine);
         self
     }
 
@@ -322,22 +303,22 @@ impl<'a> Diffusion<'a> {
 
     /// The schedule.
     pub fn schedule(&self) -> Schedule {
-        self.schedule
+        self.core.schedule()
     }
 
     /// The grid.
     pub fn grid(&self) -> &'a Grid {
-        self.grid
+        self.core.grid()
     }
 
     /// Number of full levels.
     pub fn nlev(&self) -> usize {
-        self.nlev
+        self.core.nlev()
     }
 
     /// The specialised programs of a step, in call order (one for [`Schedule::Fused`]).
     pub fn programs(&self) -> Vec<&foehn::ir::Program> {
-        self.plan.programs()
+        self.core.plan().programs(plan::kind(false))
     }
 
     /// The runtime scalars of a step.
@@ -356,25 +337,15 @@ impl<'a> Diffusion<'a> {
     /// The component's own fields by name (K coefficients and, for the unfused
     /// schedule, the intermediate fields).
     pub fn workspace(&self) -> BTreeMap<&str, &Field> {
-        self.slot_names[DiffusionState::len()..]
-            .iter()
-            .map(String::as_str)
-            .zip(&self.workspace)
-            .collect()
+        self.core.workspace()
     }
 
     /// One diffusion step of `dtime` seconds on `state` (ICON4Py `Diffusion.run`, or
     /// `Diffusion.initial_run` with `initial_run`: the first-step `diff_multfac_vn`,
     /// `smag_limit` and `smag_offset = 0`).
     pub fn run(&mut self, state: &mut DiffusionState, dtime: f64, initial_run: bool) -> Result<()> {
-        if state.nlev() != self.nlev {
-            return Err(Error::Field(format!(
-                "diffusion: the state has {} levels, the component {}",
-                state.nlev(),
-                self.nlev
-            )));
-        }
-        if let Engine::Cuda(cuda) = self.engine {
+        self.core.check_levels(state.nlev())?;
+        if let Engine::Cuda(cuda) = self.core.engine() {
             let programs = self.cuda(cuda)?;
             let mut device = programs.upload(state)?;
             device.run(dtime, initial_run)?;
@@ -394,31 +365,9 @@ impl<'a> Diffusion<'a> {
         dtime: f64,
         initial_run: bool,
     ) -> Result<()> {
-        if state.len() != DiffusionState::len() {
-            return Err(Error::Field(format!(
-                "diffusion: {} field views given, a diffusion state has {} ({})",
-                state.len(),
-                DiffusionState::len(),
-                DiffusionState::names().collect::<Vec<_>>().join(", ")
-            )));
-        }
-        if matches!(self.engine, Engine::Cuda(_)) {
-            return Err(Error::Variant {
-                program: steps::STEP_NAME.into(),
-                message: "the CUDA engine runs a DiffusionState (Diffusion::run) or a device-resident state (Diffusion::cuda)".into(),
-            });
-        }
         let scalars = scalar_values(self.params_for(initial_run), dtime);
-        let mut views: Vec<FieldView> = state.iter_mut().map(FieldView::reborrow).collect();
-        views.extend(self.workspace.iter_mut().map(Field::view_mut));
-        runner::execute(
-            &self.bound[initial_run as usize],
-            self.engine,
-            self.grid,
-            self.nlev,
-            &mut views,
-            &scalars,
-        )
+        let kind = plan::kind(initial_run);
+        self.core.run_views(kind, state, &scalars, |_, _| Ok(()))
     }
 
     /// Compiles the step for the GPU: see [`cuda::CudaDiffusion`].
@@ -426,8 +375,9 @@ impl<'a> Diffusion<'a> {
         cuda::CudaDiffusion::new(self, cuda)
     }
 
-    pub(crate) fn plan(&self) -> &plan::Plan {
-        &self.plan
+    /// The slots, plan and engine.
+    pub(crate) fn core(&self) -> &Core<'a> {
+        &self.core
     }
 }
 

@@ -35,8 +35,10 @@
 //! Engines: [`Engine::Interpreter`], [`Engine::Cpu`], [`Engine::Reference`] (the
 //! programs' plain-Rust references chained), [`Engine::Cuda`] (upload, launch, download
 //! per step); for device-resident steps use [`VelocityAdvection::cuda`] (upload once,
-//! bind every program once, launch per step, download at the end). The CUDA path
-//! downloads `vertical_cfl` for the host reduction (foehn has no device reduction yet).
+//! bind every program once, launch per step, download at the end). On the device the
+//! reduction runs on the device too ([`crate::common::device_max`]): a kernel after the
+//! calls that write `vertical_cfl` folds its maximum into a running maximum in device
+//! memory, and only those 8 bytes are downloaded, when the state is.
 
 pub mod cuda;
 pub mod entry;
@@ -45,14 +47,14 @@ pub mod plan;
 pub mod state;
 pub mod steps;
 
-use crate::common::runner::{self, BoundStep};
+use crate::common::component::{Core, Names};
 pub use crate::common::runner::{Engine, Schedule};
 pub use state::VelocityAdvectionState;
 
 use crate::fields::vertical::VerticalGrid;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::ir::{FieldType, Scalar, StaticValue};
+use foehn::ir::{Scalar, StaticValue};
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::field::{Field, FieldView};
 use foehn_grid::Grid;
@@ -180,7 +182,7 @@ fn lacks(name: &str) -> Error {
     }
 }
 
-/// The cells of the host reduction: `[LATERAL_BOUNDARY_LEVEL_4, HALO end)` (ICON4Py's
+/// The cells of the reduction: `[LATERAL_BOUNDARY_LEVEL_4, HALO end)` (ICON4Py's
 /// `start_cell_lateral_boundary_level_4`, `end_cell_halo`).
 pub fn reduction_cells(grid: &Grid) -> Result<(usize, usize)> {
     let z = grid.zones.of(Location::Cell);
@@ -191,46 +193,44 @@ pub fn reduction_cells(grid: &Grid) -> Result<(usize, usize)> {
     ))
 }
 
-/// The host reduction: the largest `|vertical_cfl|` over the cells of
-/// [`reduction_cells`] and every level of the field (0 if the domain is empty).
-pub fn max_abs_vertical_cfl(grid: &Grid, vertical_cfl: &Field) -> Result<f64> {
+/// The horizontal indices of `vertical_cfl` the reduction reads: [`reduction_cells`]
+/// within the field.
+pub fn reduction_range(grid: &Grid, vertical_cfl: &Field) -> Result<(usize, usize)> {
     let (lo, hi) = reduction_cells(grid)?;
+    Ok((lo, hi.min(vertical_cfl.shape()[0])))
+}
+
+/// The host reduction: the largest `|vertical_cfl|` over the cells of
+/// [`reduction_range`] and every level of the field (0 if the domain is empty). The
+/// device's ([`cuda::DeviceVelocityAdvection`]) gives the same value, bit for bit.
+pub fn max_abs_vertical_cfl(grid: &Grid, vertical_cfl: &Field) -> Result<f64> {
+    let (lo, hi) = reduction_range(grid, vertical_cfl)?;
     let data = vertical_cfl
         .as_f64()
         .ok_or_else(|| Error::Field("vertical_cfl: not an f64 field".into()))?;
     let mut max = 0.0f64;
     for k in 0..vertical_cfl.levels() {
-        for h in lo..hi.min(vertical_cfl.shape()[0]) {
+        for h in lo..hi {
             max = max.max(data[vertical_cfl.flat_index(h, 0, k)].abs());
         }
     }
     Ok(max)
 }
 
-/// The bound steps of one kind.
-struct BoundSegments {
-    before: Vec<BoundStep>,
-    after: Vec<BoundStep>,
-}
+/// How velocity advection is named in messages.
+const NAMES: Names = Names {
+    what: "velocity advection",
+    component: "VelocityAdvection",
+    state: "VelocityAdvectionState",
+};
 
 /// The velocity-advection component: statics, the compiled schedule and its work fields.
 pub struct VelocityAdvection<'a> {
-    grid: &'a Grid,
-    nlev: usize,
     statics: Statics,
-    schedule: Schedule,
-    engine: Engine<'a>,
-    plan: plan::Plan,
-    /// The component's own work fields, in slot order after the state's fields.
-    workspace: Vec<Field>,
-    /// The name of each slot (for binding and messages).
-    slot_names: Vec<String>,
-    /// The steps of each [`Kind`] (by [`Kind::index`]), bound to the slots.
-    bound: Vec<BoundSegments>,
-    /// The index of `vertical_cfl` in `workspace`.
+    /// The slots, plan, bound steps and engine.
+    core: Core<'a>,
+    /// The index of `vertical_cfl` among the work fields.
     cfl_at: usize,
-    /// The type every state field must have (those some program binds).
-    expected: Vec<Option<FieldType>>,
 }
 
 impl<'a> VelocityAdvection<'a> {
@@ -245,61 +245,39 @@ impl<'a> VelocityAdvection<'a> {
             });
         }
         let statics = Statics::new(vertical);
-        let mut slot_names: Vec<String> =
-            VelocityAdvectionState::names().map(String::from).collect();
-        let mut workspace = vec![];
-        for (name, dims) in steps::work_fields() {
-            slot_names.push(name.to_string());
-            workspace.push(Field::zeros(grid, nlev, dims, F64));
-        }
-        let cfl_at = steps::work_fields()
-            .iter()
-            .position(|(n, _)| *n == steps::VERTICAL_CFL)
-            .expect("vertical_cfl is a work field");
+        let work = steps::work_fields()
+            .into_iter()
+            .map(|(name, dims)| (name.to_string(), Field::zeros(grid, nlev, dims, F64)))
+            .collect();
         reduction_cells(grid)?;
-        let schedule = Schedule::Unfused;
-        let plan = plan::Plan::new(schedule, &statics)?;
-        let bound = Self::bind(&plan, &slot_names)?;
-        let expected = expected_types(&plan);
-        Ok(VelocityAdvection {
+        let core = Core::new(
+            NAMES,
             grid,
             nlev,
+            VelocityAdvectionState::names().collect(),
+            work,
+            &SCALARS,
+            plan::plan(Schedule::Unfused, &statics)?,
+        )?;
+        let cfl_at = core
+            .work_index(steps::VERTICAL_CFL)
+            .expect("vertical_cfl is a work field");
+        Ok(VelocityAdvection {
             statics,
-            schedule,
-            engine: Engine::Interpreter,
-            plan,
-            workspace,
-            slot_names,
-            bound,
+            core,
             cfl_at,
-            expected,
         })
-    }
-
-    fn bind(plan: &plan::Plan, slot_names: &[String]) -> Result<Vec<BoundSegments>> {
-        Kind::ALL
-            .iter()
-            .map(|&kind| {
-                let s = plan.segments(kind);
-                Ok(BoundSegments {
-                    before: runner::bind(&s.before, slot_names, &SCALARS)?,
-                    after: runner::bind(&s.after, slot_names, &SCALARS)?,
-                })
-            })
-            .collect()
     }
 
     /// Selects the schedule.
     pub fn with_schedule(mut self, schedule: Schedule) -> Result<VelocityAdvection<'a>> {
-        self.plan = plan::Plan::new(schedule, &self.statics)?;
-        self.bound = Self::bind(&self.plan, &self.slot_names)?;
-        self.schedule = schedule;
+        self.core.set_plan(plan::plan(schedule, &self.statics)?)?;
         Ok(self)
     }
 
     /// Selects the engine.
     pub fn with_engine(mut self, engine: Engine<'a>) -> VelocityAdvection<'a> {
-        self.engine = engine;
+        self.core.set_engine(engine);
         self
     }
 
@@ -310,41 +288,34 @@ impl<'a> VelocityAdvection<'a> {
 
     /// The schedule.
     pub fn schedule(&self) -> Schedule {
-        self.schedule
+        self.core.schedule()
     }
 
     /// The grid.
     pub fn grid(&self) -> &'a Grid {
-        self.grid
+        self.core.grid()
     }
 
     /// Number of full levels.
     pub fn nlev(&self) -> usize {
-        self.nlev
+        self.core.nlev()
     }
 
     /// The specialised programs of a step of `kind`, in call order (one under
     /// [`Schedule::Fused`] and [`Schedule::Optimised`]).
     pub fn programs(&self, kind: Kind) -> Vec<&foehn::ir::Program> {
-        self.plan.programs(kind)
+        self.core.plan().programs(kind.index())
     }
 
     /// The component's own work fields by name (see [`steps::work_fields`]).
     pub fn workspace(&self) -> BTreeMap<&str, &Field> {
-        self.slot_names[VelocityAdvectionState::len()..]
-            .iter()
-            .map(String::as_str)
-            .zip(&self.workspace)
-            .collect()
+        self.core.workspace()
     }
 
     /// A work field by name, mutably (a dycore writes `z_kin_hor_e`, `z_vt_ie` and
     /// `z_w_concorr_me` between the predictor and the corrector, as ICON's `solve_nh`).
     pub fn workspace_field_mut(&mut self, name: &str) -> Option<&mut Field> {
-        let i = self.slot_names[VelocityAdvectionState::len()..]
-            .iter()
-            .position(|n| n == name)?;
-        self.workspace.get_mut(i)
+        self.core.workspace_field_mut(name)
     }
 
     /// The predictor step of `dtime` seconds on `state` (ICON4Py
@@ -379,14 +350,8 @@ impl<'a> VelocityAdvection<'a> {
         state: &mut VelocityAdvectionState,
         dtime: f64,
     ) -> Result<()> {
-        if state.nlev() != self.nlev {
-            return Err(Error::Field(format!(
-                "velocity advection: the state has {} levels, the component {}",
-                state.nlev(),
-                self.nlev
-            )));
-        }
-        if let Engine::Cuda(cuda) = self.engine {
+        self.core.check_levels(state.nlev())?;
+        if let Engine::Cuda(cuda) = self.core.engine() {
             check_dtime(dtime)?;
             let work = {
                 let programs = self.cuda(cuda)?;
@@ -396,7 +361,7 @@ impl<'a> VelocityAdvection<'a> {
                 device.download_workspace()?
             };
             for (name, field) in work {
-                if let Some(f) = self.workspace_field_mut(&name) {
+                if let Some(f) = self.core.workspace_field_mut(&name) {
                     *f = field;
                 }
             }
@@ -436,6 +401,8 @@ impl<'a> VelocityAdvection<'a> {
         self.run_views(Kind::Corrector, state, max_vertical_cfl, dtime)
     }
 
+    /// A step on views: the calls before the reduction, the host reduction of
+    /// `vertical_cfl` into `max_vertical_cfl`, the calls after it.
     fn run_views(
         &mut self,
         kind: Kind,
@@ -443,64 +410,15 @@ impl<'a> VelocityAdvection<'a> {
         max_vertical_cfl: &mut f64,
         dtime: f64,
     ) -> Result<()> {
-        if state.len() != VelocityAdvectionState::len() {
-            return Err(Error::Field(format!(
-                "velocity advection: {} field views given, a velocity advection state has {} ({})",
-                state.len(),
-                VelocityAdvectionState::len(),
-                VelocityAdvectionState::names()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
-        if matches!(self.engine, Engine::Cuda(_)) {
-            return Err(Error::Variant {
-                program: steps::step_name(kind).into(),
-                message: "the CUDA engine runs a VelocityAdvectionState (VelocityAdvection::run_predictor_step) or a device-resident state (VelocityAdvection::cuda)".into(),
-            });
-        }
         check_dtime(dtime)?;
-        self.check_views(state)?;
-        let scalars = scalar_values(dtime);
-        let bound = &self.bound[kind.index()];
-        for (segment, reduce) in [(&bound.before, true), (&bound.after, false)] {
-            let mut views: Vec<FieldView> = state.iter_mut().map(FieldView::reborrow).collect();
-            views.extend(self.workspace.iter_mut().map(Field::view_mut));
-            runner::execute(
-                segment,
-                self.engine,
-                self.grid,
-                self.nlev,
-                &mut views,
-                &scalars,
-            )?;
-            drop(views);
-            if reduce {
-                let cfl = max_abs_vertical_cfl(self.grid, &self.workspace[self.cfl_at])?;
-                *max_vertical_cfl = max_vertical_cfl.max(cfl);
-            }
-        }
-        Ok(())
-    }
-
-    /// Every state view has the dimensions, shape and element type the programs bind
-    /// it with (an error names the first that has not).
-    fn check_views(&self, state: &[FieldView]) -> Result<()> {
-        let names = VelocityAdvectionState::names();
-        for ((name, view), want) in names.zip(state).zip(&self.expected) {
-            let Some(want) = want else { continue };
-            let shape = Field::grid_shape(self.grid, self.nlev, want.dims);
-            if view.dims() != want.dims || view.shape() != shape || view.dtype() != want.dtype {
-                return Err(Error::Field(format!(
-                    "velocity advection: `{name}` is {}, the component needs {} ({} levels on {})",
-                    view.describe(),
-                    foehn::runtime::field::describe(want.dims, &shape, want.dtype),
-                    self.nlev,
-                    self.grid.name
-                )));
-            }
-        }
-        Ok(())
+        let (grid, cfl_at) = (self.core.grid(), self.cfl_at);
+        let reduce = |_segment, work: &[Field]| {
+            let cfl = max_abs_vertical_cfl(grid, &work[cfl_at])?;
+            *max_vertical_cfl = max_vertical_cfl.max(cfl);
+            Ok(())
+        };
+        self.core
+            .run_views(kind.index(), state, &scalar_values(dtime), reduce)
     }
 
     /// Compiles the steps for the GPU: see [`cuda::CudaVelocityAdvection`].
@@ -508,25 +426,10 @@ impl<'a> VelocityAdvection<'a> {
         cuda::CudaVelocityAdvection::new(self, cuda)
     }
 
-    pub(crate) fn plan(&self) -> &plan::Plan {
-        &self.plan
+    /// The slots, plan and engine.
+    pub(crate) fn core(&self) -> &Core<'a> {
+        &self.core
     }
-}
-
-/// The type of each state field (in [`VelocityAdvectionState::names`] order) as the
-/// calls of `plan` declare it; `None` for fields no call binds.
-fn expected_types(plan: &plan::Plan) -> Vec<Option<FieldType>> {
-    let mut types: BTreeMap<&str, FieldType> = BTreeMap::new();
-    for kind in Kind::ALL {
-        for c in plan.segments(kind).calls() {
-            for d in &c.renamed.fields {
-                types.entry(d.name.as_str()).or_insert(d.ty);
-            }
-        }
-    }
-    VelocityAdvectionState::names()
-        .map(|n| types.get(n).copied())
-        .collect()
 }
 
 /// A substep must be positive and finite (the constants divide by it).

@@ -11,7 +11,9 @@
 //! runs it.
 
 use super::Statics;
-use crate::common::runner::{calls, Call, Exchange, ExchangeMode, ReferenceFn, Step};
+pub use crate::common::plan::{bound_fields, link_calls};
+use crate::common::plan::{rename, renamed_call};
+use crate::common::runner::{Call, Exchange, ExchangeMode, ReferenceFn, Step};
 use crate::diffusion::references::{
     apply_diffusion_to_theta_and_exner as theta_ref, apply_diffusion_to_vn as vn_ref,
     apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence as w_ref,
@@ -30,11 +32,10 @@ use crate::diffusion::stencils::{
 };
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
-use foehn::ir::link::{link, LinkCall, LinkSpec};
-use foehn::ir::{self, Role};
+use foehn::ir;
+use foehn::ir::link::{link, LinkSpec};
 use foehn::runtime::field::Args;
 use foehn_grid::Grid;
-use std::collections::BTreeSet;
 
 /// The fields the unfused schedule passes between programs (the fused program's
 /// temporaries): `diff_multfac_smag`, `u_vert`, `v_vert`, `kh_smag_e`, `kh_smag_ec`,
@@ -74,31 +75,15 @@ pub(crate) fn call(
     reference: ReferenceFn,
     initial: bool,
 ) -> Call {
-    let mut renamed = ir.clone();
     let map = |name: &str| {
-        let n = renames
-            .iter()
-            .find(|(from, _)| *from == name)
-            .map_or(name, |(_, to)| to);
+        let n = rename(renames, name);
         if initial && INITIAL_RUN_FIELDS.contains(&n) {
             initial_name(n)
         } else {
             n.to_string()
         }
     };
-    for d in renamed.fields.iter_mut().filter(|d| d.role != Role::Temp) {
-        d.name = map(&d.name);
-    }
-    for s in renamed.scalars.iter_mut() {
-        s.name = map(&s.name);
-    }
-    Call {
-        schedule: ir::Schedule::unfused(&ir),
-        ir,
-        optimised: None,
-        renamed,
-        reference,
-    }
+    renamed_call(ir, map, reference)
 }
 
 pub(crate) fn exchange(location: Location, fields: &[&'static str], mode: ExchangeMode) -> Step {
@@ -264,15 +249,6 @@ pub fn unfused_steps(s: &Statics, initial: bool) -> Result<Vec<Step>> {
 /// Name of the whole step as one program.
 pub const STEP_NAME: &str = "diffusion_step";
 
-/// The component fields (not temporaries) the calls of `steps` bind, in first-use order.
-pub fn bound_fields(steps: &[Step]) -> Vec<&ir::FieldDecl> {
-    let mut seen = BTreeSet::new();
-    calls(steps)
-        .flat_map(|c| c.renamed.fields.iter())
-        .filter(|d| d.role != Role::Temp && seen.insert(d.name.clone()))
-        .collect()
-}
-
 /// The later versions of the re-written intermediates in [`linked_program`]: the second
 /// `mo_intp_rbf_rbf_vec_interpol_vertex` call (of `z_nabla2_e`) writes `u_vert`/`v_vert`
 /// after `calculate_nabla2_and_smag_coefficients_for_vn` read them.
@@ -280,26 +256,6 @@ pub const LINKED_VERSIONS: [(&str, &str); 2] = [
     ("u_vert", "u_vert_of_nabla2"),
     ("v_vert", "v_vert_of_nabla2"),
 ];
-
-/// The calls of `steps` as link calls: each program as specialised (`ir`) with its
-/// arguments bound to the component names of [`Call::renamed`].
-pub fn link_calls(steps: &[Step]) -> Vec<LinkCall<'_>> {
-    calls(steps)
-        .map(|c| {
-            let fields = c.ir.fields.iter().zip(&c.renamed.fields);
-            let fields = fields
-                .filter(|(d, _)| d.role != Role::Temp)
-                .map(|(d, r)| (&d.name, &r.name));
-            let scalars = c.ir.scalars.iter().zip(&c.renamed.scalars);
-            let pairs = fields.chain(scalars.map(|(d, r)| (&d.name, &r.name)));
-            pairs
-                .filter(|(own, component)| own != component)
-                .fold(LinkCall::new(&c.ir), |call, (own, component)| {
-                    call.bind(own, component)
-                })
-        })
-        .collect()
-}
 
 /// What [`linked_program`] declares beyond the calls: [`intermediates`] as temporaries,
 /// [`LINKED_VERSIONS`] naming the re-written ones, and the variant's statics

@@ -24,8 +24,8 @@
 //! tendency slots and the areas (`area` → `cell_area`, `area_edge` → `edge_area`).
 
 use super::{Kind, Statics};
-use crate::common::runner::{calls, Call, ReferenceFn, Step};
-use crate::diffusion::component::steps::link_calls;
+use crate::common::plan::{link_calls, rename, renamed_call};
+use crate::common::runner::{Call, ReferenceFn, Step};
 use crate::velocity_advection::references::{
     compute_advection_in_corrector_vertical_momentum as p4_ref,
     compute_advection_in_horizontal_momentum as p3_ref,
@@ -40,8 +40,8 @@ use crate::velocity_advection::stencils::{
 };
 use foehn::dsl::prelude::*;
 use foehn::error::Result;
+use foehn::ir;
 use foehn::ir::link::{link, LinkSpec};
-use foehn::ir::{self, Role};
 
 /// Name of the predictor step as one program.
 pub const PREDICTOR_NAME: &str = "velocity_advection_predictor_step";
@@ -88,27 +88,7 @@ pub fn intermediates(kind: Kind) -> Vec<&'static str> {
 /// A call of `ir` whose arguments `renames` (program name → component name) map to the
 /// component's names; unlisted arguments keep their names.
 pub fn call(ir: ir::Program, renames: &[(&str, &str)], reference: ReferenceFn) -> Call {
-    let mut renamed = ir.clone();
-    let map = |name: &str| {
-        renames
-            .iter()
-            .find(|(from, _)| *from == name)
-            .map_or(name, |(_, to)| to)
-            .to_string()
-    };
-    for d in renamed.fields.iter_mut().filter(|d| d.role != Role::Temp) {
-        d.name = map(&d.name);
-    }
-    for s in renamed.scalars.iter_mut() {
-        s.name = map(&s.name);
-    }
-    Call {
-        schedule: ir::Schedule::unfused(&ir),
-        ir,
-        optimised: None,
-        renamed,
-        reference,
-    }
+    renamed_call(ir, |name| rename(renames, name).to_string(), reference)
 }
 
 fn boxed(c: Call) -> Step {
@@ -231,13 +211,4 @@ pub fn linked_program(s: &Statics, kind: Kind) -> Result<ir::Program> {
         &link_calls(&steps),
         &link_spec(s, kind),
     )?)
-}
-
-/// The component fields (not temporaries) the calls of `steps` bind, in first-use order.
-pub fn bound_fields(steps: &[Step]) -> Vec<&ir::FieldDecl> {
-    let mut seen = std::collections::BTreeSet::new();
-    calls(steps)
-        .flat_map(|c| c.renamed.fields.iter())
-        .filter(|d| d.role != Role::Temp && seen.insert(d.name.clone()))
-        .collect()
 }
