@@ -1,7 +1,9 @@
 //! `foehn bench`: benchmark catalog programs on a grid with a backend; table + JSON (+ PNG).
+//! The programs run on their random inputs, and the output says so
+//! ([`INPUTS`](crate::bench_driver::INPUTS)).
 
 use crate::bench_driver::{
-    bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine,
+    bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine, INPUTS,
 };
 use crate::grid_cmd;
 use anyhow::{bail, Context, Result};
@@ -169,6 +171,7 @@ fn save_partial(a: &BenchArgs, report: &BenchReport) -> Result<()> {
 
 fn finish_report(a: &BenchArgs, report: &BenchReport) -> Result<()> {
     println!("{}", report.summary());
+    println!("{INPUTS}");
     if let Some(path) = &a.output {
         report.write(path)?;
         println!("wrote {}", path.display());

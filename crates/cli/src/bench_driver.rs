@@ -1,6 +1,10 @@
 //! Benchmark driver behind `foehn bench`: realistic random inputs, poisoned outputs that
 //! must be fully written, verification against the reference, warm-up, and the median
 //! of repeated calls, reported as `foehn_metrics::BenchResult`s.
+//!
+//! The inputs are each catalog program's own generator's ([`INPUTS`]): random
+//! coefficients of the right sign and size, not the fields `foehn run` computes from the
+//! grid.
 
 use foehn::codegen::Sizes;
 use foehn::error::{Error, Result};
@@ -15,6 +19,11 @@ use foehn_testkit::catalog::Entry;
 use foehn_testkit::compare::max_rel_diff;
 use rayon::prelude::*;
 use std::time::Instant;
+
+/// What the benchmarks run on, as `foehn bench` prints it with every report.
+pub const INPUTS: &str = "inputs: each program's realistic random inputs (random \
+    interpolation and metric coefficients of the right sign and size, the grid's \
+    geometry), not the coefficients computed from the grid";
 
 /// Where a program runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +119,7 @@ impl Default for BenchConfig {
     }
 }
 
-/// Random inputs with every pure output poisoned.
+/// Random inputs ([`INPUTS`]) with every pure output poisoned.
 pub fn prepare_args(entry: &Entry, ir: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
     let mut args = (entry.inputs)(ir, grid, nlev, seed);
     for d in ir.fields.iter().filter(|d| d.role == Role::Out) {

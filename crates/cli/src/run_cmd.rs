@@ -1,6 +1,9 @@
 //! `foehn run`: the main job — ICON's diffusion component for a few time steps on a
 //! generated grid, on the GPU when one is present (fields stay on the device), else on
-//! all CPU cores; prints per-step times and field norms.
+//! all CPU cores; prints per-step times and field norms. Every interpolation coefficient,
+//! metric field and the reference atmosphere are computed from the grid and the
+//! topography first ([`GridFields`]); the prognostic state is synthetic (a zonal jet over
+//! the reference atmosphere) until the Jablonowski–Williamson initial state exists.
 
 use crate::grid_cmd;
 use anyhow::{bail, Result};
@@ -12,8 +15,10 @@ use foehn_icon::diffusion::component::{
     realistic_dtime, Diffusion, DiffusionState, Engine, Schedule,
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
-use foehn_icon::diffusion::inputs::state::random_state;
-use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
+use foehn_icon::diffusion::inputs::state::grid_state;
+use foehn_icon::fields::static_fields::GridFields;
+use foehn_icon::fields::topography::Topography;
+use foehn_icon::fields::vertical::VerticalConfig;
 use std::time::Instant;
 
 /// Options of `foehn run`.
@@ -39,6 +44,10 @@ pub struct RunArgs {
     /// optimised (the fused step after the optimiser, compiled for this grid; the default).
     #[arg(long, default_value = "optimised")]
     schedule: String,
+    /// Surface height the metric fields are computed over: flat, or jw (the
+    /// Jablonowski–Williamson surface; grids on the sphere only).
+    #[arg(long, default_value = "flat")]
+    topography: Topography,
 }
 
 fn norms(state: &DiffusionState) -> String {
@@ -53,6 +62,13 @@ fn norms(state: &DiffusionState) -> String {
         .join(", ")
 }
 
+fn topography_name(t: &Topography) -> &'static str {
+    match t {
+        Topography::Flat => "flat",
+        Topography::JablonowskiWilliamson(_) => "Jablonowski–Williamson",
+    }
+}
+
 /// Runs `foehn run`.
 pub fn run(a: RunArgs) -> Result<()> {
     if a.component != "diffusion" {
@@ -65,15 +81,16 @@ pub fn run(a: RunArgs) -> Result<()> {
         other => bail!("unknown schedule `{other}` (fused, unfused or optimised)"),
     };
     let grid = grid_cmd::load(&a.grid)?;
-    let vertical = VerticalGrid::new(VerticalConfig::new(a.levels));
     let config = DiffusionConfig {
         limited_area: grid.is_limited_area(),
         ..DiffusionConfig::default()
     };
-    let params = DiffusionParams::new(&config, &vertical, false);
-    // Random, realistic interpolation and metric fields until they are computed from
-    // the grid (the geometry is the grid's).
-    let mut state = random_state(&grid, &vertical, &config, 1);
+    let t = Instant::now();
+    let fields = GridFields::compute(&grid, VerticalConfig::new(a.levels), &a.topography)?;
+    let vertical = &fields.statics.vertical;
+    let params = DiffusionParams::new(&config, vertical, false);
+    let mut state = grid_state(&fields, &config, 1)?;
+    let setup_s = t.elapsed().as_secs_f64();
     let dtime = realistic_dtime(&grid);
     let cuda = match a.backend.as_str() {
         "cpu" => None,
@@ -92,7 +109,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         Some(c) => Engine::Cuda(c),
         None => Engine::Cpu(&cpu),
     };
-    let mut diffusion = Diffusion::new(&config, &params, &grid, &vertical)?
+    let mut diffusion = Diffusion::new(&config, &params, &grid, vertical)?
         .with_schedule(schedule)?
         .with_engine(engine);
     let device = cuda.as_ref().map_or(
@@ -105,6 +122,12 @@ pub fn run(a: RunArgs) -> Result<()> {
         grid.size(foehn_grid::Location::Cell),
         a.levels,
         schedule
+    );
+    println!(
+        "coefficients computed from the grid ({} topography: interpolation, metric and \
+         reference fields) in {setup_s:.2} s; prognostic state synthetic (zonal jet over \
+         the reference atmosphere)",
+        topography_name(&a.topography)
     );
     println!("initial: {}", norms(&state));
     match &cuda {

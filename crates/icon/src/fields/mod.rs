@@ -10,6 +10,7 @@
 //! - [`reference_atmosphere`]: ICON's reference atmosphere at cells, interfaces and edges;
 //! - [`interpolation`]: the interpolation coefficients from the horizontal grid (c_lin_e, geofac_*, RBF, …).
 //! - [`metrics`]: the metric fields of the dycore (ddqz, wgtfac, slopes, pressure-gradient levels, …).
+//! - [`static_fields`]: all of them computed once for a grid and handed out as the components' fields.
 //!
 //! Cell × level fields are [`Columns`]: ICON4Py's dimension order `[n, levels]`, one
 //! column contiguous.
@@ -19,6 +20,7 @@ pub mod metrics;
 pub mod named;
 pub mod reference_atmosphere;
 pub mod sleve;
+pub mod static_fields;
 pub mod topography;
 pub mod vertical;
 

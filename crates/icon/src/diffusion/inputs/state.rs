@@ -1,12 +1,19 @@
-//! A realistic random diffusion state: random values of the right sign and size for the
-//! fields foehn does not compute from the grid yet (see [`random_state`]).
+//! Diffusion states: [`grid_state`], with every coefficient computed from the grid (what
+//! `foehn run` uses), and [`random_state`], with realistic random coefficients (what the
+//! component tests and benchmarks that say so use).
 
 use crate::common::constants::{CVD, P0REF, RD};
 use crate::common::state::FieldGroup;
-use crate::diffusion::component::state::{DiffusionDiagnosticState, DiffusionState};
+use crate::diffusion::component::state::{
+    CellParams, DiffusionDiagnosticState, DiffusionInterpolationState, DiffusionMetricState,
+    DiffusionState, EdgeParams,
+};
 use crate::diffusion::config::DiffusionConfig;
 use crate::diffusion::inputs::apply_diffusion_to_theta_and_exner as theta_inputs;
 use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner as theta_program;
+use crate::fields::static_fields::{
+    synthetic_prognostics, GridFields, GridFieldsError, PROGNOSTIC_NOISE,
+};
 use crate::fields::vertical::VerticalGrid;
 use foehn::dsl::prelude::*;
 use foehn::runtime::field::Field;
@@ -14,11 +21,46 @@ use foehn_grid::Grid;
 use foehn_testkit::{random_field, SplitMix64};
 use std::collections::BTreeMap;
 
-/// A realistic random diffusion state on `grid` with `vertical.num_levels()` levels (what
-/// tests, benchmarks and `foehn run` use until the interpolation and metric fields are
-/// computed from the grid): the geometry from
-/// `grid.geometry`, and realistic random values of the right sign and size for
-/// everything foehn does not compute from the grid yet:
+/// A diffusion state on `fields`' grid whose interpolation coefficients, metric fields
+/// and geometry are all computed from the grid ([`GridFields`]), with a synthetic
+/// prognostic state until the Jablonowski–Williamson initial state exists
+/// ([`synthetic_prognostics`] with [`PROGNOSTIC_NOISE`] from `seed`: a zonal jet and the
+/// reference atmosphere, with noise), and zero diagnostic outputs (as ICON allocates
+/// them). `zd_diffcoef` is zero everywhere when `!config.apply_zdiffusion_t` (the
+/// program then reads none of the steep-point fields). The nudging coefficients are the
+/// interpolation fields' (their `max_nudging_coefficient`, not `config`'s).
+pub fn grid_state(
+    fields: &GridFields,
+    config: &DiffusionConfig,
+    seed: u64,
+) -> Result<DiffusionState, GridFieldsError> {
+    let (grid, nlev) = (fields.grid(), fields.nlev());
+    let constant = DiffusionInterpolationState::NAMES
+        .iter()
+        .chain(DiffusionMetricState::NAMES)
+        .chain(EdgeParams::NAMES)
+        .chain(CellParams::NAMES);
+    let mut f = fields.fields(constant.copied())?;
+    if !config.apply_zdiffusion_t {
+        f.insert(
+            "zd_diffcoef".into(),
+            Field::zeros(grid, nlev, (CELL, K), F64),
+        );
+    }
+    f.extend(synthetic_prognostics(fields, PROGNOSTIC_NOISE, seed));
+    for name in DiffusionDiagnosticState::NAMES {
+        f.insert(
+            name.to_string(),
+            Field::zeros(grid, nlev, (CELL, KHALF), F64),
+        );
+    }
+    DiffusionState::from_named(f, nlev).map_err(|e| GridFieldsError::State(e.to_string()))
+}
+
+/// A realistic random diffusion state on `grid` with `vertical.num_levels()` levels, for
+/// tests and benchmarks that want random coefficients ([`grid_state`] computes them):
+/// the geometry from `grid.geometry`, and realistic random values of the right sign and
+/// size for the rest:
 ///
 /// - prognostic: `vn` a zonal jet growing with height (5–30 m/s) projected on the edge
 ///   normal, ± 3 m/s noise; `w` ± 2 m/s; `theta_v` 290–330 K growing with height and

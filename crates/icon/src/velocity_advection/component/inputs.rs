@@ -1,13 +1,20 @@
-//! A realistic random velocity-advection state, assembled from the programs' input
-//! generators ([`crate::velocity_advection::inputs`]) so that the fields several programs
-//! read are one field (see [`random_state`]).
+//! Velocity-advection states: [`grid_state`], with every coefficient computed from the
+//! grid, and [`random_state`], a realistic random state assembled from the programs'
+//! input generators ([`crate::velocity_advection::inputs`]) so that the fields several
+//! programs read are one field (what the component tests and benchmarks that say so use).
 
-use super::state::VelocityAdvectionState;
+use super::state::{
+    VelocityAdvectionCellParams, VelocityAdvectionDiagnosticState, VelocityAdvectionEdgeParams,
+    VelocityAdvectionInterpolationState, VelocityAdvectionMetricState, VelocityAdvectionState,
+};
 use super::steps::all_calls;
 use super::{Kind, Statics};
 use crate::common::runner::calls;
 use crate::common::state::{FieldGroup, PrognosticState};
 use crate::diffusion::inputs::{cell_field, signed_field};
+use crate::fields::static_fields::{
+    synthetic_prognostics, GridFields, GridFieldsError, PROGNOSTIC_NOISE,
+};
 use crate::fields::vertical::VerticalGrid;
 use crate::velocity_advection::inputs::compute_advection_in_horizontal_momentum as p3_inputs;
 use crate::velocity_advection::inputs::compute_advection_in_predictor_vertical_momentum::{
@@ -21,11 +28,44 @@ use foehn_grid::Grid;
 use foehn_testkit::{random_field, SplitMix64};
 use std::collections::BTreeMap;
 
+/// A velocity-advection state on `fields`' grid whose interpolation coefficients, metric
+/// fields and geometry are all computed from the grid ([`GridFields`]; `owner_mask`
+/// true on the owned cells), with the synthetic prognostic state of the diffusion's
+/// [`grid_state`](crate::diffusion::inputs::state::grid_state) (a zonal jet and the
+/// reference atmosphere with noise from `seed`, until the Jablonowski–Williamson
+/// initial state exists), zero diagnostic fields and tendencies, and
+/// `max_vertical_cfl` 0.
+pub fn grid_state(
+    fields: &GridFields,
+    seed: u64,
+) -> Result<VelocityAdvectionState, GridFieldsError> {
+    let (grid, nlev) = (fields.grid(), fields.nlev());
+    let constant = VelocityAdvectionInterpolationState::NAMES
+        .iter()
+        .chain(VelocityAdvectionMetricState::NAMES)
+        .chain(VelocityAdvectionEdgeParams::NAMES)
+        .chain(VelocityAdvectionCellParams::NAMES);
+    let mut f = fields.fields(constant.copied())?;
+    f.extend(synthetic_prognostics(fields, PROGNOSTIC_NOISE, seed));
+    for name in VelocityAdvectionDiagnosticState::NAMES {
+        let dims = match *name {
+            "tangential_wind"
+            | "normal_wind_advective_tendency_predictor"
+            | "normal_wind_advective_tendency_corrector" => [EDGE.into(), K.into()],
+            "vn_on_half_levels" => [EDGE.into(), KHALF.into()],
+            _ => [CELL.into(), KHALF.into()],
+        };
+        f.insert(name.to_string(), Field::zeros(grid, nlev, &dims[..], F64));
+    }
+    VelocityAdvectionState::from_named(f, nlev).map_err(|e| GridFieldsError::State(e.to_string()))
+}
+
 /// The substep of [`random_state`]'s vertical winds (s): their CFL numbers probe
 /// `cfl_w_limit·dtime` and 0.85 at this `dtime`.
 pub use crate::velocity_advection::inputs::compute_advection_in_predictor_vertical_momentum::DTIME;
 
-/// A realistic random state on `grid` with `vertical.num_levels()` levels:
+/// A realistic random state on `grid` with `vertical.num_levels()` levels, for tests and
+/// benchmarks that want random coefficients ([`grid_state`] computes them):
 ///
 /// - `vn`, `rbf_vec_coeff_e`, `wgtfac_e`, `ddxn_z_full`, `ddxt_z_full`, `wgtfacq_e`,
 ///   `c_intp` and the edge geometry from the generator of
