@@ -7,7 +7,9 @@
 //! The grid is generated first (timed apart: it does not belong to the fields), then
 //! the vertical grid, the Jablonowski–Williamson topography, each interpolation field,
 //! the SLEVE heights and each group of metric fields, and a table of the wall times
-//! is printed, with the peak resident memory where the system reports it.
+//! is printed, with the peak resident memory where the system reports it. With
+//! `FIELDS_FINGERPRINT` set, a hash of every field's values is printed too (the same
+//! hash: the same bits).
 
 use foehn_grid::{Grid, GridSpec, Location};
 use foehn_icon::fields::interpolation::{
@@ -60,6 +62,25 @@ fn peak_memory() -> Option<String> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     Some(line.trim_start_matches("VmHWM:").trim().to_string())
+}
+
+/// A hasher fed with the `Debug` text of a value, without keeping the text: the same
+/// hash means the same values, bit for bit (floats print as the shortest text that
+/// reads back to the same bits).
+struct Fingerprint(std::collections::hash_map::DefaultHasher);
+
+impl std::fmt::Write for Fingerprint {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        std::hash::Hasher::write(&mut self.0, s.as_bytes());
+        Ok(())
+    }
+}
+
+/// The fingerprint of a value's `Debug` text.
+fn fingerprint(value: &impl std::fmt::Debug) -> u64 {
+    let mut h = Fingerprint(Default::default());
+    std::fmt::write(&mut h, format_args!("{value:?}")).expect("hashing never fails");
+    std::hash::Hasher::finish(&h.0)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -176,6 +197,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "TOTAL (every field, without the grid)",
         total.as_secs_f64()
     );
+    if std::env::var_os("FIELDS_FINGERPRINT").is_some() {
+        println!("fingerprint interpolation {:016x}", fingerprint(&interp));
+        println!("fingerprint heights {:016x}", fingerprint(&heights));
+        println!("fingerprint metrics {:016x}", fingerprint(&metrics));
+    }
     if let Some(cpu) = cpu_seconds() {
         println!("process CPU time (user + system, with the grid): {cpu:.2} s");
     }

@@ -18,6 +18,7 @@
 //! height from full levels to interfaces. `wgtfacq_c` holds the Lagrange weights that
 //! extrapolate the three lowest full levels quadratically to the surface.
 
+use super::fill::fill_columns;
 use super::{MetricsConfig, RayleighType};
 use crate::fields::vertical::VerticalGrid;
 use crate::fields::Columns;
@@ -34,46 +35,38 @@ pub(crate) struct CellColumns {
     pub wgtfacq_c: Columns,
 }
 
-/// The column fields from the heights (`nlev ≥ 3`).
+/// The column fields from the heights (`nlev ≥ 3`), one pass over the columns.
 pub(crate) fn cell_columns(z_ifc: &Columns, z_mc: &Columns) -> CellColumns {
     let (n, nlev) = (z_mc.len(), z_mc.levels());
-    let z = |c: usize, k: usize| z_ifc.get(c, k);
-    let ddqz_z_full = Columns::from_fn(n, nlev, |c, k| z(c, k) - z(c, k + 1));
-    let inv_ddqz_z_full = Columns::from_fn(n, nlev, |c, k| 1.0 / ddqz_z_full.get(c, k));
-    let ddqz_z_half = Columns::from_fn(n, nlev + 1, |c, k| {
-        if k == 0 {
-            2.0 * (z(c, 0) - z_mc.get(c, 0))
-        } else if k == nlev {
-            2.0 * (z_mc.get(c, nlev - 1) - z(c, nlev))
-        } else {
-            z_mc.get(c, k - 1) - z_mc.get(c, k)
-        }
-    });
-    let dwdz = |first: bool| {
-        Columns::from_fn(n, nlev, |c, k| {
-            if k == 0 {
-                return 0.0;
-            }
-            let (above, here) = (ddqz_z_full.get(c, k - 1), ddqz_z_full.get(c, k));
-            let span = z(c, k - 1) - z(c, k + 1);
-            if first {
-                here / above / span
-            } else {
-                above / here / span
-            }
-        })
-    };
-    let (coeff1_dwdz, coeff2_dwdz) = (dwdz(true), dwdz(false));
-    let wgtfac_c = Columns::from_fn(n, nlev + 1, |c, k| {
-        if k == 0 {
-            (z(c, 1) - z(c, 0)) / (z(c, 2) - z(c, 0))
-        } else if k == nlev {
-            (z(c, nlev - 1) - z(c, nlev)) / (z(c, nlev - 2) - z(c, nlev))
-        } else {
-            (z(c, k - 1) - z(c, k)) / (z(c, k - 1) - z(c, k + 1))
-        }
-    });
-    let wgtfacq_c = Columns::from_fn(n, 3, |c, j| surface_weights(z_ifc.column(c))[j]);
+    let [ddqz_z_full, inv_ddqz_z_full, ddqz_z_half, coeff1_dwdz, coeff2_dwdz, wgtfac_c, wgtfacq_c] =
+        fill_columns(
+            n,
+            [nlev, nlev, nlev + 1, nlev, nlev, nlev + 1, 3],
+            |c, [full, inv, half, coeff1, coeff2, wgtfac, wgtfacq]| {
+                let (z, m) = (z_ifc.column(c), z_mc.column(c));
+                for k in 0..nlev {
+                    full[k] = z[k] - z[k + 1];
+                    inv[k] = 1.0 / full[k];
+                }
+                half[0] = 2.0 * (z[0] - m[0]);
+                for k in 1..nlev {
+                    half[k] = m[k - 1] - m[k];
+                }
+                half[nlev] = 2.0 * (m[nlev - 1] - z[nlev]);
+                for k in 1..nlev {
+                    let (above, here) = (full[k - 1], full[k]);
+                    let span = z[k - 1] - z[k + 1];
+                    coeff1[k] = here / above / span;
+                    coeff2[k] = above / here / span;
+                }
+                wgtfac[0] = (z[1] - z[0]) / (z[2] - z[0]);
+                for k in 1..nlev {
+                    wgtfac[k] = (z[k - 1] - z[k]) / (z[k - 1] - z[k + 1]);
+                }
+                wgtfac[nlev] = (z[nlev - 1] - z[nlev]) / (z[nlev - 2] - z[nlev]);
+                wgtfacq.copy_from_slice(&surface_weights(z));
+            },
+        );
     CellColumns {
         ddqz_z_full,
         inv_ddqz_z_full,

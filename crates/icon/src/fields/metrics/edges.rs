@@ -13,7 +13,8 @@
 //! where `z_me` lies below the highest neighbour surface minus 5 m, the expansion is
 //! made at that height instead and `pg_exdist` is how far below it `z_me` lies.
 
-use super::{weighted_neighbors, MetricsConfig, NeighborColumns, Ranges};
+use super::fill::{fill_columns, weighted_sum};
+use super::{MetricsConfig, NeighborColumns, Ranges};
 use crate::fields::sleve::Heights;
 use crate::fields::Columns;
 use foehn_grid::{Connectivity, Grid, Location, NeighborTable};
@@ -23,18 +24,21 @@ use rayon::prelude::*;
 /// extrapolated downwards, m (ICON's `extrapol_dist`).
 pub const EXTRAPOLATION_DISTANCE: f64 = 5.0;
 
-/// `Σⱼ c_lin_e[e, j]·f[E2C[e, j], k]` for edges from `start` on (0 before).
-pub(crate) fn cell_to_edge(
-    f: &Columns,
+/// `Σⱼ c_lin_e[e, j]·f[E2C[e, j], k]` of each field `f` at every edge, in one pass.
+pub(crate) fn cell_to_edge<const N: usize>(
+    fields: [&Columns; N],
     e2c: &NeighborTable,
     c_lin_e: &[f64],
-    start: usize,
-) -> Columns {
-    Columns::from_fn(e2c.rows(), f.levels(), |e, k| {
-        if e < start {
-            return 0.0;
+) -> [Columns; N] {
+    fill_columns(e2c.rows(), fields.map(Columns::levels), |e, out| {
+        let cells = [e2c.neighbor(e, 0), e2c.neighbor(e, 1)];
+        let w = &c_lin_e[2 * e..2 * e + 2];
+        for (f, o) in fields.iter().zip(out.iter_mut()) {
+            let cols = cells.map(|c| c.map(|c| f.column(c)));
+            for (k, x) in o.iter_mut().enumerate() {
+                *x = weighted_sum(&cols, w, k);
+            }
         }
-        weighted_neighbors(e2c, c_lin_e, e, |c| f.get(c, k))
     })
 }
 
@@ -54,11 +58,12 @@ pub(crate) fn coeff_gradekin(grid: &Grid, r: &Ranges) -> Vec<f64> {
     out
 }
 
-/// The first layer `k' ≥ from` of `z_ifc` column `c` that contains `z`, or the lowest.
-fn layer_containing(z_ifc: &Columns, c: usize, z: f64, from: usize) -> usize {
-    let nlev = z_ifc.levels() - 1;
+/// The first layer `k' ≥ from` of the interface column `z` that contains `h`, or the
+/// lowest.
+fn layer_containing(z: &[f64], h: f64, from: usize) -> usize {
+    let nlev = z.len() - 1;
     (from..nlev)
-        .find(|&k| k == nlev - 1 || (z <= z_ifc.get(c, k) && z >= z_ifc.get(c, k + 1)))
+        .find(|&k| k == nlev - 1 || (h <= z[k] && h >= z[k + 1]))
         .unwrap_or(nlev - 1)
 }
 
@@ -88,24 +93,27 @@ pub(crate) fn pressure_gradient(
                     return;
                 };
                 let flat = flat_idx_max[e];
-                let surface = z_ifc.get(c0, nlev).max(z_ifc.get(c1, nlev)) - EXTRAPOLATION_DISTANCE;
+                let (zi0, zi1) = (z_ifc.column(c0), z_ifc.column(c1));
+                let surface = zi0[nlev].max(zi1[nlev]) - EXTRAPOLATION_DISTANCE;
                 let extrapolate = e >= r.edge_nudging2;
+                let z_e = z_me.column(e);
                 for (j, c) in [c0, c1].into_iter().enumerate() {
                     let (zd, off) = (&mut zd[j * nlev..][..nlev], &mut off[j * nlev..][..nlev]);
+                    let (zi, zm) = (z_ifc.column(c), z_mc.column(c));
                     for (k, x) in zd.iter_mut().enumerate().take(flat.min(nlev - 1) + 1) {
-                        *x = z_me.get(e, k) - z_mc.get(c, k);
+                        *x = z_e[k] - zm[k];
                     }
                     let mut start = flat;
                     for k in flat + 1..nlev {
-                        let z = z_me.get(e, k);
+                        let z = z_e[k];
                         let target = if extrapolate && z < surface {
                             surface
                         } else {
                             z
                         };
-                        let k1 = layer_containing(z_ifc, c, target, start);
+                        let k1 = layer_containing(zi, target, start);
                         start = k1;
-                        zd[k] = target - z_mc.get(c, k1);
+                        zd[k] = target - zm[k1];
                         off[k] = k1 as i32 - k as i32;
                     }
                 }
@@ -132,34 +140,43 @@ pub(crate) fn downward_extrapolation(
     let z_ifc = &heights.z_ifc;
     let nlev = z_me.levels();
     let n_edges = e2c.rows();
-    let limit = |e: usize| {
-        if e < r.edge_nudging_end || e >= r.edge_local_end {
-            return 0.0;
-        }
-        (0..2)
-            .filter_map(|j| e2c.neighbor(e, j))
-            .map(|c| z_ifc.get(c, nlev))
-            .fold(f64::NEG_INFINITY, f64::max)
-            - EXTRAPOLATION_DISTANCE
-    };
-    let applies = |e: usize, k: usize| {
-        e >= r.edge_nudging2 && e < r.edge_local_end && k > flat_idx_max[e] && {
-            z_me.get(e, k) < limit(e)
-        }
-    };
-    let pg_exdist = Columns::from_fn(n_edges, nlev, |e, k| match applies(e, k) {
-        true => z_me.get(e, k) - limit(e),
-        false => 0.0,
-    });
+    let mut pg_exdist = vec![0.0; n_edges * nlev];
     let mut mask = vec![false; n_edges * nlev];
     if nlev > 0 {
-        mask.par_chunks_mut(nlev).enumerate().for_each(|(e, m)| {
-            for (k, x) in m.iter_mut().enumerate() {
-                *x = pg_exdist.get(e, k) != 0.0;
-            }
-        });
+        pg_exdist
+            .par_chunks_mut(nlev)
+            .zip(mask.par_chunks_mut(nlev))
+            .enumerate()
+            .for_each(|(e, (dist, m))| {
+                if e < r.edge_nudging2 || e >= r.edge_local_end {
+                    return;
+                }
+                let limit = if e < r.edge_nudging_end {
+                    0.0
+                } else {
+                    (0..2)
+                        .filter_map(|j| e2c.neighbor(e, j))
+                        .map(|c| z_ifc.get(c, nlev))
+                        .fold(f64::NEG_INFINITY, f64::max)
+                        - EXTRAPOLATION_DISTANCE
+                };
+                let z_e = z_me.column(e);
+                for k in flat_idx_max[e] + 1..nlev {
+                    if z_e[k] < limit {
+                        dist[k] = z_e[k] - limit;
+                        m[k] = dist[k] != 0.0;
+                    }
+                }
+            });
     }
-    (pg_exdist, mask)
+    (
+        Columns {
+            n: n_edges,
+            levels: nlev,
+            data: pg_exdist,
+        },
+        mask,
+    )
 }
 
 /// `hmask_dd3d` from `refin_e_ctrl`, from the second boundary row to the end of the

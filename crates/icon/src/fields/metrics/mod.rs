@@ -29,6 +29,7 @@ pub mod columns;
 pub mod diffusion;
 pub mod edges;
 mod error;
+mod fill;
 pub mod slopes;
 
 pub use error::MetricsError;
@@ -37,7 +38,7 @@ use super::reference_atmosphere::{ReferenceAtmosphere, ReferenceAtmosphereEdges,
 use super::sleve::Heights;
 use super::vertical::VerticalGrid;
 use super::Columns;
-use foehn_grid::{Connectivity, Grid, Location, NeighborTable, Zone};
+use foehn_grid::{Connectivity, Grid, Location, Zone};
 use std::time::{Duration, Instant};
 
 /// Rayleigh damping of `w` (ICON `rayleigh_type`).
@@ -378,10 +379,11 @@ impl MetricFields {
         let col = columns::cell_columns(z_ifc, &heights.z_mc);
         let k_fields = columns::level_profiles(vertical, config);
         lap("cell columns");
-        let to_edges = |f: &Columns| edges::cell_to_edge(f, e2c, c_lin_e, 0);
-        let ddqz_z_full_e = to_edges(&col.ddqz_z_full);
-        let wgtfac_e = to_edges(&col.wgtfac_c);
-        let wgtfacq_e = to_edges(&col.wgtfacq_c);
+        let [ddqz_z_full_e, wgtfac_e, wgtfacq_e] = edges::cell_to_edge(
+            [&col.ddqz_z_full, &col.wgtfac_c, &col.wgtfacq_c],
+            e2c,
+            c_lin_e,
+        );
         lap("cell columns to edges");
 
         let s = slopes::slopes(grid, vertical, z_ifc, inputs, config, &ranges);
@@ -400,7 +402,7 @@ impl MetricFields {
             .min()
             .unwrap_or(heights.num_levels());
         lap("flat levels");
-        let z_me = edges::cell_to_edge(&heights.z_mc, e2c, c_lin_e, 0);
+        let [z_me] = edges::cell_to_edge([&heights.z_mc], e2c, c_lin_e);
         let gradp = edges::pressure_gradient(grid, heights, &z_me, &flat_idx_max, &ranges);
         lap("pressure gradient");
         let (pg_exdist, pg_exdist_mask) =
@@ -515,19 +517,6 @@ fn check_inputs(
         }
     }
     Ok(())
-}
-
-/// `Σⱼ weights[i, j]·f[table[i, j]]` over the present neighbours of row `i`.
-pub(crate) fn weighted_neighbors(
-    table: &NeighborTable,
-    weights: &[f64],
-    i: usize,
-    f: impl Fn(usize) -> f64,
-) -> f64 {
-    let w = table.width();
-    (0..w)
-        .filter_map(|j| table.neighbor(i, j).map(|n| weights[i * w + j] * f(n)))
-        .sum()
 }
 
 fn check_len(field: &'static str, found: usize, expected: usize) -> Result<(), MetricsError> {

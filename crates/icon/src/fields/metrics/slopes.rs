@@ -20,7 +20,8 @@
 //! boundary row of edges (to the end of the owned edges), `ddxt_z_full`, the averages
 //! and the squeezed-layer check from the second boundary row.
 
-use super::{weighted_neighbors, MetricInputs, MetricsConfig, Ranges};
+use super::fill::{fill_columns, weighted_sum};
+use super::{MetricInputs, MetricsConfig, Ranges};
 use crate::fields::vertical::VerticalGrid;
 use crate::fields::Columns;
 use foehn_grid::{Connectivity, Grid};
@@ -62,81 +63,93 @@ pub(crate) fn slopes(
     let half = z_ifc.levels();
     let nlev = half - 1;
 
-    let ddxn_z_half_e = Columns::from_fn(n_edges, half, |e, k| {
-        if e < r.edge_lb2 || e >= r.edge_local_end {
-            return 0.0;
+    // Interface heights at vertices.
+    let [z_v] = fill_columns(n_vertices, [half], |v, [out]| {
+        let w = v2c.width();
+        let mut cols = [None; 6];
+        for (j, c) in cols.iter_mut().enumerate().take(w) {
+            *c = v2c.neighbor(v, j).map(|c| z_ifc.column(c));
         }
-        match (e2c.neighbor(e, 0), e2c.neighbor(e, 1)) {
-            (Some(c0), Some(c1)) => {
-                (z_ifc.get(c1, k) - z_ifc.get(c0, k)) * g.inv_dual_edge_length[e]
-            }
-            _ => 0.0,
-        }
-    });
-    let z_v = Columns::from_fn(n_vertices, half, |v, k| {
-        weighted_neighbors(v2c, inputs.cells_aw_verts, v, |c| z_ifc.get(c, k))
-    });
-    let ddxt_z_half_e = Columns::from_fn(n_edges, half, |e, k| {
-        if e < r.edge_lb3 || e >= r.edge_local_end {
-            return 0.0;
-        }
-        match (e2v.neighbor(e, 0), e2v.neighbor(e, 1)) {
-            (Some(v0), Some(v1)) => {
-                g.tangent_orientation[e]
-                    * (z_v.get(v1, k) - z_v.get(v0, k))
-                    * g.inv_primal_edge_length[e]
-            }
-            _ => 0.0,
+        let weights = &inputs.cells_aw_verts[v * w..(v + 1) * w];
+        for (k, x) in out.iter_mut().enumerate() {
+            *x = weighted_sum(&cols[..w], weights, k);
         }
     });
-    drop(z_v);
-    let ddxn_z_full = Columns::from_fn(n_edges, nlev, |e, k| {
-        0.5 * (ddxn_z_half_e.get(e, k) + ddxn_z_half_e.get(e, k + 1))
-    });
-    let ddxt_z_full = Columns::from_fn(n_edges, nlev, |e, k| {
-        if e < r.edge_lb2 {
-            return 0.0;
-        }
-        0.5 * (ddxt_z_half_e.get(e, k) + ddxt_z_half_e.get(e, k + 1))
-    });
-
-    let max_over_edges = |c: usize, k: usize, height: bool| {
-        (0..3)
-            .filter_map(|j| c2e.neighbor(c, j))
-            .map(|e| {
-                let s = ddxn_z_full.get(e, k);
-                if height {
-                    (s * g.dual_edge_length[e]).abs()
-                } else {
-                    s.abs()
+    // The slopes at edges, interfaces and full levels, one pass.
+    let [ddxn_z_half_e, ddxt_z_half_e, ddxn_z_full, ddxt_z_full] = fill_columns(
+        n_edges,
+        [half, half, nlev, nlev],
+        |e, [n_half, t_half, n_full, t_full]| {
+            if e >= r.edge_lb2 && e < r.edge_local_end {
+                if let (Some(c0), Some(c1)) = (e2c.neighbor(e, 0), e2c.neighbor(e, 1)) {
+                    let (z0, z1) = (z_ifc.column(c0), z_ifc.column(c1));
+                    for k in 0..half {
+                        n_half[k] = (z1[k] - z0[k]) * g.inv_dual_edge_length[e];
+                    }
                 }
-            })
-            .fold(0.0, f64::max)
-    };
-    let maxslp = Columns::from_fn(n_cells, nlev, |c, k| max_over_edges(c, k, false));
-    let maxhgtd = Columns::from_fn(n_cells, nlev, |c, k| max_over_edges(c, k, true));
-    let average = |f: &Columns| {
-        Columns::from_fn(n_cells, nlev, |c, k| {
-            if c < r.cell_lb2 {
-                return 0.0;
             }
-            weighted_neighbors(c2e2co, inputs.c_bln_avg, c, |n| f.get(n, k))
-        })
-    };
-    let (maxslp_avg, maxhgtd_avg) = (average(&maxslp), average(&maxhgtd));
+            if e >= r.edge_lb3 && e < r.edge_local_end {
+                if let (Some(v0), Some(v1)) = (e2v.neighbor(e, 0), e2v.neighbor(e, 1)) {
+                    let (z0, z1) = (z_v.column(v0), z_v.column(v1));
+                    for k in 0..half {
+                        t_half[k] = g.tangent_orientation[e]
+                            * (z1[k] - z0[k])
+                            * g.inv_primal_edge_length[e];
+                    }
+                }
+            }
+            for k in 0..nlev {
+                n_full[k] = 0.5 * (n_half[k] + n_half[k + 1]);
+            }
+            if e >= r.edge_lb2 {
+                for k in 0..nlev {
+                    t_full[k] = 0.5 * (t_half[k] + t_half[k + 1]);
+                }
+            }
+        },
+    );
+    drop(z_v);
 
+    // The largest slope and height difference over a cell's edges, and the Exner
+    // extrapolation factor from them.
     let expol = config.exner_expol;
-    let exner_exfac = Columns::from_fn(n_cells, nlev, |c, k| {
-        let (slope, height) = (maxslp.get(c, k), maxhgtd.get(c, k));
-        let reduced = if c >= r.cell_lb2 {
-            expol * (1.0 - (4.0 * slope).powi(2)).min(1.0 - (0.002 * height).powi(2))
-        } else {
-            expol
-        };
-        if slope > 1.5 {
-            (-1.0f64 / 6.0).max(1.0 / 9.0 * (1.5 - slope))
-        } else {
-            reduced.max(0.0)
+    let [maxslp, maxhgtd, exner_exfac] =
+        fill_columns(n_cells, [nlev; 3], |c, [slp, hgtd, exfac]| {
+            let mut edges = [None; 3];
+            for (j, x) in edges.iter_mut().enumerate() {
+                *x = c2e
+                    .neighbor(c, j)
+                    .map(|e| (ddxn_z_full.column(e), g.dual_edge_length[e]));
+            }
+            for k in 0..nlev {
+                let slopes = edges.iter().flatten().map(|(s, _)| s[k].abs());
+                slp[k] = slopes.fold(0.0, f64::max);
+                let heights = edges.iter().flatten().map(|(s, d)| (s[k] * d).abs());
+                hgtd[k] = heights.fold(0.0, f64::max);
+                let (slope, height) = (slp[k], hgtd[k]);
+                let reduced = if c >= r.cell_lb2 {
+                    expol * (1.0 - (4.0 * slope).powi(2)).min(1.0 - (0.002 * height).powi(2))
+                } else {
+                    expol
+                };
+                exfac[k] = if slope > 1.5 {
+                    (-1.0f64 / 6.0).max(1.0 / 9.0 * (1.5 - slope))
+                } else {
+                    reduced.max(0.0)
+                };
+            }
+        });
+    let [maxslp_avg, maxhgtd_avg] = fill_columns(n_cells, [nlev; 2], |c, [slp, hgtd]| {
+        if c < r.cell_lb2 {
+            return;
+        }
+        let weights = &inputs.c_bln_avg[4 * c..4 * c + 4];
+        let cells: [Option<usize>; 4] = std::array::from_fn(|j| c2e2co.neighbor(c, j));
+        for (f, out) in [(&maxslp, slp), (&maxhgtd, hgtd)] {
+            let cols = cells.map(|n| n.map(|n| f.column(n)));
+            for (k, x) in out.iter_mut().enumerate() {
+                *x = weighted_sum(&cols, weights, k);
+            }
         }
     });
 
