@@ -241,6 +241,61 @@ impl<'a> Core<'a> {
     }
 }
 
+/// The methods every component has through its [`Core`]: `with_schedule`,
+/// `with_engine`, `statics`, `schedule`, `grid`, `nlev`, `workspace` and the crate's
+/// `core`, for a struct `$component<'a>` with members `statics` and `core: Core<'a>`,
+/// whose module has `plan::plan(schedule, &statics) -> Result<Plan>`.
+#[macro_export]
+macro_rules! component_impl {
+    ($component:ident, $statics:ty) => {
+        impl<'a> $component<'a> {
+            /// Selects the schedule.
+            pub fn with_schedule(mut self, schedule: Schedule) -> Result<$component<'a>> {
+                self.core.set_plan(plan::plan(schedule, &self.statics)?)?;
+                Ok(self)
+            }
+
+            /// Selects the engine.
+            pub fn with_engine(mut self, engine: Engine<'a>) -> $component<'a> {
+                self.core.set_engine(engine);
+                self
+            }
+
+            /// The static choices.
+            pub fn statics(&self) -> &$statics {
+                &self.statics
+            }
+
+            /// The schedule.
+            pub fn schedule(&self) -> Schedule {
+                self.core.schedule()
+            }
+
+            /// The grid.
+            pub fn grid(&self) -> &'a foehn_grid::Grid {
+                self.core.grid()
+            }
+
+            /// Number of full levels.
+            pub fn nlev(&self) -> usize {
+                self.core.nlev()
+            }
+
+            /// The component's own work fields by name.
+            pub fn workspace(
+                &self,
+            ) -> std::collections::BTreeMap<&str, &foehn::runtime::field::Field> {
+                self.core.workspace()
+            }
+
+            /// The slots, plan and engine.
+            pub(crate) fn core(&self) -> &$crate::common::component::Core<'a> {
+                &self.core
+            }
+        }
+    };
+}
+
 /// The steps of every kind and segment of `plan` bound to the slots `slot_names` and the
 /// step's `scalars`.
 fn bind(plan: &Plan, slot_names: &[String], scalars: &[&str]) -> Result<Vec<Vec<Vec<BoundStep>>>> {

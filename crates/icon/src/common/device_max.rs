@@ -136,15 +136,12 @@ impl MaxAbs {
         let blocks_x = (hi - lo).div_ceil(BLOCK as usize).min(MAX_BLOCKS_X) as u32;
         let blocks_y = levels.min(MAX_BLOCKS_Y) as u32;
         let (mut x, mut out) = (x, into.buf.ptr());
-        let [mut lo, mut hi, mut levels, mut stride] = [lo, hi, levels, stride].map(|v| v as i64);
-        let mut params: [*mut c_void; 6] = [
-            &mut x as *mut DevicePtr as *mut c_void,
-            &mut lo as *mut i64 as *mut c_void,
-            &mut hi as *mut i64 as *mut c_void,
-            &mut levels as *mut i64 as *mut c_void,
-            &mut stride as *mut i64 as *mut c_void,
-            &mut out as *mut DevicePtr as *mut c_void,
-        ];
+        let mut ints = [lo, hi, levels, stride].map(|v| v as i64);
+        let mut params: Vec<*mut c_void> = [&mut x as *mut DevicePtr as *mut c_void]
+            .into_iter()
+            .chain(ints.iter_mut().map(|v| v as *mut i64 as *mut c_void))
+            .chain([&mut out as *mut DevicePtr as *mut c_void])
+            .collect();
         // SAFETY: the parameters match the kernel's signature; `x` as the caller
         // promises, `out` is this running maximum's 8 bytes.
         unsafe {

@@ -269,18 +269,6 @@ impl<'a> Diffusion<'a> {
         })
     }
 
-    /// Selects the schedule.
-    pub fn with_schedule(mut self, schedule: Schedule) -> Result<Diffusion<'a>> {
-        self.core.set_plan(plan::plan(schedule, &self.statics)?)?;
-        Ok(self)
-    }
-
-    /// Selects the engine.
-    pub fn with_engine(mut self, engine: Engine<'a>) -> Diffusion<'a> {
-        self.core.set_engine(engine);
-        self
-    }
-
     /// The configuration.
     pub fn config(&self) -> &DiffusionConfig {
         &self.config
@@ -294,26 +282,6 @@ impl<'a> Diffusion<'a> {
     /// The coefficients of the initial run.
     pub fn initial_params(&self) -> &DiffusionParams {
         &self.initial_params
-    }
-
-    /// The static choices.
-    pub fn statics(&self) -> &Statics {
-        &self.statics
-    }
-
-    /// The schedule.
-    pub fn schedule(&self) -> Schedule {
-        self.core.schedule()
-    }
-
-    /// The grid.
-    pub fn grid(&self) -> &'a Grid {
-        self.core.grid()
-    }
-
-    /// Number of full levels.
-    pub fn nlev(&self) -> usize {
-        self.core.nlev()
     }
 
     /// The specialised programs of a step, in call order (one for [`Schedule::Fused`]).
@@ -332,12 +300,6 @@ impl<'a> Diffusion<'a> {
         } else {
             &self.params
         }
-    }
-
-    /// The component's own fields by name (K coefficients and, for the unfused
-    /// schedule, the intermediate fields).
-    pub fn workspace(&self) -> BTreeMap<&str, &Field> {
-        self.core.workspace()
     }
 
     /// One diffusion step of `dtime` seconds on `state` (ICON4Py `Diffusion.run`, or
@@ -374,12 +336,9 @@ impl<'a> Diffusion<'a> {
     pub fn cuda<'b>(&'b self, cuda: &'b CudaBackend) -> Result<cuda::CudaDiffusion<'b>> {
         cuda::CudaDiffusion::new(self, cuda)
     }
-
-    /// The slots, plan and engine.
-    pub(crate) fn core(&self) -> &Core<'a> {
-        &self.core
-    }
 }
+
+crate::component_impl!(Diffusion, Statics);
 
 /// A realistic time step for `grid`: 9 ms per metre of mean edge length (360 s at 40 km,
 /// as ICON's R2B6 runs).

@@ -58,7 +58,6 @@ use foehn::ir::{Scalar, StaticValue};
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::field::{Field, FieldView};
 use foehn_grid::Grid;
-use std::collections::BTreeMap;
 
 /// Which step runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -269,47 +268,10 @@ impl<'a> VelocityAdvection<'a> {
         })
     }
 
-    /// Selects the schedule.
-    pub fn with_schedule(mut self, schedule: Schedule) -> Result<VelocityAdvection<'a>> {
-        self.core.set_plan(plan::plan(schedule, &self.statics)?)?;
-        Ok(self)
-    }
-
-    /// Selects the engine.
-    pub fn with_engine(mut self, engine: Engine<'a>) -> VelocityAdvection<'a> {
-        self.core.set_engine(engine);
-        self
-    }
-
-    /// The static choices.
-    pub fn statics(&self) -> &Statics {
-        &self.statics
-    }
-
-    /// The schedule.
-    pub fn schedule(&self) -> Schedule {
-        self.core.schedule()
-    }
-
-    /// The grid.
-    pub fn grid(&self) -> &'a Grid {
-        self.core.grid()
-    }
-
-    /// Number of full levels.
-    pub fn nlev(&self) -> usize {
-        self.core.nlev()
-    }
-
     /// The specialised programs of a step of `kind`, in call order (one under
     /// [`Schedule::Fused`] and [`Schedule::Optimised`]).
     pub fn programs(&self, kind: Kind) -> Vec<&foehn::ir::Program> {
         self.core.plan().programs(kind.index())
-    }
-
-    /// The component's own work fields by name (see [`steps::work_fields`]).
-    pub fn workspace(&self) -> BTreeMap<&str, &Field> {
-        self.core.workspace()
     }
 
     /// A work field by name, mutably (a dycore writes `z_kin_hor_e`, `z_vt_ie` and
@@ -425,12 +387,9 @@ impl<'a> VelocityAdvection<'a> {
     pub fn cuda<'b>(&'b self, cuda: &'b CudaBackend) -> Result<cuda::CudaVelocityAdvection<'b>> {
         cuda::CudaVelocityAdvection::new(self, cuda)
     }
-
-    /// The slots, plan and engine.
-    pub(crate) fn core(&self) -> &Core<'a> {
-        &self.core
-    }
 }
+
+crate::component_impl!(VelocityAdvection, Statics);
 
 /// A substep must be positive and finite (the constants divide by it).
 fn check_dtime(dtime: f64) -> Result<()> {
