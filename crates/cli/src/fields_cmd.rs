@@ -355,7 +355,7 @@ pub fn print_vertical_summary(grid: &Grid, a: &InfoVertical) -> Result<()> {
         let given = a.vertical.given();
         if !given.is_empty() {
             bail!(
-                "{} describe(s) the vertical grid: give --levels N as well",
+                "{}: vertical-grid options need --levels N as well",
                 given.join(", ")
             );
         }
