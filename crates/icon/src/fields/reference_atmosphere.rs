@@ -167,9 +167,23 @@ impl ReferenceAtmosphere {
         let half = per_level_cached(z_ifc, |z| {
             [config.temperature(z) / exner_of(config.pressure(z))]
         });
-        let theta_ref_ic = Columns::from_fn(n, nlev + 1, |c, k| half(c, k)[0]);
-        let d_exner_dz_ref_ic =
-            Columns::from_fn(n, nlev + 1, |c, k| -GRAV / CPD / theta_ref_ic.get(c, k));
+        let [mut theta_ic, mut d_exner_dz] = std::array::from_fn(|_| vec![0.0; n * (nlev + 1)]);
+        theta_ic
+            .par_chunks_mut(nlev + 1)
+            .zip(d_exner_dz.par_chunks_mut(nlev + 1))
+            .enumerate()
+            .for_each(|(c, (th, dz))| {
+                for k in 0..=nlev {
+                    th[k] = half(c, k)[0];
+                    dz[k] = -GRAV / CPD / th[k];
+                }
+            });
+        let ic = |data| Columns {
+            n,
+            levels: nlev + 1,
+            data,
+        };
+        let (theta_ref_ic, d_exner_dz_ref_ic) = (ic(theta_ic), ic(d_exner_dz));
         let full = |data| Columns {
             n,
             levels: nlev,
@@ -230,23 +244,42 @@ impl ReferenceAtmosphereEdges {
         let e2c = grid.topology.table(Connectivity::E2C);
         let nlev = z_mc.levels();
         // One pass: the height of each edge level, its pressure and temperature once.
+        // Over the flat levels neighbouring edges share their heights (to the bit, or
+        // nearly): each block of edges remembers the last two heights of each level
+        // with their values (the same bits as evaluating again).
+        const BLOCK: usize = 512;
         let [mut rho, mut theta] = std::array::from_fn(|_| vec![0.0; n_edges * nlev]);
         if nlev > 0 {
-            rho.par_chunks_mut(nlev)
-                .zip(theta.par_chunks_mut(nlev))
+            rho.par_chunks_mut(nlev * BLOCK)
+                .zip(theta.par_chunks_mut(nlev * BLOCK))
                 .enumerate()
-                .skip(start)
-                .for_each(|(e, (rh, th))| {
-                    for k in 0..nlev {
-                        let z: f64 = (0..2)
-                            .filter_map(|j| {
-                                e2c.neighbor(e, j)
-                                    .map(|c| c_lin_e[2 * e + j] * z_mc.get(c, k))
-                            })
-                            .sum();
-                        let (p, t) = (config.pressure(z), config.temperature(z));
-                        rh[k] = p / (RD * t);
-                        th[k] = t / exner_of(p);
+                .for_each(|(b, (rho, theta))| {
+                    let mut memo: Vec<[Option<(f64, [f64; 2])>; 2]> = vec![[None; 2]; nlev];
+                    let columns = rho.chunks_mut(nlev).zip(theta.chunks_mut(nlev));
+                    for (i, (rh, th)) in columns.enumerate() {
+                        let e = b * BLOCK + i;
+                        if e < start {
+                            continue;
+                        }
+                        let cells = [e2c.neighbor(e, 0), e2c.neighbor(e, 1)];
+                        let cols = cells.map(|c| c.map(|c| z_mc.column(c)));
+                        for k in 0..nlev {
+                            let z: f64 = (0..2)
+                                .filter_map(|j| cols[j].map(|col| c_lin_e[2 * e + j] * col[k]))
+                                .sum();
+                            let m = &mut memo[k];
+                            let hit = m.iter().flatten().find(|(h, _)| h.to_bits() == z.to_bits());
+                            let [r, t] = match hit {
+                                Some(&(_, v)) => v,
+                                None => {
+                                    let (p, t) = (config.pressure(z), config.temperature(z));
+                                    let v = [p / (RD * t), t / exner_of(p)];
+                                    *m = [Some((z, v)), m[0]];
+                                    v
+                                }
+                            };
+                            (rh[k], th[k]) = (r, t);
+                        }
                     }
                 });
         }
