@@ -184,21 +184,6 @@ fn c_bln_avg_initial(
     })
 }
 
-/// A corrected cell's neighbours in the mass-conservation loop of `c_bln_avg`.
-struct Link {
-    /// The three C2E2C neighbours.
-    neighbour: [u32; 3],
-    /// Byte `j`: the cell's slot (1..=3) in neighbour `j`'s C2E2CO row.
-    slots: u32,
-}
-
-impl Link {
-    #[inline]
-    fn slot(&self, j: usize) -> usize {
-        ((self.slots >> (8 * j)) & 0xff) as usize
-    }
-}
-
 /// `c_bln_avg` (Cell, C2E2CO).
 pub fn c_bln_avg(
     grid: &Grid,
@@ -218,27 +203,26 @@ pub fn c_bln_avg(
     let n = grid.topology.n_cells();
     let c2e2co = grid.topology.table(C::C2E2CO);
     let area = &grid.geometry.cell_area;
-    // For each corrected cell: its three C2E2C neighbours and its slot in each of their
-    // C2E2CO rows, packed small (the loop below sweeps them 2000 times).
-    let links: Vec<Link> = (hs..n)
+    // For each corrected cell (from `hs`): its three C2E2C neighbours, and where in
+    // `avg` each neighbour keeps the weight it gives the cell (`4·neighbour + slot`
+    // of the cell in the neighbour's C2E2CO row; slot 0 where it is missing).
+    let links: Vec<([u32; 3], [u32; 3])> = (hs..n)
         .into_par_iter()
         .map(|c| {
-            let mut l = Link {
-                neighbour: [0; 3],
-                slots: 0,
-            };
+            let mut nb = [0u32; 3];
+            let mut at = [0u32; 3];
             for j in 0..3 {
-                let nb = c2e2co.get(c, j + 1) as usize;
-                let slot = position(&c2e2co.row(nb)[1..], c).map_or(3, |p| p + 1);
-                l.neighbour[j] = nb as u32;
-                l.slots |= (slot as u32) << (8 * j);
+                let x = c2e2co.get(c, j + 1) as usize;
+                let slot = position(&c2e2co.row(x)[1..], c).map_or(0, |p| p + 1);
+                nb[j] = x as u32;
+                at[j] = (4 * x + slot) as u32;
             }
-            l
+            (nb, at)
         })
         .collect();
     if let Some(index) = (0..links.len())
         .into_par_iter()
-        .filter(|&i| (0..3).any(|j| links[i].slot(j) > 3 || links[i].slot(j) == 0))
+        .filter(|&i| links[i].1.iter().any(|&a| a % 4 == 0))
         .min()
     {
         return Err(InterpolationError::MissingNeighbour {
@@ -253,24 +237,27 @@ pub fn c_bln_avg(
     let mut residual = vec![0.0; n];
     let iterations = config.c_bln_avg_iterations;
     // Blocks of cells per task: the passes are short, so each task walks a plain loop.
-    const BLOCK: usize = 2048;
+    const BLOCK: usize = 4096;
     for it in 0..iterations {
         {
             let w = avg.as_slice();
             residual[hs..]
                 .par_chunks_mut(BLOCK)
+                .zip(links.par_chunks(BLOCK))
                 .enumerate()
-                .for_each(|(k, rs)| {
+                .for_each(|(k, (rs, ls))| {
                     let base = hs + k * BLOCK;
-                    let ls = &links[k * BLOCK..][..rs.len()];
-                    let own = &area[base..][..rs.len()];
-                    for (i, ((r, l), &a)) in rs.iter_mut().zip(ls).zip(own).enumerate() {
-                        let c = base + i;
+                    let own = &area[base..base + rs.len()];
+                    let rows = &w[4 * base..4 * (base + rs.len())];
+                    for ((r, (nb, at)), (&a, row)) in rs
+                        .iter_mut()
+                        .zip(ls)
+                        .zip(own.iter().zip(rows.chunks_exact(4)))
+                    {
                         // Σ over C2E2CO(c) of the weight each neighbour gives c, times its area.
-                        let mut local = w[4 * c] * a;
+                        let mut local = row[0] * a;
                         for j in 0..3 {
-                            let nb = l.neighbour[j] as usize;
-                            local += w[4 * nb + l.slot(j)] * area[nb];
+                            local += w[at[j] as usize] * area[nb[j] as usize];
                         }
                         *r = local / a - 1.0;
                     }
@@ -280,19 +267,19 @@ pub fn c_bln_avg(
         let residual = &residual;
         avg.as_mut_slice()[4 * hs..]
             .par_chunks_mut(4 * BLOCK)
+            .zip(links.par_chunks(BLOCK))
             .enumerate()
-            .for_each(|(k, rows)| {
+            .for_each(|(k, (rows, ls))| {
                 let base = hs + k * BLOCK;
-                let ls = &links[k * BLOCK..][..rows.len() / 4];
-                for (i, (row, l)) in rows.chunks_exact_mut(4).zip(ls).enumerate() {
-                    let c = base + i;
+                let own = &residual[base..base + ls.len()];
+                for ((row, (nb, _)), &r) in rows.chunks_exact_mut(4).zip(ls).zip(own) {
                     if last {
-                        row[0] -= residual[c];
+                        row[0] -= r;
                         continue;
                     }
-                    row[0] -= RELAX * residual[c];
+                    row[0] -= RELAX * r;
                     for j in 0..3 {
-                        row[1 + j] -= RELAX * residual[l.neighbour[j] as usize];
+                        row[1 + j] -= RELAX * residual[nb[j] as usize];
                     }
                     let excess = row[0] + row[1] + row[2] + row[3] - 1.0;
                     for x in row.iter_mut() {
