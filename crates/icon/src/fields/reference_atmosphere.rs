@@ -201,6 +201,9 @@ impl ReferenceAtmosphere {
     }
 }
 
+/// A height with the density and potential temperature there.
+type Remembered = Option<(f64, [f64; 2])>;
+
 /// The reference atmosphere at edges, full levels `[n_edges, nlev]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReferenceAtmosphereEdges {
@@ -254,7 +257,7 @@ impl ReferenceAtmosphereEdges {
                 .zip(theta.par_chunks_mut(nlev * BLOCK))
                 .enumerate()
                 .for_each(|(b, (rho, theta))| {
-                    let mut memo: Vec<[Option<(f64, [f64; 2])>; 2]> = vec![[None; 2]; nlev];
+                    let mut memo: Vec<[Remembered; 2]> = vec![[None; 2]; nlev];
                     let columns = rho.chunks_mut(nlev).zip(theta.chunks_mut(nlev));
                     for (i, (rh, th)) in columns.enumerate() {
                         let e = b * BLOCK + i;

@@ -23,7 +23,7 @@
 use super::weights::require_closed_rings;
 use super::{require_neighbours, zone_end, zone_start, InterpolationError, SparseField};
 use foehn_grid::{Connectivity as C, Grid, GridKind, Location, Space, Zone};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{DMatrix, SMatrix};
 use rayon::prelude::*;
 
 type Vec3 = [f64; 3];
@@ -163,6 +163,55 @@ fn cartesian(space: &Space, lat: f64, lon: f64, u: f64, v: f64) -> Vec3 {
     }
 }
 
+/// The most neighbours a reconstruction uses (C2E2C2E).
+const MAX_STENCIL: usize = 9;
+
+/// One point's system: the kernel matrix `Σ_j φ(|x_i − x_j|) (n_i·n_j)` of its `m`
+/// edges (row-major `[m, m]` in the first `m²` entries) and the right-hand sides of the
+/// `K` directions (`[m, K]`), solved by LU with partial pivoting; `None` if singular.
+/// The size is fixed where a stencil is complete, so that nothing is allocated; the
+/// factorisation is the same either way (the same operations in the same order).
+fn lu_solve<const K: usize>(
+    m: usize,
+    mat: &[f64; MAX_STENCIL * MAX_STENCIL],
+    rhs: &[[f64; K]; MAX_STENCIL],
+) -> Option<[[f64; K]; MAX_STENCIL]> {
+    // Complete stencils of `$m` edges on the stack (a macro: nalgebra's LU needs the
+    // size as a literal).
+    macro_rules! fixed {
+        ($m:literal) => {{
+            let a = SMatrix::<f64, $m, $m>::from_fn(|i, j| mat[i * $m + j]);
+            let b = SMatrix::<f64, $m, K>::from_fn(|i, k| rhs[i][k]);
+            let x = a.lu().solve(&b)?;
+            let mut out = [[0.0; K]; MAX_STENCIL];
+            for (i, row) in out.iter_mut().enumerate().take($m) {
+                for (k, v) in row.iter_mut().enumerate() {
+                    *v = x[(i, k)];
+                }
+            }
+            Some(out)
+        }};
+    }
+    match m {
+        4 => fixed!(4),
+        5 => fixed!(5),
+        6 => fixed!(6),
+        9 => fixed!(9),
+        _ => {
+            let a = DMatrix::<f64>::from_fn(m, m, |i, j| mat[i * m + j]);
+            let b = DMatrix::<f64>::from_fn(m, K, |i, k| rhs[i][k]);
+            let x = a.lu().solve(&b)?;
+            let mut out = [[0.0; K]; MAX_STENCIL];
+            for (i, row) in out.iter_mut().enumerate().take(m) {
+                for (k, v) in row.iter_mut().enumerate() {
+                    *v = x[(i, k)];
+                }
+            }
+            Some(out)
+        }
+    }
+}
+
 /// Solves the RBF system of every point in `[start, end)` of a connectivity to `edges`
 /// for `K` target directions; slots of missing neighbours stay 0.
 #[allow(clippy::too_many_arguments)]
@@ -182,56 +231,72 @@ fn solve<const K: usize>(
     let space = &grid.space;
     let pos = &grid.points.edge;
     let normal = &grid.geometry.primal_normal_cartesian;
-    let rows: Vec<Result<[Vec<f64>; K], InterpolationError>> = (start..end)
-        .into_par_iter()
-        .map(|i| {
-            let slots: Vec<usize> = (0..w).filter(|&j| table.get(i, j) >= 0).collect();
-            let edges: Vec<usize> = slots.iter().map(|&j| table.get(i, j) as usize).collect();
-            let m = edges.len();
+    assert!(
+        w <= MAX_STENCIL,
+        "RBF stencils have at most {MAX_STENCIL} edges"
+    );
+    // Each point's coefficients, `[K][w]`, in one allocation for all points.
+    let mut coeffs = vec![0.0; (end - start) * K * w];
+    let err = coeffs
+        .par_chunks_mut((K * w).max(1))
+        .enumerate()
+        .filter_map(|(p, out)| {
+            let i = start + p;
             let singular = InterpolationError::SingularSystem { field, index: i };
-            if m == 0 {
-                return Err(singular);
+            let mut slots = [0usize; MAX_STENCIL];
+            let mut edges = [0usize; MAX_STENCIL];
+            let mut m = 0;
+            for j in 0..w {
+                if let Some(e) = table.neighbor(i, j) {
+                    (slots[m], edges[m]) = (j, e);
+                    m += 1;
+                }
             }
-            let mut mat = DMatrix::<f64>::zeros(m, m);
+            if m == 0 {
+                return Some((i, singular));
+            }
+            let mut mat = [0.0; MAX_STENCIL * MAX_STENCIL];
             for a in 0..m {
                 for b in a..m {
                     let (ea, eb) = (edges[a], edges[b]);
                     let d = distance(space, pos[ea], pos[eb]);
                     let v = dot(normal[ea], normal[eb]) * kernel.eval(d, scale);
-                    mat[(a, b)] = v;
-                    mat[(b, a)] = v;
+                    mat[a * m + b] = v;
+                    mat[b * m + a] = v;
                 }
             }
             let z = targets(i);
-            let mut rhs = DMatrix::<f64>::zeros(m, K);
-            let mut proj = [[0.0; 9]; K];
-            for (a, &e) in edges.iter().enumerate() {
+            let mut rhs = [[0.0; K]; MAX_STENCIL];
+            let mut proj = [[0.0; MAX_STENCIL]; K];
+            for (a, &e) in edges[..m].iter().enumerate() {
                 let phi = kernel.eval(distance(space, centre[i], pos[e]), scale);
                 for k in 0..K {
                     proj[k][a] = dot(z[k], normal[e]);
-                    rhs[(a, k)] = phi * proj[k][a];
+                    rhs[a][k] = phi * proj[k][a];
                 }
             }
-            let sol = mat.lu().solve(&rhs).ok_or(singular.clone())?;
-            let mut out: [Vec<f64>; K] = std::array::from_fn(|_| vec![0.0; w]);
+            let Some(sol) = lu_solve(m, &mat, &rhs) else {
+                return Some((i, singular));
+            };
             for k in 0..K {
-                let c: DVector<f64> = sol.column(k).into_owned();
-                let norm: f64 = (0..m).map(|a| proj[k][a] * c[a]).sum();
+                let norm: f64 = (0..m).map(|a| proj[k][a] * sol[a][k]).sum();
                 if !(norm.is_finite() && norm != 0.0) {
-                    return Err(singular);
+                    return Some((i, singular));
                 }
-                for (a, &j) in slots.iter().enumerate() {
-                    out[k][j] = c[a] / norm;
+                for (a, &j) in slots[..m].iter().enumerate() {
+                    out[k * w + j] = sol[a][k] / norm;
                 }
             }
-            Ok(out)
+            None
         })
-        .collect();
+        .min_by_key(|(i, _)| *i);
+    if let Some((_, e)) = err {
+        return Err(e);
+    }
     let mut fields: [SparseField; K] = std::array::from_fn(|_| SparseField::zeros(n, w));
-    for (i, row) in rows.into_iter().enumerate() {
-        let row = row?;
-        for k in 0..K {
-            fields[k].as_mut_slice()[(start + i) * w..][..w].copy_from_slice(&row[k]);
+    for (p, point) in coeffs.chunks_exact((K * w).max(1)).enumerate() {
+        for (k, field) in fields.iter_mut().enumerate() {
+            field.as_mut_slice()[(start + p) * w..][..w].copy_from_slice(&point[k * w..][..w]);
         }
     }
     Ok(fields)
