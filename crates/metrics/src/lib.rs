@@ -15,6 +15,7 @@ pub mod error;
 pub mod fsio;
 pub mod gt4py;
 pub mod key;
+pub mod lines;
 pub mod load;
 pub mod openacc_map;
 pub mod plot;

@@ -12,8 +12,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 static DEJAVU_SANS: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
-const FAMILY: &str = "sans-serif";
-const PALETTE: [RGBColor; 8] = [
+pub(crate) const FAMILY: &str = "sans-serif";
+pub(crate) const PALETTE: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -28,7 +28,7 @@ const GROUP_GAP_PX: u32 = 10;
 const FONT_PX: u32 = 13;
 
 /// Register the embedded font under "sans-serif" (once per process).
-fn ensure_font() -> std::result::Result<(), String> {
+pub(crate) fn ensure_font() -> std::result::Result<(), String> {
     static DONE: OnceLock<std::result::Result<(), String>> = OnceLock::new();
     DONE.get_or_init(|| {
         plotters::style::register_font(FAMILY, FontStyle::Normal, DEJAVU_SANS)

@@ -8,6 +8,9 @@ use foehn_testkit::grids;
 use foehn_testkit::SplitMix64;
 use std::sync::OnceLock;
 
+mod operators;
+pub use operators::*;
+
 pub type Vec3 = [f64; 3];
 
 pub fn dot(a: Vec3, b: Vec3) -> f64 {
