@@ -14,6 +14,7 @@
 //! factors `d2dexdz2_fac1/2_mc` of the Taylor-expanded pressure gradient are
 //! `−g/(cpd θ²)/Δz` and `∂z(−g/(cpd θ²)) = 2g/(cpd θ³)·(g/cpd − ΔT/H e^{−z/H})/π`.
 
+use super::metrics::fill::zeros;
 use super::sleve::Heights;
 use super::Columns;
 use crate::common::constants::{CPD, GRAV, P0REF, RD};
@@ -142,7 +143,7 @@ impl ReferenceAtmosphere {
         // level where the column is flat.
         let mid = per_level_cached(z_mc, |z| config.state(z));
         let [mut theta, mut exner, mut rho, mut fac1, mut fac2] =
-            std::array::from_fn(|_| vec![0.0; n * nlev]);
+            std::array::from_fn(|_| zeros(n * nlev));
         if nlev > 0 {
             let columns = (
                 theta.par_chunks_mut(nlev),
@@ -167,7 +168,7 @@ impl ReferenceAtmosphere {
         let half = per_level_cached(z_ifc, |z| {
             [config.temperature(z) / exner_of(config.pressure(z))]
         });
-        let [mut theta_ic, mut d_exner_dz] = std::array::from_fn(|_| vec![0.0; n * (nlev + 1)]);
+        let [mut theta_ic, mut d_exner_dz] = std::array::from_fn(|_| zeros(n * (nlev + 1)));
         theta_ic
             .par_chunks_mut(nlev + 1)
             .zip(d_exner_dz.par_chunks_mut(nlev + 1))
@@ -251,7 +252,7 @@ impl ReferenceAtmosphereEdges {
         // nearly): each block of edges remembers the last two heights of each level
         // with their values (the same bits as evaluating again).
         const BLOCK: usize = 512;
-        let [mut rho, mut theta] = std::array::from_fn(|_| vec![0.0; n_edges * nlev]);
+        let [mut rho, mut theta] = std::array::from_fn(|_| zeros(n_edges * nlev));
         if nlev > 0 {
             rho.par_chunks_mut(nlev * BLOCK)
                 .zip(theta.par_chunks_mut(nlev * BLOCK))

@@ -19,6 +19,7 @@
 //!
 //! ICON4Py's JW setup goes through the same path (smoothing and both decay scales).
 
+use super::metrics::fill::{fill_columns, zeros};
 use super::vertical::VerticalGrid;
 use super::Columns;
 use foehn_grid::{Connectivity, Grid, Location, NeighborTable, Zone};
@@ -87,7 +88,7 @@ impl Heights {
         let (b1, b2) = (decay(c.sleve_decay_scale_1), decay(c.sleve_decay_scale_2));
         let min_dz = minimum_thickness(vct_a, c.lowest_layer_thickness);
 
-        let mut z_ifc = vec![0.0; n_cells * (nlev + 1)];
+        let mut z_ifc = zeros(n_cells * (nlev + 1));
         let mut ktop = vec![nlev; n_cells];
         z_ifc
             .par_chunks_mut(nlev + 1)
@@ -125,8 +126,11 @@ impl Heights {
                 level: k_flat,
             });
         }
-        let z_mc = Columns::from_fn(n_cells, nlev, |i, k| {
-            0.5 * (z_ifc.get(i, k) + z_ifc.get(i, k + 1))
+        let [z_mc] = fill_columns(n_cells, [nlev], |i, [m]| {
+            let z = z_ifc.column(i);
+            for (k, x) in m.iter_mut().enumerate() {
+                *x = 0.5 * (z[k] + z[k + 1]);
+            }
         });
         Ok(Heights { z_ifc, z_mc })
     }
@@ -158,16 +162,15 @@ impl Heights {
             let (Some(c0), Some(c1)) = (e2c.neighbor(e, 0), e2c.neighbor(e, 1)) else {
                 return;
             };
-            let inside = |c: usize, k: usize, z: f64| {
-                z <= self.z_ifc.get(c, k) && z >= self.z_ifc.get(c, k + 1)
-            };
+            let (i0, i1) = (self.z_ifc.column(c0), self.z_ifc.column(c1));
+            let (m0, m1) = (self.z_mc.column(c0), self.z_mc.column(c1));
+            let inside = |z_ifc: &[f64], k: usize, z: f64| z <= z_ifc[k] && z >= z_ifc[k + 1];
             *out = (0..self.num_levels())
-                .filter(|&k| {
-                    let z = c_lin_e[2 * e] * self.z_mc.get(c0, k)
-                        + c_lin_e[2 * e + 1] * self.z_mc.get(c1, k);
-                    inside(c0, k, z) && inside(c1, k, z)
+                .rev()
+                .find(|&k| {
+                    let z = c_lin_e[2 * e] * m0[k] + c_lin_e[2 * e + 1] * m1[k];
+                    inside(i0, k, z) && inside(i1, k, z)
                 })
-                .max()
                 .unwrap_or(0);
         });
         Ok(flat)

@@ -17,6 +17,7 @@
 //! interpolation between `k'` and `k' + 1` to the cell's height `z = z_mc[c, k]`.
 //! Outside those levels and cells all three are 0.
 
+use super::fill::{fill_columns, zeros};
 use super::{MetricsConfig, NeighborColumns, Ranges};
 use crate::fields::Columns;
 use foehn_grid::{Connectivity, Grid};
@@ -73,18 +74,17 @@ pub(crate) fn truly_horizontal(
     };
     let ranges: Vec<(usize, usize)> = (0..n).into_par_iter().map(range).collect();
 
-    let zd_diffcoef = Columns::from_fn(n, nlev, |c, k| {
+    let [zd_diffcoef] = fill_columns(n, [nlev], |c, [out]| {
         let (start, end) = ranges[c];
-        if k < start || k >= end {
-            return 0.0;
+        for (k, x) in out.iter_mut().enumerate().take(end).skip(start) {
+            let by_slope = (maxslp_avg.get(c, k) - thslp).max(0.0).sqrt() / 250.0;
+            let by_height = 2e-4 * (maxhgtd_avg.get(c, k) - thhgtd).max(0.0).sqrt();
+            *x = MAX_DIFFUSION_COEFFICIENT.min(by_slope.max(by_height));
         }
-        let by_slope = (maxslp_avg.get(c, k) - thslp).max(0.0).sqrt() / 250.0;
-        let by_height = 2e-4 * (maxhgtd_avg.get(c, k) - thhgtd).max(0.0).sqrt();
-        MAX_DIFFUSION_COEFFICIENT.min(by_slope.max(by_height))
     });
 
-    let mut intcoef = vec![0.0; n * 3 * nlev];
-    let mut vertoffset = vec![0i32; n * 3 * nlev];
+    let mut intcoef: Vec<f64> = zeros(n * 3 * nlev);
+    let mut vertoffset: Vec<i32> = zeros(n * 3 * nlev);
     if nlev >= 2 {
         intcoef
             .par_chunks_mut(3 * nlev)

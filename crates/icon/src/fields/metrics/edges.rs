@@ -13,7 +13,7 @@
 //! where `z_me` lies below the highest neighbour surface minus 5 m, the expansion is
 //! made at that height instead and `pg_exdist` is how far below it `z_me` lies.
 
-use super::fill::{fill_columns, weighted_sum};
+use super::fill::{fill_columns, weighted_sum, zeros};
 use super::{MetricsConfig, NeighborColumns, Ranges};
 use crate::fields::sleve::Heights;
 use crate::fields::Columns;
@@ -79,8 +79,8 @@ pub(crate) fn pressure_gradient(
     let (z_ifc, z_mc) = (&heights.z_ifc, &heights.z_mc);
     let nlev = z_mc.levels();
     let n_edges = e2c.rows();
-    let mut zdiff = vec![0.0; n_edges * 2 * nlev];
-    let mut offset = vec![0i32; n_edges * 2 * nlev];
+    let mut zdiff: Vec<f64> = zeros(n_edges * 2 * nlev);
+    let mut offset: Vec<i32> = zeros(n_edges * 2 * nlev);
     if nlev > 0 {
         zdiff
             .par_chunks_mut(2 * nlev)
@@ -140,8 +140,8 @@ pub(crate) fn downward_extrapolation(
     let z_ifc = &heights.z_ifc;
     let nlev = z_me.levels();
     let n_edges = e2c.rows();
-    let mut pg_exdist = vec![0.0; n_edges * nlev];
-    let mut mask = vec![false; n_edges * nlev];
+    let mut pg_exdist: Vec<f64> = zeros(n_edges * nlev);
+    let mut mask: Vec<bool> = zeros(n_edges * nlev);
     if nlev > 0 {
         pg_exdist
             .par_chunks_mut(nlev)

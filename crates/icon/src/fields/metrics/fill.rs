@@ -16,7 +16,7 @@ pub(crate) fn fill_columns<const N: usize>(
     levels: [usize; N],
     f: impl Fn(usize, &mut [&mut [f64]; N]) + Sync,
 ) -> [Columns; N] {
-    let mut data: [Vec<f64>; N] = std::array::from_fn(|j| vec![0.0; n * levels[j]]);
+    let mut data: [Vec<f64>; N] = std::array::from_fn(|j| zeros(n * levels[j]));
     for_each_point(n, &mut data, &levels, &f);
     let mut data = data.into_iter();
     std::array::from_fn(|j| Columns {
@@ -73,4 +73,11 @@ pub(crate) fn weighted_sum(cols: &[Option<&[f64]>], weights: &[f64], k: usize) -
         .zip(weights)
         .filter_map(|(c, &w)| c.map(|c| w * c[k]))
         .sum()
+}
+
+/// `n` zeros (`0.0`, `0`, `false`) of a field about to be filled: allocated zeroed
+/// and left untouched, so that its pages are first written (and faulted in) by the
+/// threads that fill them.
+pub(crate) fn zeros<T: Clone + Default>(n: usize) -> Vec<T> {
+    vec![T::default(); n]
 }

@@ -29,7 +29,7 @@ pub mod columns;
 pub mod diffusion;
 pub mod edges;
 mod error;
-mod fill;
+pub(crate) mod fill;
 pub mod slopes;
 
 pub use error::MetricsError;
