@@ -38,9 +38,10 @@ use crate::fields::Columns;
 use foehn::dsl::prelude::*;
 use foehn::dsl::IntoDims;
 use foehn::ir::Scalar;
-use foehn::runtime::field::Field;
+use foehn::runtime::field::{Field, FieldData};
 use foehn_grid::Grid;
 use foehn_testkit::SplitMix64;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -291,16 +292,22 @@ impl<'g> GridFields<'g> {
     }
 
     /// An `f64` field of `dims` whose value at point `h`, local slot `j`, level `k` is
-    /// `f(h, j, k)`.
-    fn f64_field(&self, dims: impl IntoDims, f: impl Fn(usize, usize, usize) -> f64) -> Field {
+    /// `f(h, j, k)` (computed in parallel over `(j, k)`).
+    fn f64_field(
+        &self,
+        dims: impl IntoDims,
+        f: impl Fn(usize, usize, usize) -> f64 + Sync,
+    ) -> Field {
         let mut field = Field::zeros(self.grid, self.nlev(), dims, F64);
         let n = field.shape().first().copied().unwrap_or(1).max(1);
         let width = field.dims().local.map_or(1, |c| c.width());
         let data = field.as_f64_mut().expect("an f64 field");
-        for (i, x) in data.iter_mut().enumerate() {
-            let (h, rest) = (i % n, i / n);
-            *x = f(h, rest % width, rest / width);
-        }
+        data.par_chunks_mut(n).enumerate().for_each(|(rest, row)| {
+            let (j, k) = (rest % width, rest / width);
+            row.iter_mut()
+                .enumerate()
+                .for_each(|(h, x)| *x = f(h, j, k));
+        });
         field
     }
 
@@ -409,23 +416,24 @@ impl<'g> GridFields<'g> {
             nc * 3 * nlev,
         )?;
         self.check("zd_diffcoef", m.zd_diffcoef.as_slice().len(), nc * nlev)?;
-        Ok(Field::from_fn(
-            self.grid,
-            nlev,
-            (CELL, C2E2C, K),
-            I32,
-            |idx| {
-                let (c, j, k) = (idx[0], idx[1], idx[2]);
-                let off = if m.zd_diffcoef.get(c, k) != 0.0 {
-                    m.zd_vertoffset.get(c, j, k)
-                } else if k + 1 == nlev {
-                    -1
-                } else {
-                    0
-                };
-                Scalar::I32(off)
-            },
-        ))
+        let mut field = Field::zeros(self.grid, nlev, (CELL, C2E2C, K), I32);
+        if let FieldData::I32(data) = field.data_mut() {
+            data.par_chunks_mut(nc.max(1))
+                .enumerate()
+                .for_each(|(rest, row)| {
+                    let (j, k) = (rest % 3, rest / 3);
+                    for (c, x) in row.iter_mut().enumerate() {
+                        *x = if m.zd_diffcoef.get(c, k) != 0.0 {
+                            m.zd_vertoffset.get(c, j, k)
+                        } else if k + 1 == nlev {
+                            -1
+                        } else {
+                            0
+                        };
+                    }
+                });
+        }
+        Ok(field)
     }
 }
 
