@@ -9,6 +9,8 @@
 //! that of `w` is 0, and the vertical CFL number is 0 for `w = 0`.
 
 mod common;
+mod fields_support;
+mod metrics_support;
 
 use foehn_grid::{Connectivity, Grid, Location, Zone, EARTH_ANGULAR_VELOCITY, EARTH_RADIUS};
 use foehn_icon::diffusion::component::{
@@ -16,6 +18,9 @@ use foehn_icon::diffusion::component::{
 };
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
 use foehn_icon::diffusion::inputs::state::grid_state;
+use foehn_icon::fields::interpolation::{InterpolationConfig, InterpolationFields};
+use foehn_icon::fields::metrics::{MetricFields, MetricInputs, MetricsConfig};
+use foehn_icon::fields::named::StaticFields;
 use foehn_icon::fields::static_fields::{
     synthetic_prognostics, GridFields, GridFieldsError, NAMES,
 };
@@ -25,6 +30,8 @@ use foehn_icon::velocity_advection::component::inputs::grid_state as va_grid_sta
 use foehn_icon::velocity_advection::component::{
     Engine as VaEngine, Schedule as VaSchedule, VelocityAdvection, VelocityAdvectionState,
 };
+use foehn_testkit::grids;
+use metrics_support::{mountain, unsmoothed_heights};
 
 const NLEV: usize = 20;
 /// Speed of the solid-body rotation at the equator, m/s.
@@ -34,8 +41,8 @@ fn vertical() -> VerticalGrid {
     VerticalGrid::new(VerticalConfig::new(NLEV))
 }
 
-fn fields(grid: &Grid) -> GridFields<'_> {
-    GridFields::compute(grid, VerticalConfig::new(NLEV), &Topography::Flat)
+fn fields<'g>(grid: &'g Grid, topography: &Topography) -> GridFields<'g> {
+    GridFields::compute(grid, VerticalConfig::new(NLEV), topography)
         .unwrap_or_else(|e| panic!("{}: {e}", grid.name))
 }
 
@@ -85,7 +92,7 @@ fn assert_close(what: &str, a: &[f64], b: &[f64], tol: f64) {
 #[test]
 fn every_name_is_handed_out_with_the_programs_layout() {
     for grid in common::grids() {
-        let f = fields(grid);
+        let f = fields(grid, &Topography::Flat);
         let nc = grid.size(Location::Cell);
         for name in NAMES {
             f.field(name)
@@ -195,7 +202,7 @@ fn diffusion_step(grid: &Grid, state: &DiffusionState) -> DiffusionState {
 #[test]
 fn diffusion_leaves_a_solid_body_rotation_nearly_unchanged_and_damps_noise() {
     for grid in common::grids() {
-        let f = fields(grid);
+        let f = fields(grid, &Topography::Flat);
         let config = DiffusionConfig {
             limited_area: grid.is_limited_area(),
             ..DiffusionConfig::default()
@@ -283,7 +290,7 @@ const TENDENCIES: [&str; 4] = [
 #[test]
 fn velocity_advection_tendencies_of_a_solid_body_rotation_are_realistic() {
     for grid in common::grids() {
-        let f = fields(grid);
+        let f = fields(grid, &Topography::Flat);
         let mut initial = va_grid_state(&f, 3).unwrap();
         set_smooth_winds(&f, &mut |name, field| {
             initial.set_field(name, field).unwrap()
@@ -354,5 +361,124 @@ fn velocity_advection_tendencies_of_a_solid_body_rotation_are_realistic() {
             let m = max_abs(want.f64s(name).unwrap());
             assert!(m < 1e-2 && m > 1e-5, "{}: max |{name}| = {m:e}", grid.name);
         }
+    }
+}
+
+/// The static fields of `grid` over a steep 3000 m mountain (300 km e-folding width, at
+/// 46°N 8°E, unsmoothed: every coordinate surface follows it), where the truly
+/// horizontal temperature diffusion applies.
+fn mountain_fields(grid: &Grid) -> GridFields<'_> {
+    let vertical = VerticalGrid::new(VerticalConfig::new(NLEV));
+    let interpolation =
+        InterpolationFields::compute(grid, &InterpolationConfig::default()).unwrap();
+    let topography = mountain(grid, 3000.0, 300e3, 46.0, 8.0);
+    let heights = unsmoothed_heights(&vertical, &topography);
+    let inputs = MetricInputs {
+        c_lin_e: interpolation.c_lin_e.as_slice(),
+        cells_aw_verts: interpolation.cells_aw_verts.as_slice(),
+        c_bln_avg: interpolation.c_bln_avg.as_slice(),
+    };
+    let metrics = MetricFields::compute(
+        grid,
+        &vertical,
+        &heights,
+        &inputs,
+        &MetricsConfig::default(),
+    )
+    .unwrap();
+    let statics = StaticFields {
+        topography,
+        vertical,
+        interpolation,
+        heights,
+        metrics,
+    };
+    GridFields::new(grid, statics).unwrap()
+}
+
+#[test]
+fn steep_points_interpolate_the_neighbours_to_the_cells_height_and_diffuse() {
+    let grid = grids::limited_area();
+    let f = mountain_fields(grid);
+    let nc = grid.size(Location::Cell);
+    let field = |name: &str| f.field(name).unwrap();
+    let (coef, off, inter) = (
+        field("zd_diffcoef"),
+        field("zd_vertoffset"),
+        field("zd_intcoef"),
+    );
+    let (coef, off, inter) = (
+        coef.as_f64().unwrap(),
+        off.as_i32().unwrap(),
+        inter.as_f64().unwrap(),
+    );
+    let z = &f.statics.heights.z_mc;
+    let c2e2c = grid.topology.table(Connectivity::C2E2C);
+    let mut steep = 0;
+    for k in 0..NLEV {
+        for c in 0..nc {
+            if coef[c + nc * k] == 0.0 {
+                continue;
+            }
+            steep += 1;
+            for j in 0..3 {
+                let i = c + nc * (j + 3 * k);
+                let (n, k1) = (c2e2c.neighbor(c, j).unwrap(), (k as i32 + off[i]) as usize);
+                let at = inter[i] * z.get(n, k1) + (1.0 - inter[i]) * z.get(n, k1 + 1);
+                assert!((at - z.get(c, k)).abs() < 1e-6, "cell {c} level {k}");
+            }
+        }
+    }
+    assert!(steep > 0, "no steep point");
+
+    // One diffusion step over the mountain with the steep-point term agrees with the
+    // references and stays finite.
+    let config = DiffusionConfig {
+        limited_area: true,
+        ..DiffusionConfig::default()
+    };
+    let state = grid_state(&f, &config, 5).unwrap();
+    let after = diffusion_step(grid, &state);
+    assert!(after.f64s("theta_v").unwrap().iter().all(|x| x.is_finite()));
+}
+
+#[test]
+fn velocity_advection_over_the_jw_surface_and_a_mountain_agrees_with_the_references() {
+    let jw = Topography::JablonowskiWilliamson(Default::default());
+    let cases = [
+        (grids::global(), fields(grids::global(), &jw)),
+        (
+            grids::limited_area(),
+            mountain_fields(grids::limited_area()),
+        ),
+    ];
+    for (grid, f) in &cases {
+        let initial = va_grid_state(f, 3).unwrap();
+        let mut want = initial.clone();
+        advect(grid, VaSchedule::Unfused, VaEngine::Reference, &mut want);
+        let mut got = initial;
+        advect(
+            grid,
+            VaSchedule::Optimised,
+            VaEngine::Cpu(common::cpu()),
+            &mut got,
+        );
+        for name in TENDENCIES
+            .iter()
+            .chain(&["tangential_wind", "vn_on_half_levels"])
+        {
+            let what = format!("{}: references vs optimised cpu: `{name}`", grid.name);
+            assert_close(
+                &what,
+                want.f64s(name).unwrap(),
+                got.f64s(name).unwrap(),
+                1e-12,
+            );
+        }
+        // Terrain: the contravariant correction is not zero.
+        let concorr = want
+            .f64s("contravariant_correction_at_cells_on_half_levels")
+            .unwrap();
+        assert!(max_abs(concorr) > 0.0, "{}", grid.name);
     }
 }
