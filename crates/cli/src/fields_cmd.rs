@@ -143,6 +143,9 @@ fn explain(e: StaticFieldsError) -> anyhow::Error {
         StaticFieldsError::Vertical(VerticalGridError::InvalidOption { option, .. }) => {
             anyhow::anyhow!("{}: {e}", flag_of(option))
         }
+        StaticFieldsError::Vertical(VerticalGridError::NoLevels) => {
+            anyhow::anyhow!("--levels 0: {e}")
+        }
         StaticFieldsError::Vertical(VerticalGridError::NoMoistLevel { .. }) => {
             anyhow::anyhow!("--htop-moist-proc: {e}")
         }
@@ -364,7 +367,7 @@ pub fn print_vertical_summary(grid: &Grid, a: &InfoVertical) -> Result<()> {
     let topography = a.vertical.topography();
     let s = VerticalSummary::compute(grid, a.vertical.config(levels), &topography)
         .map_err(explain)
-        .context("the vertical grid")?;
+        .with_context(|| format!("the vertical grid of {}", grid.name))?;
     let v = &s.vertical;
     let n = v.num_levels();
     println!(
