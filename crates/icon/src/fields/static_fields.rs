@@ -211,6 +211,18 @@ impl<'g> GridFields<'g> {
             .collect()
     }
 
+    /// What a component state takes from here: the fields of `names` and the
+    /// [`synthetic_prognostics`] with [`PROGNOSTIC_NOISE`] from `seed`, by name.
+    pub fn state_fields<'n>(
+        &self,
+        names: impl IntoIterator<Item = &'n str>,
+        seed: u64,
+    ) -> Result<BTreeMap<String, Field>, GridFieldsError> {
+        let mut fields = self.fields(names)?;
+        fields.extend(synthetic_prognostics(self, PROGNOSTIC_NOISE, seed));
+        Ok(fields)
+    }
+
     /// The field `name` (one of [`NAMES`]) as a foehn field with the dimensions its
     /// programs declare.
     pub fn field(&self, name: &str) -> Result<Field, GridFieldsError> {

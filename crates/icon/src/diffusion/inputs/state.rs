@@ -11,9 +11,7 @@ use crate::diffusion::component::state::{
 use crate::diffusion::config::DiffusionConfig;
 use crate::diffusion::inputs::apply_diffusion_to_theta_and_exner as theta_inputs;
 use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner as theta_program;
-use crate::fields::static_fields::{
-    synthetic_prognostics, GridFields, GridFieldsError, PROGNOSTIC_NOISE,
-};
+use crate::fields::static_fields::{GridFields, GridFieldsError};
 use crate::fields::vertical::VerticalGrid;
 use foehn::dsl::prelude::*;
 use foehn::runtime::field::Field;
@@ -24,9 +22,8 @@ use std::collections::BTreeMap;
 /// A diffusion state on `fields`' grid whose interpolation coefficients, metric fields
 /// and geometry are all computed from the grid ([`GridFields`]), with a synthetic
 /// prognostic state until the Jablonowski–Williamson initial state exists
-/// ([`synthetic_prognostics`] with [`PROGNOSTIC_NOISE`] from `seed`: a zonal jet and the
-/// reference atmosphere, with noise), and zero diagnostic outputs (as ICON allocates
-/// them). `zd_diffcoef` is zero everywhere when `!config.apply_zdiffusion_t` (the
+/// ([`GridFields::state_fields`]: a zonal jet and the reference atmosphere, with noise
+/// from `seed`), and zero diagnostic outputs (as ICON allocates them). `zd_diffcoef` is zero everywhere when `!config.apply_zdiffusion_t` (the
 /// program then reads none of the steep-point fields). The nudging coefficients are the
 /// interpolation fields' (their `max_nudging_coefficient`, not `config`'s).
 pub fn grid_state(
@@ -40,14 +37,13 @@ pub fn grid_state(
         .chain(DiffusionMetricState::NAMES)
         .chain(EdgeParams::NAMES)
         .chain(CellParams::NAMES);
-    let mut f = fields.fields(constant.copied())?;
+    let mut f = fields.state_fields(constant.copied(), seed)?;
     if !config.apply_zdiffusion_t {
         f.insert(
             "zd_diffcoef".into(),
             Field::zeros(grid, nlev, (CELL, K), F64),
         );
     }
-    f.extend(synthetic_prognostics(fields, PROGNOSTIC_NOISE, seed));
     for name in DiffusionDiagnosticState::NAMES {
         f.insert(
             name.to_string(),

@@ -12,9 +12,7 @@ use super::{Kind, Statics};
 use crate::common::runner::calls;
 use crate::common::state::{FieldGroup, PrognosticState};
 use crate::diffusion::inputs::{cell_field, signed_field};
-use crate::fields::static_fields::{
-    synthetic_prognostics, GridFields, GridFieldsError, PROGNOSTIC_NOISE,
-};
+use crate::fields::static_fields::{GridFields, GridFieldsError};
 use crate::fields::vertical::VerticalGrid;
 use crate::velocity_advection::inputs::compute_advection_in_horizontal_momentum as p3_inputs;
 use crate::velocity_advection::inputs::compute_advection_in_predictor_vertical_momentum::{
@@ -30,11 +28,10 @@ use std::collections::BTreeMap;
 
 /// A velocity-advection state on `fields`' grid whose interpolation coefficients, metric
 /// fields and geometry are all computed from the grid ([`GridFields`]; `owner_mask`
-/// true on the owned cells), with the synthetic prognostic state of the diffusion's
-/// [`grid_state`](crate::diffusion::inputs::state::grid_state) (a zonal jet and the
-/// reference atmosphere with noise from `seed`, until the Jablonowski–Williamson
-/// initial state exists), zero diagnostic fields and tendencies, and
-/// `max_vertical_cfl` 0.
+/// true on the owned cells), with the synthetic prognostic state of
+/// [`GridFields::state_fields`] (a zonal jet and the reference atmosphere with noise
+/// from `seed`, until the Jablonowski–Williamson initial state exists), zero diagnostic
+/// fields and tendencies, and `max_vertical_cfl` 0.
 pub fn grid_state(
     fields: &GridFields,
     seed: u64,
@@ -45,8 +42,7 @@ pub fn grid_state(
         .chain(VelocityAdvectionMetricState::NAMES)
         .chain(VelocityAdvectionEdgeParams::NAMES)
         .chain(VelocityAdvectionCellParams::NAMES);
-    let mut f = fields.fields(constant.copied())?;
-    f.extend(synthetic_prognostics(fields, PROGNOSTIC_NOISE, seed));
+    let mut f = fields.state_fields(constant.copied(), seed)?;
     for name in VelocityAdvectionDiagnosticState::NAMES {
         let dims = match *name {
             "tangential_wind"
