@@ -4,7 +4,8 @@
 # carry ["gpu-bin-opt"] (release `foehn` built by scripts/build-gpu-bin.sh with
 # GPU_BIN=gpu-bin-opt; `foehn-base` beside it is the binary before the change).
 #   bench/va-opt-device.sh all   # new (verified) and base binaries, then ablations
-# Writes JSON reports and a log under $OUT.
+# Writes JSON reports and a log under $OUT. The FOEHN_EXP_* knobs (no vertical splits, no
+# branch CSE, no forwarding, staging limit) existed only in the build measured for ADR 0010.
 set -u
 B=gpu-bin-opt
 G=(--backend cuda --grid r2b6 --levels 80 --runs 30)

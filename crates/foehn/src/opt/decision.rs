@@ -69,6 +69,29 @@ pub enum Decision {
         /// Why.
         reason: InlineRejectReason,
     },
+    /// A consumer reading an output at other levels of its own column evaluates the
+    /// producer's expression there instead (the producer still stores it).
+    Forwarded {
+        /// The output field.
+        output: String,
+        /// The stencil that computes it.
+        producer: String,
+        /// The consumer.
+        into: String,
+        /// The level offsets the consumer read it at.
+        offsets: Vec<i64>,
+        /// The producer's work times the offsets.
+        cost: usize,
+    },
+    /// A consumer keeps reading an output at other levels from memory.
+    ForwardRejected {
+        /// The output field.
+        output: String,
+        /// The consumer.
+        into: String,
+        /// Why, in words.
+        reason: String,
+    },
     /// A stencil is removed: its outputs are temporaries nobody reads.
     RemovedStencil {
         /// The stencil.
@@ -210,6 +233,15 @@ pub enum RegionRejectReason {
     },
     /// The clip would need a bound not known without the grid (which one).
     UnknownClip(String),
+    /// A vertical split whose parts would together do more work than allowed.
+    Duplicates {
+        /// Work of one evaluation of the stencil.
+        whole: usize,
+        /// Work of one evaluation of each part, summed.
+        parts: usize,
+        /// The limit, in percent of `whole`.
+        limit: usize,
+    },
 }
 
 /// Why a stencil starts a new kernel ([`Decision::FusionRejected`]).
@@ -290,6 +322,21 @@ impl fmt::Display for Decision {
                 f,
                 "inline `{temporary}` (stencil `{producer}`, cost {cost} per point) into `{into}`, staged: on the GPU computed once per block for its points' {connectivity} neighbours in shared memory ({loads} loads per point instead of {recomputed_loads} recomputed at each neighbour)"
             ),
+            Decision::Forwarded {
+                output,
+                producer,
+                into,
+                offsets,
+                cost,
+            } => write!(
+                f,
+                "forward output `{output}` (stencil `{producer}`) into `{into}` at level offsets {offsets:?}: evaluated there instead of read back (recompute cost {cost})"
+            ),
+            Decision::ForwardRejected {
+                output,
+                into,
+                reason,
+            } => write!(f, "`{into}` keeps reading output `{output}` at other levels: {reason}"),
             Decision::InlineRejected { temporary, reason } => {
                 write!(f, "keep temporary `{temporary}`: {reason}")
             }
@@ -414,6 +461,14 @@ impl fmt::Display for RegionRejectReason {
                 write!(f, "{parts} parts would exceed {limit}")
             }
             RegionRejectReason::UnknownClip(why) => write!(f, "the clip would need {why}"),
+            RegionRejectReason::Duplicates {
+                whole,
+                parts,
+                limit,
+            } => write!(
+                f,
+                "the parts would do {parts} work against {whole} unsplit (limit {limit} %); a level test is uniform in a k-blocked kernel"
+            ),
         }
     }
 }

@@ -13,7 +13,11 @@ use std::collections::{BTreeMap, BTreeSet};
 /// costly producer stalls the block: on the H100 (R2B6 × 80) producers of 6 loads
 /// (`z_ekinh`) and 8 (`z_nabla2_c`) pay off, while staging the vorticity at vertices
 /// (12 loads) made `compute_advection_in_horizontal_momentum` 3.27 ms against 1.78 ms
-/// stored (bench/results/2026-11-24-h100-velocity-p3-p4-ablation.json).
+/// stored (bench/results/2026-11-24-h100-velocity-p3-p4-ablation.json). Part of that was
+/// the extra diffusion's `zeta(E2V[0|1])`, recomputed at both vertices; with those slot
+/// reads served from the tile (ADR 0010) staging it still takes 2.16 ms against 1.37 ms
+/// stored (bench/results/2026-11-24-h100-va-opt-stage12.json), so the limit stays.
+/// A model of the tile phase (points per block, loads, occupancy) is still to come.
 const MAX_STAGED_LOADS: usize = 8;
 
 /// How many points one evaluation of `root` reads `Field(t)` at: each path through a
@@ -38,7 +42,7 @@ fn reads_per_point(p: &Program, root: ExprId, t: FieldId) -> usize {
 /// Work of one evaluation of the expression at `root`: one per node, a reduction's
 /// operand counted once per neighbour slot (subexpressions shared at one point counted
 /// once; a shifted operand is evaluated afresh at its point).
-fn eval_cost(p: &Program, root: ExprId) -> usize {
+pub(super) fn eval_cost(p: &Program, root: ExprId) -> usize {
     fn walk(p: &Program, id: ExprId, memo: &mut BTreeMap<ExprId, usize>) -> usize {
         if memo.contains_key(&id) {
             return 0;

@@ -11,6 +11,7 @@
 
 mod compact;
 mod decision;
+mod forward;
 pub mod fuse;
 mod inline;
 pub mod schedule;
@@ -65,6 +66,10 @@ pub struct OptOptions {
     /// so a k-blocked kernel computes a part only on its levels, and inputs the parts
     /// share are read in one launch instead of one per part.
     pub fuse_clipped: bool,
+    /// Forward outputs a later stencil reads at other levels of its own column: it
+    /// evaluates the producer's expression there (see `opt::forward`), so both share a
+    /// kernel instead of the output being read back.
+    pub forward: bool,
 }
 
 impl Default for OptOptions {
@@ -85,6 +90,7 @@ impl Default for OptOptions {
             hoist: true,
             stage: true,
             fuse_clipped: true,
+            forward: true,
         }
     }
 }
@@ -106,6 +112,7 @@ impl OptOptions {
             hoist: false,
             stage: false,
             fuse_clipped: false,
+            forward: false,
         }
     }
 }
@@ -134,6 +141,10 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
             &mut report,
         );
         checked(&p, "inline");
+    }
+    if opts.forward {
+        forward::forward_outputs(&mut p, opts.max_inline_cost, &mut report);
+        checked(&p, "forward");
     }
     if opts.remove_dead {
         compact::remove_dead(&mut p, &mut report);

@@ -22,6 +22,7 @@
 //! part would stage its shared-memory tile again in a kernel of its own), and splits whose clip
 //! would need the larger (smaller) of two bounds not comparable without the grid.
 
+use super::inline::eval_cost;
 use super::{Decision as Report, OptReport, RegionRejectReason as Why, SpecialiseRejectReason};
 use crate::ir::{
     Bound, BoundBase, Domain, ExprId, FieldType, IndexDim, Interval, Node, Program, Region,
@@ -31,6 +32,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Most parts one stencil of the program as written is split into.
 const MAX_PARTS: usize = 16;
+
+/// Most work of the parts of a vertical split, in percent of the stencil's: in a
+/// k-blocked kernel a level region is a test uniform over the warp, so a split only
+/// saves that test, while the parts (fused back into one kernel, each under its own
+/// guard) repeat what they share. See ADR 0010.
+const MAX_SPLIT_WORK_PERCENT: usize = 140;
 
 /// A clip `(lower, upper)` of one direction.
 type Clip = (Option<Bound>, Option<Bound>);
@@ -320,7 +327,7 @@ enum Decision {
     Split(Region, Interval, Vec<Part>),
 }
 
-fn decide(p: &Program, st: &Stencil, parts_now: usize) -> Decision {
+fn decide(p: &Program, st: &Stencil, parts_now: usize, refused: &[(String, Region)]) -> Decision {
     let cands = candidates(p, st);
     if cands.is_empty() {
         return Decision::Nothing;
@@ -351,6 +358,9 @@ fn decide(p: &Program, st: &Stencil, parts_now: usize) -> Decision {
         };
         if matches!(iv.dim, IndexDim::V(_)) && has_scan {
             keep(Why::Scans);
+            continue;
+        }
+        if refused.iter().any(|(n, r)| *n == st.name && *r == region) {
             continue;
         }
         if matches!(iv.dim, IndexDim::V(_)) && stages {
@@ -396,11 +406,13 @@ pub(super) fn specialise_regions(p: &mut Program, report: &mut OptReport) {
     // Which stencil of the program as written each stencil comes from.
     let mut origin: Vec<usize> = (0..p.stencils.len()).collect();
     let mut arena = Arena::new(p);
+    // Vertical splits refused because the parts would duplicate too much work.
+    let mut refused: Vec<(String, Region)> = Vec::new();
     let mut i = 0;
     while i < arena.p.stencils.len() {
         let st = arena.p.stencils[i].clone();
         let family = origin.iter().filter(|&&o| o == origin[i]).count();
-        let (region, iv, parts) = match decide(arena.p, &st, family) {
+        let (region, iv, parts) = match decide(arena.p, &st, family, &refused) {
             Decision::Nothing => {
                 i += 1;
                 continue;
@@ -447,6 +459,25 @@ pub(super) fn specialise_regions(p: &mut Program, report: &mut OptReport) {
                 domain,
                 ..st.clone()
             });
+        }
+        if let IndexDim::V(_) = iv.dim {
+            let whole = eval_cost(arena.p, st.root);
+            let split: usize = new.iter().map(|s| eval_cost(arena.p, s.root)).sum();
+            if split * 100 > whole * MAX_SPLIT_WORK_PERCENT {
+                report.decisions.push(Report::SpecialiseRejected {
+                    stencil: st.name.clone(),
+                    reason: SpecialiseRejectReason::Region {
+                        region: region.clone(),
+                        why: Why::Duplicates {
+                            whole,
+                            parts: split,
+                            limit: MAX_SPLIT_WORK_PERCENT,
+                        },
+                    },
+                });
+                refused.push((st.name.clone(), region));
+                continue;
+            }
         }
         let pruned = 1 + iv.lo.is_some() as usize + iv.hi.is_some() as usize - parts.len();
         report.decisions.push(Report::Specialised {

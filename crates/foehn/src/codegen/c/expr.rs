@@ -95,6 +95,9 @@ impl Gen<'_> {
                 self.emit(a, &sub)?
             }
             Node::Neighbor(conn, slot, a) => {
+                if let Some(tile) = self.tile_read_slot(conn, slot, a, pt)? {
+                    return Ok(Val::S(tile));
+                }
                 let sub = self.at_neighbor(conn, pt, &slot.to_string())?;
                 self.emit(a, &sub)?
             }
@@ -325,6 +328,12 @@ impl Gen<'_> {
         b: ExprId,
         pt: &Pt,
     ) -> Result<Val, CodegenError> {
+        // Values both branches compute at this point are computed once, before the
+        // branch: a warp whose threads take both sides would otherwise compute them twice.
+        let common: BTreeSet<ExprId> = &always(self.prog, a) & &always(self.prog, b);
+        for c in common {
+            self.emit(c, pt)?;
+        }
         let shape = self.prog.ty(id).clone();
         let vars = self.declare(&shape);
         self.open(format!("if ({cond})"));
@@ -383,6 +392,54 @@ impl Gen<'_> {
             parts.join(" && ")
         })
     }
+}
+
+/// The nodes evaluated at the point of `root` whenever `root` is: `root`, its operands
+/// at the same point, a `where`'s mask, and what both branches of a branch evaluate.
+/// Nodes that evaluate operands elsewhere (shifts, reductions, level offsets, scans) are
+/// included whole, not their operands. Ascending ids: operands before their users.
+pub(super) fn always(p: &Program, root: ExprId) -> BTreeSet<ExprId> {
+    fn walk(
+        p: &Program,
+        id: ExprId,
+        memo: &mut BTreeMap<ExprId, BTreeSet<ExprId>>,
+    ) -> BTreeSet<ExprId> {
+        if let Some(s) = memo.get(&id) {
+            return s.clone();
+        }
+        let mut out = BTreeSet::from([id]);
+        match p.node(id) {
+            Node::Where(m, a, b) => {
+                out.extend(walk(p, *m, memo));
+                let (x, y) = (walk(p, *a, memo), walk(p, *b, memo));
+                out.extend(x.intersection(&y).copied());
+            }
+            Node::ConcatWhere(_, a, b) => {
+                let (x, y) = (walk(p, *a, memo), walk(p, *b, memo));
+                out.extend(x.intersection(&y).copied());
+            }
+            Node::Unary(_, a)
+            | Node::Cast(_, a)
+            | Node::VCast(_, a)
+            | Node::Broadcast(_, a)
+            | Node::Get(_, a) => {
+                out.extend(walk(p, *a, memo));
+            }
+            Node::Binary(_, a, b) => {
+                out.extend(walk(p, *a, memo));
+                out.extend(walk(p, *b, memo));
+            }
+            Node::Tuple(items) => {
+                for i in items {
+                    out.extend(walk(p, *i, memo));
+                }
+            }
+            _ => {}
+        }
+        memo.insert(id, out.clone());
+        out
+    }
+    walk(p, root, &mut BTreeMap::new())
 }
 
 /// The load of field `i` (with dimensions `dims`) at horizontal index `h`, slot `j` and

@@ -96,4 +96,36 @@ impl Gen<'_> {
             self.k_block
         ))
     }
+
+    /// A read of `Neighbor(conn, slot, a)` at `pt` served from a tile, if `a` is staged
+    /// and the read is at the own point and level. The block's list holds every
+    /// neighbour of its points, so the tile has it; a missing neighbour is reported as
+    /// the program as written reports it.
+    pub(super) fn tile_read_slot(
+        &mut self,
+        conn: Connectivity,
+        slot: u8,
+        a: ExprId,
+        pt: &Pt,
+    ) -> Result<Option<String>, CodegenError> {
+        let Some(staging) = self.stage.as_ref() else {
+            return Ok(None);
+        };
+        let Some(&s) = staging.tiles.get(&a) else {
+            return Ok(None);
+        };
+        if conn != staging.conn || pt.h != "h" || pt.k.off != 0 || pt.k.base != "k" {
+            return Ok(None);
+        }
+        // The check of the program as written (reads through a missing neighbour fail).
+        self.neighbor_index(conn, pt, &slot.to_string())?;
+        let w = conn.width();
+        let pos = self
+            .hoisted_tile_pos(w, &slot.to_string())
+            .unwrap_or_else(|| format!("ctx->tile_pos[(h - h0)*{w} + {slot}]"));
+        Ok(Some(format!(
+            "foehn_tile[({s}*{} + (k - kb0))*TM + {pos}]",
+            self.k_block
+        )))
+    }
 }
