@@ -149,11 +149,6 @@ impl<'a> CudaPrograms<'a> {
         })
     }
 
-    /// The component's core.
-    pub fn core(&self) -> &'a Core<'a> {
-        self.core
-    }
-
     /// The backend.
     pub fn backend(&self) -> &'a CudaBackend {
         self.cuda
@@ -305,16 +300,6 @@ pub struct DeviceRun<'p> {
 }
 
 impl<'p> DeviceRun<'p> {
-    /// The compiled programs.
-    pub fn programs(&self) -> &'p CudaPrograms<'p> {
-        self.programs
-    }
-
-    /// The device fields and scalars.
-    pub fn device_args(&self) -> &DeviceArgs {
-        &self.dev
-    }
-
     /// Enqueues the calls of `segment` of `kind` with the step's scalar `values` (in
     /// the order of the core's scalar names); asynchronous: errors of the kernels'
     /// run-time checks surface in [`DeviceRun::finish`] or [`DeviceRun::download`].

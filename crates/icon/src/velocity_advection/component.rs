@@ -79,6 +79,11 @@ impl Kind {
         Kind::Corrector,
     ];
 
+    /// The predictor; `skip` is `skip_compute_predictor_vertical_advection`.
+    pub fn predictor(skip: bool) -> Kind {
+        Kind::Predictor { skip }
+    }
+
     /// The position in [`Kind::ALL`].
     pub fn index(self) -> usize {
         match self {
@@ -289,9 +294,7 @@ impl<'a> VelocityAdvection<'a> {
         skip_compute_predictor_vertical_advection: bool,
         dtime: f64,
     ) -> Result<()> {
-        let kind = Kind::Predictor {
-            skip: skip_compute_predictor_vertical_advection,
-        };
+        let kind = Kind::predictor(skip_compute_predictor_vertical_advection);
         self.run(kind, state, dtime)
     }
 
@@ -346,9 +349,7 @@ impl<'a> VelocityAdvection<'a> {
         skip_compute_predictor_vertical_advection: bool,
         dtime: f64,
     ) -> Result<()> {
-        let kind = Kind::Predictor {
-            skip: skip_compute_predictor_vertical_advection,
-        };
+        let kind = Kind::predictor(skip_compute_predictor_vertical_advection);
         self.run_views(kind, state, max_vertical_cfl, dtime)
     }
 
