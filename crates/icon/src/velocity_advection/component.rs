@@ -1,6 +1,6 @@
 //! The velocity-advection component (ICON4Py `VelocityAdvection`, ICON
 //! `mo_velocity_advection::velocity_tendencies`): the predictor and the corrector step as
-//! the four programs called in ICON's order with the host reduction of the vertical CFL
+//! the four programs called in ICON's order with the reduction of the vertical CFL
 //! number between them, on any engine, one program per call or one linked program per
 //! step.
 //!

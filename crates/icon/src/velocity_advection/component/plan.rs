@@ -1,5 +1,5 @@
 //! How the predictor and the corrector step run: the plan of each schedule ([`plan`]:
-//! a kind per [`Kind`], each in two segments, the calls before the host reduction of
+//! a kind per [`Kind`], each in two segments, the calls before the reduction of
 //! the vertical CFL number and those after it; the linked step, optimised or not, as
 //! the first segment with the reduction after it), and the chained references of a
 //! linked step.

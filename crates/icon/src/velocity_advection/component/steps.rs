@@ -48,13 +48,14 @@ pub const PREDICTOR_NAME: &str = "velocity_advection_predictor_step";
 /// Name of the corrector step as one program.
 pub const CORRECTOR_NAME: &str = "velocity_advection_corrector_step";
 
-/// The component's own work fields (ICON4Py's names; ICON's in brackets):
-/// `contravariant_correction_at_edges_on_model_levels` [z_w_concorr_me],
-/// `horizontal_kinetic_energy_at_edges_on_model_levels` [z_kin_hor_e],
-/// `tangential_wind_on_half_levels` [z_vt_ie], `horizontal_advection_of_w_at_edges_on_half_levels`
-/// [z_v_grad_w], `contravariant_corrected_w_at_cells_on_model_levels` [z_w_con_c_full]
-/// and `vertical_cfl`. The first three are ICON's `solve_nh` fields the predictor leaves
-/// for the corrector (`z_kin_hor_e`, `z_vt_ie`), they are kept between steps.
+/// The component's own work fields (ICON4Py's names; ICON's in parentheses):
+/// `contravariant_correction_at_edges_on_model_levels` (`z_w_concorr_me`),
+/// `horizontal_kinetic_energy_at_edges_on_model_levels` (`z_kin_hor_e`),
+/// `tangential_wind_on_half_levels` (`z_vt_ie`),
+/// `horizontal_advection_of_w_at_edges_on_half_levels` (`z_v_grad_w`),
+/// `contravariant_corrected_w_at_cells_on_model_levels` (`z_w_con_c_full`) and
+/// `vertical_cfl`. The first three are ICON's `solve_nh` fields the predictor leaves for
+/// the corrector (`z_kin_hor_e`, `z_vt_ie`), they are kept between steps.
 pub fn work_fields() -> Vec<(&'static str, Vec<Dim>)> {
     let ek = || vec![EDGE.into(), K.into()];
     vec![
