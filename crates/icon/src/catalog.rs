@@ -10,5 +10,7 @@ use foehn_testkit::catalog::Entry;
 pub fn catalog() -> Vec<Entry> {
     let mut entries = diffusion::entries();
     entries.extend(velocity_advection::entries());
+    // Then the nonhydrostatic solver's programs.
+    entries.extend(crate::solve_nonhydro::entries());
     entries
 }

@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod common;
 pub mod diffusion;
 pub mod fields;
+pub mod solve_nonhydro;
 pub mod velocity_advection;
 
 pub use catalog::catalog;

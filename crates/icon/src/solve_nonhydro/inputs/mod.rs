@@ -1,0 +1,83 @@
+//! Realistic random inputs of the solver's programs, one module per program of
+//! [`stencils`](crate::solve_nonhydro::stencils): each `inputs` starts from
+//! [`random_args`](foehn_testkit::random_args) and replaces the fields and scalars by
+//! values of ICON's signs and sizes. The profiles below are shared by several programs.
+
+pub mod compute_dwdz_for_divergence_damping;
+pub mod compute_exner_from_rhotheta;
+pub mod compute_rayleigh_damping_factor;
+pub mod init_cell_kdim_field_with_zero_wp;
+pub mod stencils_61_62;
+pub mod update_mass_flux_weighted;
+pub mod update_theta_and_exner_in_halo;
+
+use foehn::dsl::prelude::*;
+use foehn::runtime::field::{Args, Field};
+use foehn_grid::Grid;
+use foehn_testkit::SplitMix64;
+
+/// A `(Cell, levels)` field going linearly from `bottom` at the lowest level to `top` at
+/// level 0 (the model top), each value times `1 ± noise` (uniform).
+pub fn cell_profile(
+    rng: &mut SplitMix64,
+    grid: &Grid,
+    nlev: usize,
+    levels: VKind,
+    (top, bottom): (f64, f64),
+    noise: f64,
+) -> Field {
+    let nc = grid.size(Location::Cell);
+    let n = match levels {
+        VKind::Full => nlev,
+        VKind::Half => nlev + 1,
+    };
+    Field::from_fn_f64(grid, nlev, (CELL, levels), |i| {
+        let height = (n - 1 - i / nc) as f64 / (n.max(2) - 1) as f64;
+        (bottom + (top - bottom) * height) * (1.0 + rng.range_f64(-noise, noise))
+    })
+}
+
+/// Density ρ, kg/m³: 0.1 at the model top to 1.25 at the ground, ± 3 %.
+pub fn density(rng: &mut SplitMix64, grid: &Grid, nlev: usize, levels: VKind) -> Field {
+    cell_profile(rng, grid, nlev, levels, (0.1, 1.25), 0.03)
+}
+
+/// Virtual potential temperature θv, K: 330 at the model top to 255 at the ground, ± 1 %.
+pub fn virtual_potential_temperature(
+    rng: &mut SplitMix64,
+    grid: &Grid,
+    nlev: usize,
+    levels: VKind,
+) -> Field {
+    cell_profile(rng, grid, nlev, levels, (330.0, 255.0), 0.01)
+}
+
+/// Exner pressure: 0.3 at the model top to 1.0 at the ground, ± 2 %.
+pub fn exner_pressure(rng: &mut SplitMix64, grid: &Grid, nlev: usize) -> Field {
+    cell_profile(rng, grid, nlev, K, (0.3, 1.0), 0.02)
+}
+
+/// A field of values uniform in `±[lo, hi)` with a random sign, a tenth of them ten
+/// times larger (never zero): vertical winds ±(0.01..1) m/s with some ±10 m/s.
+pub fn signed_with_outliers(
+    rng: &mut SplitMix64,
+    grid: &Grid,
+    nlev: usize,
+    dims: (Location, VKind),
+    (lo, hi): (f64, f64),
+) -> Field {
+    Field::from_fn_f64(grid, nlev, dims, |_| {
+        let scale = if rng.chance(0.1) { 10.0 } else { 1.0 };
+        let x = scale * rng.range_f64(lo, hi);
+        if rng.chance(0.5) {
+            x
+        } else {
+            -x
+        }
+    })
+}
+
+/// Sets the scalar `dtime` to a dynamics substep of ICON's range, 5–60 s.
+pub fn set_substep_dtime(rng: &mut SplitMix64, args: &mut Args) {
+    args.set_scalar("dtime", rng.range_f64(5.0, 60.0));
+}

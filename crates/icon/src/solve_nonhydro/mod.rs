@@ -1,0 +1,107 @@
+//! ICON's nonhydrostatic solver (mo_solve_nonhydro; ICON4Py's `SolveNonhydro`): its
+//! programs in the DSL ([`stencils`]) with their plain-Rust references ([`references`])
+//! and realistic inputs ([`inputs`]), assembled into catalog entries ([`entry`]).
+//!
+//! So far the small limited-area and halo programs of `icon-dycore-reference.md` §3.3
+//! P14, in ICON's call order within a substep: `compute_rayleigh_damping_factor` (before
+//! the predictor's implicit solver, when `dtime` changed), `stencils_61_62` and
+//! `compute_dwdz_for_divergence_damping` (end of the predictor, limited area),
+//! `init_cell_kdim_field_with_zero_wp` and `update_mass_flux_weighted` (end of the
+//! corrector, limited area with `lprep_adv`), `compute_exner_from_rhotheta` (limited
+//! area) and `update_theta_and_exner_in_halo` (the fix-ups after the corrector).
+//!
+//! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
+//! and the velocity advection's are.
+
+pub mod inputs;
+pub mod references;
+pub mod stencils;
+
+use crate::common::constants::{CVD, P0REF, RD};
+use foehn_testkit::catalog::Entry;
+
+/// `cvd/rd` (ICON4Py `PhysicsConstants.cvd_o_rd`), the factor of the θv update from the
+/// Exner pressure in [`update_theta_and_exner_in_halo`](stencils::update_theta_and_exner_in_halo).
+pub const CVD_O_RD: f64 = CVD / RD;
+/// `rd/p0ref` (ICON4Py `PhysicsConstants.rd_o_p0ref`), in the equation of state
+/// `exner = (rd/p0ref·ρ·θv)^(rd/cvd)`.
+pub const RD_O_P0REF: f64 = RD / P0REF;
+
+/// The solver's catalog entries, in ICON's call order (see the module doc).
+pub fn entries() -> Vec<Entry> {
+    vec![
+        entry::compute_rayleigh_damping_factor(),
+        entry::stencils_61_62(),
+        entry::compute_dwdz_for_divergence_damping(),
+        entry::init_cell_kdim_field_with_zero_wp(),
+        entry::update_mass_flux_weighted(),
+        entry::compute_exner_from_rhotheta(),
+        entry::update_theta_and_exner_in_halo(),
+    ]
+}
+
+/// The catalog entry of each solve_nonhydro program, assembled from its three parts: the
+/// DSL program ([`stencils`]), the realistic inputs ([`inputs`]) and the plain-Rust
+/// reference ([`references`]). `calls_per_step` counts ICON's calls in a time step of 5
+/// substeps on a limited-area grid (with `lprep_adv`).
+pub mod entry {
+    use super::{inputs, references, stencils};
+    use foehn_testkit::catalog::Entry;
+
+    /// An entry of a program whose module in [`stencils`], [`inputs`] and [`references`]
+    /// is `$p`, with `$calls` calls per step.
+    macro_rules! entry {
+        ($p:ident, $calls:expr) => {
+            Entry::new(
+                stencils::$p::NAME,
+                stencils::$p::program,
+                inputs::$p::inputs,
+                references::$p::reference,
+            )
+            .calls_per_step($calls)
+        };
+    }
+
+    /// [`stencils_61_62`](super::stencils::stencils_61_62): the predictor of every
+    /// substep, 5 times per step.
+    pub fn stencils_61_62() -> Entry {
+        entry!(stencils_61_62, 5.0)
+    }
+
+    /// [`compute_dwdz_for_divergence_damping`](super::stencils::compute_dwdz_for_divergence_damping):
+    /// the predictor of every substep (`divdamp_type ≥ 3`), 5 times per step.
+    pub fn compute_dwdz_for_divergence_damping() -> Entry {
+        entry!(compute_dwdz_for_divergence_damping, 5.0)
+    }
+
+    /// [`init_cell_kdim_field_with_zero_wp`](super::stencils::init_cell_kdim_field_with_zero_wp):
+    /// the corrector of the first substep, once per step.
+    pub fn init_cell_kdim_field_with_zero_wp() -> Entry {
+        entry!(init_cell_kdim_field_with_zero_wp, 1.0)
+    }
+
+    /// [`update_mass_flux_weighted`](super::stencils::update_mass_flux_weighted): the
+    /// corrector of every substep, 5 times per step.
+    pub fn update_mass_flux_weighted() -> Entry {
+        entry!(update_mass_flux_weighted, 5.0)
+    }
+
+    /// [`compute_exner_from_rhotheta`](super::stencils::compute_exner_from_rhotheta):
+    /// after every substep, 5 times per step.
+    pub fn compute_exner_from_rhotheta() -> Entry {
+        entry!(compute_exner_from_rhotheta, 5.0)
+    }
+
+    /// [`update_theta_and_exner_in_halo`](super::stencils::update_theta_and_exner_in_halo):
+    /// after every substep, 5 times per step.
+    pub fn update_theta_and_exner_in_halo() -> Entry {
+        entry!(update_theta_and_exner_in_halo, 5.0)
+    }
+
+    /// [`compute_rayleigh_damping_factor`](super::stencils::compute_rayleigh_damping_factor):
+    /// only when the substep's `dtime` differs from the previous one (ICON4Py
+    /// `_get_rayleigh_damping_factor`), so at the first substep of a run: 0 per step.
+    pub fn compute_rayleigh_damping_factor() -> Entry {
+        entry!(compute_rayleigh_damping_factor, 0.0)
+    }
+}

@@ -1,0 +1,23 @@
+//! The solver's programs in the DSL: one module per ICON4Py program, and the domains they
+//! share.
+
+pub mod compute_dwdz_for_divergence_damping;
+pub mod compute_exner_from_rhotheta;
+pub mod compute_rayleigh_damping_factor;
+pub mod init_cell_kdim_field_with_zero_wp;
+pub mod stencils_61_62;
+pub mod update_mass_flux_weighted;
+pub mod update_theta_and_exner_in_halo;
+
+use foehn::dsl::prelude::*;
+
+/// Restricts `stencil` to ICON's lateral-boundary cells `[LATERAL_BOUNDARY,
+/// LATERAL_BOUNDARY_LEVEL_4 end)` (ICON4Py `start_cell_lateral_boundary`,
+/// `end_cell_lateral_boundary_level_4`): the domain of the limited-area programs. Empty
+/// on a global grid.
+pub fn on_lateral_boundary_cells(stencil: &mut StencilDecl) -> &mut StencilDecl {
+    stencil.horizontal(
+        start(Zone::LateralBoundary(1)),
+        end(Zone::LateralBoundary(4)),
+    )
+}
