@@ -3,7 +3,7 @@
 //! unique, shapes consistent with the dimensions, the grid and the levels, on a global
 //! grid and a limited area.
 
-use foehn_grid::{Connectivity, Grid, Location};
+use foehn_grid::{Connectivity, Grid, Location, Zone};
 use foehn_icon::fields::named::{FieldData, StaticFields};
 use foehn_icon::fields::topography::Topography;
 use foehn_icon::fields::vertical::VerticalConfig;
@@ -150,8 +150,8 @@ const ICON4PY: &[&str] = &[
     "zd_vertoffset",
 ];
 
-fn check(grid: &Grid) {
-    let fields = StaticFields::compute(grid, VerticalConfig::new(NLEV), &Topography::Flat).unwrap();
+fn check(grid: &Grid, topography: &Topography) {
+    let fields = StaticFields::compute(grid, VerticalConfig::new(NLEV), topography).unwrap();
     let named = fields.named(grid);
     let mut names: Vec<&str> = named.iter().map(|n| n.name).collect();
     for want in ICON4PY {
@@ -205,6 +205,36 @@ fn check(grid: &Grid) {
 
 #[test]
 fn every_icon4py_name_is_listed_with_consistent_shapes() {
-    check(grids::global());
-    check(grids::limited_area());
+    check(grids::global(), &Topography::Flat);
+    check(grids::limited_area(), &Topography::Flat);
+}
+
+/// Issue 13's limited-area check: every field on a cap cut from R2B5 (3115 cells, every
+/// boundary row and both nudging rows non-empty) over the Jablonowski–Williamson surface,
+/// with the nudging coefficients positive exactly on the nudged edge row (ICON4Py
+/// nudges from the second nudging row of edges, `refin_ctrl` 10).
+#[test]
+fn every_field_on_a_cap_cut_from_r2b5_over_jw_topography() {
+    let grid = foehn_grid::GridSpec::parse("r2b5:cap:46,8,2500")
+        .and_then(|s| s.build())
+        .unwrap();
+    let zones = grid.zones.of(Location::Edge);
+    for zone in (1..=8)
+        .map(Zone::LateralBoundary)
+        .chain([Zone::Nudging(1), Zone::Nudging(2)])
+    {
+        let (a, b) = (zones.start(zone).unwrap(), zones.end(zone).unwrap());
+        assert!(b > a, "edge zone {zone:?} is empty");
+    }
+    let jw = Topography::JablonowskiWilliamson(Default::default());
+    check(&grid, &jw);
+    let fields = StaticFields::compute(&grid, VerticalConfig::new(NLEV), &jw).unwrap();
+    let nudging = fields.interpolation.nudgecoeff_e.as_slice();
+    let (n0, n1) = (
+        zones.start(Zone::Nudging(2)).unwrap(),
+        zones.end(Zone::Nudging(2)).unwrap(),
+    );
+    for (e, &c) in nudging.iter().enumerate() {
+        assert_eq!(c > 0.0, (n0..n1).contains(&e), "edge {e}: nudgecoeff_e {c}");
+    }
 }
