@@ -9,6 +9,7 @@ use foehn_testkit::SplitMix64;
 use std::sync::OnceLock;
 
 mod operators;
+#[allow(unused_imports)] // not every test binary uses them
 pub use operators::*;
 
 pub type Vec3 = [f64; 3];
