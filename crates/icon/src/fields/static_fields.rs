@@ -154,6 +154,9 @@ impl fmt::Display for GridFieldsError {
 
 impl std::error::Error for GridFieldsError {}
 
+/// Rows (local slot × level) one task of [`GridFields`]' conversions fills.
+const ROWS_PER_TASK: usize = 8;
+
 /// The static fields of one grid, vertical grid and topography, handed out as foehn
 /// fields (see the [module documentation](self)).
 #[derive(Debug, Clone)]
@@ -304,7 +307,9 @@ impl<'g> GridFields<'g> {
     }
 
     /// An `f64` field of `dims` whose value at point `h`, local slot `j`, level `k` is
-    /// `f(h, j, k)` (computed in parallel over `(j, k)`).
+    /// `f(h, j, k)`, computed in parallel over groups of [`ROWS_PER_TASK`] rows
+    /// `(j, k)`, point by point within a group: the fields module's row-major sources
+    /// are read a cache line (several levels of one point) at a time.
     fn f64_field(
         &self,
         dims: impl IntoDims,
@@ -314,12 +319,18 @@ impl<'g> GridFields<'g> {
         let n = field.shape().first().copied().unwrap_or(1).max(1);
         let width = field.dims().local.map_or(1, |c| c.width());
         let data = field.as_f64_mut().expect("an f64 field");
-        data.par_chunks_mut(n).enumerate().for_each(|(rest, row)| {
-            let (j, k) = (rest % width, rest / width);
-            row.iter_mut()
-                .enumerate()
-                .for_each(|(h, x)| *x = f(h, j, k));
-        });
+        data.par_chunks_mut(n * ROWS_PER_TASK)
+            .enumerate()
+            .for_each(|(task, rows)| {
+                let first = task * ROWS_PER_TASK;
+                let count = rows.len() / n;
+                for h in 0..n {
+                    for r in 0..count {
+                        let row = first + r;
+                        rows[r * n + h] = f(h, row % width, row / width);
+                    }
+                }
+            });
         field
     }
 
@@ -429,19 +440,24 @@ impl<'g> GridFields<'g> {
         )?;
         self.check("zd_diffcoef", m.zd_diffcoef.as_slice().len(), nc * nlev)?;
         let mut field = Field::zeros(self.grid, nlev, (CELL, C2E2C, K), I32);
+        let n = nc.max(1);
         if let FieldData::I32(data) = field.data_mut() {
-            data.par_chunks_mut(nc.max(1))
+            data.par_chunks_mut(n * ROWS_PER_TASK)
                 .enumerate()
-                .for_each(|(rest, row)| {
-                    let (j, k) = (rest % 3, rest / 3);
-                    for (c, x) in row.iter_mut().enumerate() {
-                        *x = if m.zd_diffcoef.get(c, k) != 0.0 {
-                            m.zd_vertoffset.get(c, j, k)
-                        } else if k + 1 == nlev {
-                            -1
-                        } else {
-                            0
-                        };
+                .for_each(|(task, rows)| {
+                    let count = rows.len() / n;
+                    for c in 0..n {
+                        for r in 0..count {
+                            let row = task * ROWS_PER_TASK + r;
+                            let (j, k) = (row % 3, row / 3);
+                            rows[r * n + c] = if m.zd_diffcoef.get(c, k) != 0.0 {
+                                m.zd_vertoffset.get(c, j, k)
+                            } else if k + 1 == nlev {
+                                -1
+                            } else {
+                                0
+                            };
+                        }
                     }
                 });
         }
@@ -464,7 +480,8 @@ pub const PROGNOSTIC_NOISE: f64 = 3.0;
 ///   points are colder than the reference); `exner` the reference `exner_ref_mc`;
 /// - `rho` from the equation of state `p0·π^(cvd/rd)/(rd·θv)`.
 ///
-/// The noise is uniform, from `seed`; `noise = 0` gives the smooth state.
+/// The noise is uniform, from `seed` (independent of the number of threads); `noise = 0`
+/// gives the smooth state.
 pub fn synthetic_prognostics(
     fields: &GridFields,
     noise: f64,
@@ -473,33 +490,32 @@ pub fn synthetic_prognostics(
     let (grid, nlev) = (fields.grid(), fields.nlev());
     let g = &grid.geometry;
     let reference = &fields.statics.metrics.reference;
-    let mut rng = SplitMix64::new(seed ^ 0x5e7_1c1a);
-    let mut jitter = |amplitude: f64| {
+    let (nc, ne) = (grid.size(Location::Cell), grid.size(Location::Edge));
+    // Uniform noise in ±amplitude: element `i` of stream `stream` of a counter-based
+    // SplitMix64 (the same values whatever the number of threads).
+    let jitter = |stream: u64, amplitude: f64, i: usize| {
         if amplitude > 0.0 {
-            rng.range_f64(-amplitude, amplitude)
+            let start = (seed ^ 0x5e7_1c1a ^ stream.wrapping_mul(0xa24b_aed4_963e_e407))
+                .wrapping_add((i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            SplitMix64::new(start).range_f64(-amplitude, amplitude)
         } else {
             0.0
         }
     };
     let speed = |k: usize| 5.0 + 25.0 * (nlev - k) as f64 / nlev as f64;
-    let mut vn = fields.f64_field((EDGE, K), |e, _, k| {
-        speed(k) * g.edge_lat[e].cos() * g.primal_normal_x[e]
+    let vn = fields.f64_field((EDGE, K), |e, _, k| {
+        speed(k) * g.edge_lat[e].cos() * g.primal_normal_x[e] + jitter(1, noise, e + ne * k)
     });
-    for x in vn.as_f64_mut().expect("f64") {
-        *x += jitter(noise);
-    }
-    let mut w = fields.f64_field((CELL, KHALF), |_, _, _| 0.0);
-    let nc = grid.size(Location::Cell);
-    for (i, x) in w.as_f64_mut().expect("f64").iter_mut().enumerate() {
-        let k = i / nc.max(1);
+    let w = fields.f64_field((CELL, KHALF), |c, _, k| {
         if k > 0 && k < nlev {
-            *x = jitter(noise / 10.0);
+            jitter(2, noise / 10.0, c + nc * k)
+        } else {
+            0.0
         }
-    }
-    let mut theta_v = fields.f64_field((CELL, K), |c, _, k| reference.theta_ref_mc.get(c, k));
-    for x in theta_v.as_f64_mut().expect("f64") {
-        *x += jitter(noise);
-    }
+    });
+    let theta_v = fields.f64_field((CELL, K), |c, _, k| {
+        reference.theta_ref_mc.get(c, k) + jitter(3, noise, c + nc * k)
+    });
     let exner = fields.f64_field((CELL, K), |c, _, k| reference.exner_ref_mc.get(c, k));
     let (pi, th) = (exner.as_f64().expect("f64"), theta_v.as_f64().expect("f64"));
     let rho = fields.f64_field((CELL, K), |c, _, k| {
