@@ -270,8 +270,9 @@ pub(crate) fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
             "hoist" => o.hoist = false,
             "stage" => o.stage = false,
             "fuseclip" => o.fuse_clipped = false,
+            "forward" => o.forward = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, kblock, idx32, fixed, kmajor, hoist, stage)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, kblock, idx32, fixed, kmajor, hoist, stage)"
             ),
         }
     }
