@@ -19,7 +19,6 @@ use foehn_icon::diffusion::component::{
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
 use foehn_icon::diffusion::inputs::state::grid_state;
 use foehn_icon::fields::interpolation::{InterpolationConfig, InterpolationFields};
-use foehn_icon::fields::metrics::{MetricFields, MetricInputs, MetricsConfig};
 use foehn_icon::fields::named::StaticFields;
 use foehn_icon::fields::static_fields::{
     synthetic_prognostics, GridFields, GridFieldsError, NAMES,
@@ -373,26 +372,8 @@ fn mountain_fields(grid: &Grid) -> GridFields<'_> {
         InterpolationFields::compute(grid, &InterpolationConfig::default()).unwrap();
     let topography = mountain(grid, 3000.0, 300e3, 46.0, 8.0);
     let heights = unsmoothed_heights(&vertical, &topography);
-    let inputs = MetricInputs {
-        c_lin_e: interpolation.c_lin_e.as_slice(),
-        cells_aw_verts: interpolation.cells_aw_verts.as_slice(),
-        c_bln_avg: interpolation.c_bln_avg.as_slice(),
-    };
-    let metrics = MetricFields::compute(
-        grid,
-        &vertical,
-        &heights,
-        &inputs,
-        &MetricsConfig::default(),
-    )
-    .unwrap();
-    let statics = StaticFields {
-        topography,
-        vertical,
-        interpolation,
-        heights,
-        metrics,
-    };
+    let statics =
+        StaticFields::over_heights(grid, vertical, topography, interpolation, heights).unwrap();
     GridFields::new(grid, statics).unwrap()
 }
 

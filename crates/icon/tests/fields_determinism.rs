@@ -4,11 +4,9 @@
 //! (boundary rows, nudging zone), 10 levels over the Jablonowski–Williamson topography.
 
 use foehn_grid::Grid;
-use foehn_icon::fields::interpolation::{InterpolationConfig, InterpolationFields};
-use foehn_icon::fields::metrics::{MetricFields, MetricInputs, MetricsConfig};
-use foehn_icon::fields::sleve::Heights;
+use foehn_icon::fields::named::StaticFields;
 use foehn_icon::fields::topography::{JwTopography, Topography};
-use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
+use foehn_icon::fields::vertical::VerticalConfig;
 use foehn_testkit::grids;
 
 const NLEV: usize = 10;
@@ -16,30 +14,13 @@ const NLEV: usize = 10;
 /// Every field of `grid`, as `Debug` text (floats print as the shortest text that reads
 /// back to the same bits, so equal texts are equal bits, signs of zeros included).
 fn all_fields(grid: &Grid) -> String {
-    let vertical = VerticalGrid::try_new(VerticalConfig::new(NLEV)).expect("vertical grid");
     let topography = Topography::JablonowskiWilliamson(JwTopography {
         u0: 35.0,
         eta_0: 0.252,
     });
-    let surface = topography.at_cells(grid).expect("topography");
-    let interp =
-        InterpolationFields::compute(grid, &InterpolationConfig::default()).expect("interp");
-    let heights =
-        Heights::on_grid(grid, &vertical, &surface, interp.geofac_n2s.as_slice()).expect("heights");
-    let inputs = MetricInputs {
-        c_lin_e: interp.c_lin_e.as_slice(),
-        cells_aw_verts: interp.cells_aw_verts.as_slice(),
-        c_bln_avg: interp.c_bln_avg.as_slice(),
-    };
-    let metrics = MetricFields::compute(
-        grid,
-        &vertical,
-        &heights,
-        &inputs,
-        &MetricsConfig::default(),
-    )
-    .expect("metrics");
-    format!("{interp:?}\n{heights:?}\n{metrics:?}")
+    let statics =
+        StaticFields::compute(grid, VerticalConfig::new(NLEV), &topography).expect("fields");
+    format!("{statics:?}")
 }
 
 /// [`all_fields`] on a pool of `threads` threads.

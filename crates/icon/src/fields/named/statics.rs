@@ -49,6 +49,19 @@ impl StaticFields {
             interpolation.geofac_n2s.as_slice(),
         )
         .map_err(StaticFieldsError::Heights)?;
+        StaticFields::over_heights(grid, vertical, surface, interpolation, heights)
+    }
+
+    /// The metric fields for SLEVE `heights` over `topography` (surface heights at the
+    /// cells; e.g. heights built without ICON's smoothing, for tests) completing the
+    /// other fields, with ICON's default metrics configuration.
+    pub fn over_heights(
+        grid: &Grid,
+        vertical: VerticalGrid,
+        topography: Vec<f64>,
+        interpolation: InterpolationFields,
+        heights: Heights,
+    ) -> Result<StaticFields, StaticFieldsError> {
         let inputs = MetricInputs {
             c_lin_e: interpolation.c_lin_e.as_slice(),
             cells_aw_verts: interpolation.cells_aw_verts.as_slice(),
@@ -63,7 +76,7 @@ impl StaticFields {
         )
         .map_err(StaticFieldsError::Metrics)?;
         Ok(StaticFields {
-            topography: surface,
+            topography,
             vertical,
             interpolation,
             heights,
