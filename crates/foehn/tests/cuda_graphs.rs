@@ -51,6 +51,7 @@ fn recorded_launches_replay_with_changing_scalars() {
     let compiled = cuda.compile(&ir, &schedule, Sizes::of(grid, nlev)).unwrap();
     let dev = cuda.upload(&ir, &want).unwrap();
     let mut bound = cuda.bind(&ir, &compiled, grid, nlev, &dev).unwrap();
+    bound.record_graphs(true);
     // a = 1 (recorded, replayed), 2 (a second recording), 1 again (the first replayed).
     for a in [1.0, 1.0, 1.0, 2.0, 2.0, 1.0, 1.0] {
         bound.set_scalar("a", Scalar::F64(a)).unwrap();

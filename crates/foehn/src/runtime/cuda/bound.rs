@@ -63,12 +63,13 @@ pub struct Bound<'a> {
 
 /// Launches of a binding recorded as CUDA graphs (see [`Bound::enqueue`]): one driver
 /// call replays all of a program's kernels and copies, so the host time of a call does
-/// not grow with its kernels.
+/// not grow with its kernels. Opt-in for now (`FOEHN_CUDA_GRAPHS=1`).
 pub(super) struct Replays {
     /// (the scalars' bytes when recorded, the recording).
     graphs: Vec<(Vec<u8>, foehn_gpu::Graph)>,
-    /// False when recordings do not pay: one launch, `FOEHN_CUDA_GRAPHS=0`, or scalars
-    /// that keep changing.
+    /// False when recordings are off or do not pay: one launch, or scalars that keep
+    /// changing. Off unless `FOEHN_CUDA_GRAPHS=1` or [`Bound::record_graphs`] (not yet
+    /// verified on a GPU: the default turns on once the GPU tests have run with it).
     on: bool,
 }
 
@@ -81,14 +82,22 @@ const MIN_RECORDED_LAUNCHES: usize = 2;
 const MAX_RECORDINGS: usize = 4;
 
 impl Replays {
-    /// Recording for a binding of `stencils`, unless `FOEHN_CUDA_GRAPHS=0`.
+    /// Recording for a binding of `stencils` when `FOEHN_CUDA_GRAPHS=1`.
     pub(super) fn new(stencils: &[BoundStencil]) -> Replays {
-        let launches: usize = stencils.iter().map(|s| 1 + s.copies.len()).sum();
-        let allowed = std::env::var("FOEHN_CUDA_GRAPHS").map_or(true, |v| v != "0");
-        Replays {
+        let wanted = std::env::var("FOEHN_CUDA_GRAPHS").is_ok_and(|v| v == "1");
+        let mut replays = Replays {
             graphs: Vec::new(),
-            on: allowed && launches >= MIN_RECORDED_LAUNCHES,
-        }
+            on: false,
+        };
+        replays.set(wanted, stencils);
+        replays
+    }
+
+    /// Turns recording on (where it pays) or off, dropping the recordings.
+    fn set(&mut self, on: bool, stencils: &[BoundStencil]) {
+        let launches: usize = stencils.iter().map(|s| 1 + s.copies.len()).sum();
+        self.on = on && launches >= MIN_RECORDED_LAUNCHES;
+        self.graphs.clear();
     }
 }
 
@@ -147,9 +156,16 @@ impl Bound<'_> {
         Ok(())
     }
 
+    /// Records the launches as CUDA graphs and replays them (`on`), or enqueues them
+    /// one by one (see [`Bound::enqueue`]).
+    pub fn record_graphs(&mut self, on: bool) {
+        self.replays.set(on, &self.stencils);
+    }
+
     /// Enqueues every kernel without recording metrics (for benchmarks that time the
-    /// calls themselves). A program of several launches is recorded as a CUDA graph at
-    /// its first call with a set of scalar values and replayed at the next ones.
+    /// calls themselves). With [`Bound::record_graphs`] on, a program of several launches is
+    /// recorded as a CUDA graph at its first call with a set of scalar values and replayed
+    /// at the next ones.
     pub fn enqueue(&mut self) -> Result<()> {
         if self.replays.on {
             let scalars = self.scalar_bytes();
