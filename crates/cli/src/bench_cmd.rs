@@ -5,7 +5,7 @@
 use crate::bench_driver::{
     bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine, INPUTS,
 };
-use crate::grid_cmd;
+use crate::grid_load;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use foehn::runtime::cpu::CpuBackend;
@@ -113,7 +113,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
         return run_cuda(&a, &chosen);
     }
     let engines: Vec<Engine> = a.backend.iter().map(|b| engine(b)).collect::<Result<_>>()?;
-    let grid = grid_cmd::load(&a.grid)?;
+    let grid = grid_load::load(&a.grid)?;
     eprintln!("measuring host copy bandwidth ...");
     let peak = cpu_copy_bandwidth();
     let cpu = CpuBackend::default();
@@ -195,7 +195,7 @@ fn grid_info(grid: &foehn_grid::Grid, levels: usize) -> GridInfo {
 
 fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
     let cuda = CudaBackend::open(Cache::from_env())?;
-    let grid = grid_cmd::load(&a.grid)?;
+    let grid = grid_load::load(&a.grid)?;
     eprintln!(
         "measuring device copy bandwidth on {} ...",
         cuda.gpu().name()

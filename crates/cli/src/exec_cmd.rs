@@ -3,7 +3,7 @@
 
 use crate::bench_cmd::{catalog, select};
 use crate::explain_cmd::parse_variant;
-use crate::grid_cmd;
+use crate::grid_load;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use foehn::codegen::Sizes;
@@ -57,7 +57,7 @@ pub fn run(a: ExecArgs) -> Result<()> {
         );
     }
     let ir = entry.specialize(&variants[0])?;
-    let grid = grid_cmd::load(&a.grid)?;
+    let grid = grid_load::load(&a.grid)?;
     let arrays = load_npz(&a.inputs)?;
     let mut args = Args::new();
     for d in ir.fields.iter().filter(|d| d.role != Role::Temp) {

@@ -10,6 +10,7 @@ mod explain_cmd;
 mod fields_cmd;
 mod fields_write;
 mod grid_cmd;
+mod grid_load;
 mod limits;
 mod run_cmd;
 

@@ -5,7 +5,7 @@
 //! topography first ([`GridFields`]); the prognostic state is synthetic (a zonal jet over
 //! the reference atmosphere) until the Jablonowski–Williamson initial state exists.
 
-use crate::grid_cmd;
+use crate::grid_load;
 use anyhow::{bail, Result};
 use clap::Args as ClapArgs;
 use foehn::runtime::cpu::CpuBackend;
@@ -80,7 +80,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         "optimised" | "optimized" => Schedule::Optimised,
         other => bail!("unknown schedule `{other}` (fused, unfused or optimised)"),
     };
-    let grid = grid_cmd::load(&a.grid)?;
+    let grid = grid_load::load(&a.grid)?;
     let config = DiffusionConfig {
         limited_area: grid.is_limited_area(),
         ..DiffusionConfig::default()
