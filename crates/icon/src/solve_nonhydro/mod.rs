@@ -10,6 +10,9 @@
 //! corrector, limited area with `lprep_adv`), `compute_exner_from_rhotheta` (limited
 //! area) and `update_theta_and_exner_in_halo` (the fix-ups after the corrector).
 //!
+//! Then the predictor's and corrector's programs of §3.3, as they are added:
+//! `compute_hydrostatic_correction_term` (P6, predictor).
+//!
 //! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
 //! and the velocity advection's are.
 
@@ -30,6 +33,7 @@ pub const RD_O_P0REF: f64 = RD / P0REF;
 /// The solver's catalog entries, in ICON's call order (see the module doc).
 pub fn entries() -> Vec<Entry> {
     vec![
+        entry::compute_hydrostatic_correction_term(),
         entry::compute_rayleigh_damping_factor(),
         entry::stencils_61_62(),
         entry::compute_dwdz_for_divergence_damping(),
@@ -60,6 +64,12 @@ pub mod entry {
             )
             .calls_per_step($calls)
         };
+    }
+
+    /// [`compute_hydrostatic_correction_term`](super::stencils::compute_hydrostatic_correction_term):
+    /// the predictor of every substep (`igradp_method = 3`), 5 times per step.
+    pub fn compute_hydrostatic_correction_term() -> Entry {
+        entry!(compute_hydrostatic_correction_term, 5.0)
     }
 
     /// [`stencils_61_62`](super::stencils::stencils_61_62): the predictor of every

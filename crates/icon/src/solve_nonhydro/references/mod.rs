@@ -3,6 +3,7 @@
 
 pub mod compute_dwdz_for_divergence_damping;
 pub mod compute_exner_from_rhotheta;
+pub mod compute_hydrostatic_correction_term;
 pub mod compute_rayleigh_damping_factor;
 pub mod init_cell_kdim_field_with_zero_wp;
 pub mod stencils_61_62;
@@ -17,6 +18,12 @@ use foehn_grid::{Grid, Location, Zone};
 /// Cells `[start(from), end(to))` of `grid`.
 pub fn cells(grid: &Grid, from: Zone, to: Zone) -> Result<(usize, usize)> {
     let zones = grid.zones.of(Location::Cell);
+    Ok((zones.start(from)?, zones.end(to)?))
+}
+
+/// Edges `[start(from), end(to))` of `grid`.
+pub fn edges(grid: &Grid, from: Zone, to: Zone) -> Result<(usize, usize)> {
+    let zones = grid.zones.of(Location::Edge);
     Ok((zones.start(from)?, zones.end(to)?))
 }
 
