@@ -1,5 +1,6 @@
 //! solve_nonhydro, the predictor's and corrector's programs of `icon-dycore-reference.md`
-//! §3.3: `compute_hydrostatic_correction_term` (P6): DSL (interpreter, native CPU
+//! §3.3: `compute_hydrostatic_correction_term` (P6) and
+//! `compute_interpolation_and_nonhydro_buoy` (P11): DSL (interpreter, native CPU
 //! backend as written and optimised) against the plain-Rust references on both test
 //! grids, ICON4Py's argument lists, the output domains (written exactly there, untouched
 //! elsewhere) and the data-dependent vertical offsets.
@@ -139,4 +140,100 @@ fn hydrostatic_correction_term_reference_rejects_offsets_below_the_column() {
     args.set_field("ikoffset", uniform_ikoffset(grid, 1));
     let got = references::compute_hydrostatic_correction_term::reference(&ir, grid, &mut args);
     assert!(got.is_err(), "level nlev read as a full level");
+}
+
+// ---------------------------------------------------------------------------------------
+// compute_interpolation_and_nonhydro_buoy
+
+/// The outputs of `compute_interpolation_and_nonhydro_buoy`, in ICON4Py's order.
+const BUOY_OUTPUTS: [&str; 4] = [
+    "rho_at_cells_on_half_levels",
+    "perturbed_theta_v_at_cells_on_half_levels",
+    "theta_v_at_cells_on_half_levels",
+    "nonhydro_buoy_at_cells_on_half_levels",
+];
+
+#[test]
+fn interpolation_and_nonhydro_buoy_matches_reference() {
+    check(&entry::compute_interpolation_and_nonhydro_buoy());
+}
+
+#[test]
+fn interpolation_and_nonhydro_buoy_declares_icon4py_arguments() {
+    let want = [
+        "rho_at_cells_on_half_levels [Cell, KHalf]",
+        "perturbed_theta_v_at_cells_on_half_levels [Cell, KHalf]",
+        "theta_v_at_cells_on_half_levels [Cell, KHalf]",
+        "nonhydro_buoy_at_cells_on_half_levels [Cell, K]",
+        "w [Cell, KHalf]",
+        "contravariant_correction_at_cells_on_half_levels [Cell, KHalf]",
+        "current_rho [Cell, K]",
+        "next_rho [Cell, K]",
+        "current_theta_v [Cell, K]",
+        "next_theta_v [Cell, K]",
+        "perturbed_exner_at_cells_on_model_levels [Cell, K]",
+        "reference_theta_at_cells_on_model_levels [Cell, K]",
+        "ddz_of_reference_exner_at_cells_on_half_levels [Cell, KHalf]",
+        "ddqz_z_half [Cell, KHalf]",
+        "wgtfac_c [Cell, KHalf]",
+        "exner_w_explicit_weight_parameter [Cell]",
+        "dtime",
+        "rhotheta_explicit_weight_parameter",
+        "rhotheta_implicit_weight_parameter",
+    ];
+    assert_arguments(
+        &entry::compute_interpolation_and_nonhydro_buoy(),
+        &want,
+        1,
+        5.0,
+    );
+}
+
+#[test]
+fn interpolation_and_nonhydro_buoy_writes_exactly_its_cells_and_interfaces() {
+    // Cells [LATERAL_BOUNDARY_LEVEL_3, LOCAL end) × interfaces [1, nlev): the model top
+    // and the surface interface stay, as do the cap's two outer boundary rows.
+    let entry = entry::compute_interpolation_and_nonhydro_buoy();
+    for grid in common::grids() {
+        let cells = zone_range(grid, Location::Cell, Zone::LateralBoundary(3), Zone::Local);
+        let (before, after) = run(&entry, grid, |_| {});
+        for name in BUOY_OUTPUTS {
+            assert_written_exactly(&before, &after, name, cells, (1, NLEV));
+        }
+    }
+    let lam = common::grids()[1];
+    let cells = zone_range(lam, Location::Cell, Zone::LateralBoundary(3), Zone::Local);
+    assert!(cells.0 > 0, "the cap's outer boundary rows lie outside");
+}
+
+#[test]
+fn interpolation_and_nonhydro_buoy_upwinds_both_ways() {
+    // The back-trajectory has both signs (rising and sinking air relative to the
+    // terrain-following surfaces), and the interface values stay physical.
+    let entry = entry::compute_interpolation_and_nonhydro_buoy();
+    for grid in common::grids() {
+        let (before, after) = run(&entry, grid, |_| {});
+        let nc = grid.size(Location::Cell);
+        let (c0, c1) = zone_range(grid, Location::Cell, Zone::LateralBoundary(3), Zone::Local);
+        let (w, wc) = (
+            data(&before, "w"),
+            data(&before, "contravariant_correction_at_cells_on_half_levels"),
+        );
+        let (mut up, mut down) = (0, 0);
+        for k in 1..NLEV {
+            for c in c0..c1 {
+                let i = c + nc * k;
+                if w[i] > wc[i] {
+                    up += 1;
+                } else {
+                    down += 1;
+                }
+                let rho = data(&after, "rho_at_cells_on_half_levels")[i];
+                let theta = data(&after, "theta_v_at_cells_on_half_levels")[i];
+                assert!((0.05..1.4).contains(&rho), "ρ {rho} at {c}, {k}");
+                assert!((240.0..345.0).contains(&theta), "θv {theta} at {c}, {k}");
+            }
+        }
+        assert!(up > 0 && down > 0, "{}: {up} up, {down} down", grid.name);
+    }
 }

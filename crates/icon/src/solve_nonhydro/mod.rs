@@ -11,7 +11,8 @@
 //! area) and `update_theta_and_exner_in_halo` (the fix-ups after the corrector).
 //!
 //! Then the predictor's and corrector's programs of §3.3, as they are added:
-//! `compute_hydrostatic_correction_term` (P6, predictor).
+//! `compute_hydrostatic_correction_term` (P6, predictor),
+//! `compute_interpolation_and_nonhydro_buoy` (P11, corrector).
 //!
 //! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
 //! and the velocity advection's are.
@@ -37,6 +38,7 @@ pub fn entries() -> Vec<Entry> {
         entry::compute_rayleigh_damping_factor(),
         entry::stencils_61_62(),
         entry::compute_dwdz_for_divergence_damping(),
+        entry::compute_interpolation_and_nonhydro_buoy(),
         entry::init_cell_kdim_field_with_zero_wp(),
         entry::update_mass_flux_weighted(),
         entry::compute_exner_from_rhotheta(),
@@ -82,6 +84,12 @@ pub mod entry {
     /// the predictor of every substep (`divdamp_type ≥ 3`), 5 times per step.
     pub fn compute_dwdz_for_divergence_damping() -> Entry {
         entry!(compute_dwdz_for_divergence_damping, 5.0)
+    }
+
+    /// [`compute_interpolation_and_nonhydro_buoy`](super::stencils::compute_interpolation_and_nonhydro_buoy):
+    /// the corrector of every substep, 5 times per step.
+    pub fn compute_interpolation_and_nonhydro_buoy() -> Entry {
+        entry!(compute_interpolation_and_nonhydro_buoy, 5.0)
     }
 
     /// [`init_cell_kdim_field_with_zero_wp`](super::stencils::init_cell_kdim_field_with_zero_wp):

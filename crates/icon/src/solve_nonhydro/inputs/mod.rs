@@ -6,6 +6,7 @@
 pub mod compute_dwdz_for_divergence_damping;
 pub mod compute_exner_from_rhotheta;
 pub mod compute_hydrostatic_correction_term;
+pub mod compute_interpolation_and_nonhydro_buoy;
 pub mod compute_rayleigh_damping_factor;
 pub mod init_cell_kdim_field_with_zero_wp;
 pub mod stencils_61_62;
@@ -81,4 +82,30 @@ pub fn signed_with_outliers(
 /// Sets the scalar `dtime` to a dynamics substep of ICON's range, 5–60 s.
 pub fn set_substep_dtime(rng: &mut SplitMix64, args: &mut Args) {
     args.set_scalar("dtime", rng.range_f64(5.0, 60.0));
+}
+
+/// `field` with each value times `1 ± spread` (uniform): a state at time level new
+/// close to the one at time level now.
+pub fn near(rng: &mut SplitMix64, field: &Field, spread: f64) -> Field {
+    let mut out = field.clone();
+    for x in out.as_f64_mut().expect("an f64 field") {
+        *x *= 1.0 + rng.range_f64(-spread, spread);
+    }
+    out
+}
+
+/// `wgtfac_c` (Cell, KHALF) for the cells' layer thicknesses `dz[c + n_cells·k]`: at
+/// interface `k` of `[1, nlev)` the weight of the layer below, `dz(k−1)/(dz(k−1) +
+/// dz(k))` (about ½); ICON's unused top and surface values random in [0.4, 0.6).
+pub fn interpolation_weights(rng: &mut SplitMix64, grid: &Grid, nlev: usize, dz: &[f64]) -> Field {
+    let nc = grid.size(Location::Cell);
+    Field::from_fn_f64(grid, nlev, (CELL, KHALF), |i| {
+        let (c, k) = (i % nc, i / nc);
+        if k == 0 || k == nlev {
+            rng.range_f64(0.4, 0.6)
+        } else {
+            let (up, down) = (dz[c + nc * (k - 1)], dz[c + nc * k]);
+            up / (up + down)
+        }
+    })
 }
