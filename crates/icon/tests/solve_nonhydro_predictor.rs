@@ -1,6 +1,7 @@
 //! solve_nonhydro, the predictor's and corrector's programs of `icon-dycore-reference.md`
-//! §3.3: `compute_hydrostatic_correction_term` (P6) and
-//! `compute_interpolation_and_nonhydro_buoy` (P11): DSL (interpreter, native CPU
+//! §3.3: `compute_hydrostatic_correction_term` (P6),
+//! `compute_interpolation_and_nonhydro_buoy` (P11) and `compute_averaged_vn_and_fluxes`
+//! (P13, every variant): DSL (interpreter, native CPU
 //! backend as written and optimised) against the plain-Rust references on both test
 //! grids, ICON4Py's argument lists, the output domains (written exactly there, untouched
 //! elsewhere) and the data-dependent vertical offsets.
@@ -235,5 +236,155 @@ fn interpolation_and_nonhydro_buoy_upwinds_both_ways() {
             }
         }
         assert!(up > 0 && down > 0, "{}: {up} up, {down} down", grid.name);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// compute_averaged_vn_and_fluxes
+
+/// The fluxes `compute_averaged_vn_and_fluxes` writes in every variant.
+const FLUXES: [&str; 3] = [
+    "spatially_averaged_vn",
+    "mass_flux_at_edges_on_model_levels",
+    "theta_v_flux_at_edges_on_model_levels",
+];
+
+/// Its substep averages for the tracer advection, `(vn_traj, mass_flx_me)`, with the
+/// flux each averages.
+const SUBSTEP_AVERAGES: [(&str, &str); 2] = [
+    ("substep_and_spatially_averaged_vn", "spatially_averaged_vn"),
+    (
+        "substep_averaged_mass_flux",
+        "mass_flux_at_edges_on_model_levels",
+    ),
+];
+
+/// The edges `[LATERAL_BOUNDARY_LEVEL_5, HALO_LEVEL_2 end)`.
+fn lb5_to_halo_2_edges(grid: &Grid) -> (usize, usize) {
+    zone_range(
+        grid,
+        Location::Edge,
+        Zone::LateralBoundary(5),
+        Zone::Halo(2),
+    )
+}
+
+/// Each variant of `compute_averaged_vn_and_fluxes` with its `(prepare_advection,
+/// at_first_substep)`.
+fn averaged_vn_variants(entry: &Entry) -> Vec<(foehn::ir::Variant, bool, bool)> {
+    let is_set = |v: &foehn::ir::Variant, name: &str| v.get(name) == Some(true.into());
+    entry
+        .variants()
+        .unwrap()
+        .into_iter()
+        .map(|v| {
+            let (prepare, first) = (
+                is_set(&v, "prepare_advection"),
+                is_set(&v, "at_first_substep"),
+            );
+            (v, prepare, first)
+        })
+        .collect()
+}
+
+#[test]
+fn averaged_vn_and_fluxes_matches_reference() {
+    check(&entry::compute_averaged_vn_and_fluxes());
+}
+
+#[test]
+fn averaged_vn_and_fluxes_declares_icon4py_arguments() {
+    let want = [
+        "spatially_averaged_vn [Edge, K]",
+        "mass_flux_at_edges_on_model_levels [Edge, K]",
+        "theta_v_flux_at_edges_on_model_levels [Edge, K]",
+        "substep_and_spatially_averaged_vn [Edge, K]",
+        "substep_averaged_mass_flux [Edge, K]",
+        "e_flx_avg [Edge, E2C2EO]",
+        "vn [Edge, K]",
+        "rho_at_edges_on_model_levels [Edge, K]",
+        "ddqz_z_full_e [Edge, K]",
+        "theta_v_at_edges_on_model_levels [Edge, K]",
+        "r_nsubsteps",
+    ];
+    let entry = entry::compute_averaged_vn_and_fluxes();
+    assert_arguments(&entry, &want, 4, 5.0);
+    let mut seen: Vec<(bool, bool)> = averaged_vn_variants(&entry)
+        .into_iter()
+        .map(|(_, p, f)| (p, f))
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [(false, false), (false, true), (true, false), (true, true)]
+    );
+}
+
+#[test]
+fn averaged_vn_and_fluxes_write_exactly_their_edges_in_every_variant() {
+    // The fluxes on edges [LB5, HALO_LEVEL_2 end) × [0, nlev) in every variant; the
+    // substep averages there with `prepare_advection`, nowhere without.
+    let entry = entry::compute_averaged_vn_and_fluxes();
+    let lam = common::grids()[1];
+    assert!(
+        lb5_to_halo_2_edges(lam).0 > 0,
+        "the cap's outer edge rows lie outside"
+    );
+    for grid in common::grids() {
+        let edges = lb5_to_halo_2_edges(grid);
+        for (variant, prepare, _) in averaged_vn_variants(&entry) {
+            let (before, after) = common::run_with(&entry, &variant, grid, NLEV, |_| {});
+            for name in FLUXES {
+                assert_written_exactly(&before, &after, name, edges, (0, NLEV));
+            }
+            for (name, _) in SUBSTEP_AVERAGES {
+                if prepare {
+                    assert_written_exactly(&before, &after, name, edges, (0, NLEV));
+                } else {
+                    assert_eq!(
+                        data(&before, name),
+                        data(&after, name),
+                        "{name} [{variant}]"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn averaged_vn_and_fluxes_start_or_accumulate_the_substep_averages() {
+    // First substep: r·flux, whatever the field held; later substeps: old + r·flux.
+    let entry = entry::compute_averaged_vn_and_fluxes();
+    for grid in common::grids() {
+        let ne = grid.size(Location::Edge);
+        let (e0, e1) = lb5_to_halo_2_edges(grid);
+        for (variant, prepare, first) in averaged_vn_variants(&entry) {
+            if !prepare {
+                continue;
+            }
+            let (before, after) = common::run_with(&entry, &variant, grid, NLEV, |_| {});
+            let r = foehn::runtime::field::access::scalar_f64(&before, "r_nsubsteps").unwrap();
+            for (name, flux) in SUBSTEP_AVERAGES {
+                let (old, new, flux) =
+                    (data(&before, name), data(&after, name), data(&after, flux));
+                for k in 0..NLEV {
+                    for e in e0..e1 {
+                        let i = e + ne * k;
+                        let want = if first {
+                            r * flux[i]
+                        } else {
+                            old[i] + r * flux[i]
+                        };
+                        let scale = want.abs().max(old[i].abs());
+                        assert!(
+                            (new[i] - want).abs() <= 1e-14 * scale,
+                            "{name} [{variant}] at edge {e}, level {k}: {} vs {want}",
+                            new[i]
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -12,7 +12,8 @@
 //!
 //! Then the predictor's and corrector's programs of §3.3, as they are added:
 //! `compute_hydrostatic_correction_term` (P6, predictor),
-//! `compute_interpolation_and_nonhydro_buoy` (P11, corrector).
+//! `compute_interpolation_and_nonhydro_buoy` (P11, corrector),
+//! `compute_averaged_vn_and_fluxes` (P13, corrector).
 //!
 //! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
 //! and the velocity advection's are.
@@ -39,6 +40,7 @@ pub fn entries() -> Vec<Entry> {
         entry::stencils_61_62(),
         entry::compute_dwdz_for_divergence_damping(),
         entry::compute_interpolation_and_nonhydro_buoy(),
+        entry::compute_averaged_vn_and_fluxes(),
         entry::init_cell_kdim_field_with_zero_wp(),
         entry::update_mass_flux_weighted(),
         entry::compute_exner_from_rhotheta(),
@@ -90,6 +92,12 @@ pub mod entry {
     /// the corrector of every substep, 5 times per step.
     pub fn compute_interpolation_and_nonhydro_buoy() -> Entry {
         entry!(compute_interpolation_and_nonhydro_buoy, 5.0)
+    }
+
+    /// [`compute_averaged_vn_and_fluxes`](super::stencils::compute_averaged_vn_and_fluxes):
+    /// the corrector of every substep, 5 times per step.
+    pub fn compute_averaged_vn_and_fluxes() -> Entry {
+        entry!(compute_averaged_vn_and_fluxes, 5.0)
     }
 
     /// [`init_cell_kdim_field_with_zero_wp`](super::stencils::init_cell_kdim_field_with_zero_wp):

@@ -3,6 +3,7 @@
 //! [`random_args`](foehn_testkit::random_args) and replaces the fields and scalars by
 //! values of ICON's signs and sizes. The profiles below are shared by several programs.
 
+pub mod compute_averaged_vn_and_fluxes;
 pub mod compute_dwdz_for_divergence_damping;
 pub mod compute_exner_from_rhotheta;
 pub mod compute_hydrostatic_correction_term;
@@ -107,5 +108,22 @@ pub fn interpolation_weights(rng: &mut SplitMix64, grid: &Grid, nlev: usize, dz:
             let (up, down) = (dz[c + nc * (k - 1)], dz[c + nc * k]);
             up / (up + down)
         }
+    })
+}
+
+/// The `(Cell, K)` field `cells` carried to the edges, `(Edge, K)`: the mean of an
+/// edge's two cells (its one cell on an outer boundary edge), each value times `1 ±
+/// 0.2 %` (uniform), as ICON's upwinded edge values of ρ and θv lie near their cells'.
+pub fn cells_to_edges(rng: &mut SplitMix64, grid: &Grid, nlev: usize, cells: &Field) -> Field {
+    let data = cells.as_f64().expect("an f64 field");
+    let (nc, ne) = (grid.size(Location::Cell), grid.size(Location::Edge));
+    let e2c = grid.topology.table(foehn_grid::Connectivity::E2C);
+    Field::from_fn_f64(grid, nlev, (EDGE, K), |i| {
+        let (e, k) = (i % ne, i / ne);
+        let values: Vec<f64> = (0..2)
+            .filter_map(|j| e2c.neighbor(e, j))
+            .map(|c| data[c + nc * k])
+            .collect();
+        values.iter().sum::<f64>() / values.len() as f64 * (1.0 + rng.range_f64(-0.002, 0.002))
     })
 }
