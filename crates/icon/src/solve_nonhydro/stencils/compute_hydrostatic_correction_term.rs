@@ -20,7 +20,9 @@
 //! `theta_v` on full levels, `theta_v_ic` on half levels (`k_i` the interface above
 //! layer `k_i`, `k_i + 1` the one below); `ikoffset`, `zdiff_gradp` are `(Edge, E2C, K)`;
 //! `grav_o_cpd = grav/cpd` is a runtime scalar, as in ICON4Py. `k_i` and `k_i + 1` must
-//! lie in the column (ICON's metric fields make them so). One variant.
+//! lie in the column (ICON's metric fields make them so). `z_hydro_corr` is a whole
+//! `(Edge, K)` field here, as in ICON4Py's program signature; ICON4Py's solver allocates
+//! only its level `nlev − 1` and reads it as a 1-D `Edge` field. One variant.
 
 use foehn::dsl::prelude::*;
 
