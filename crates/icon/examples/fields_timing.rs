@@ -9,8 +9,15 @@
 //! the SLEVE heights and each group of metric fields, and a table of the wall times
 //! is printed, with the peak resident memory where the system reports it. With
 //! `FIELDS_FINGERPRINT` set, a hash of every field's values is printed too (the same
-//! hash: the same bits). With `FIELDS_SKIP_METRICS` set the metric fields are left out
-//! (for grids whose metric fields do not fit in memory).
+//! hash: the same bits). With `FIELDS_SKIP_METRICS` set the metric fields are left out.
+//!
+//! With `FIELDS_STREAM` set, every field is computed instead as `foehn grid fields`
+//! writes them, one by one ([`StaticFields::for_each_named`]: the metric fields in
+//! groups, each freed once handed over), into a sink that only checksums them: the
+//! wall and CPU time of the whole computation and the peak memory are printed, with a
+//! checksum of every field's name, shape and bytes (R2B7 × 80 fits this way). With
+//! `FIELDS_FINGERPRINT` the normal mode prints the same checksum over
+//! [`StaticFields::named`], so that the two can be compared.
 
 use foehn_grid::{Grid, GridSpec, Location};
 use foehn_icon::fields::interpolation::{
@@ -18,6 +25,7 @@ use foehn_icon::fields::interpolation::{
     InterpolationFields,
 };
 use foehn_icon::fields::metrics::{MetricFields, MetricInputs, MetricsConfig};
+use foehn_icon::fields::named::{FieldData, NamedField, StaticFields, StaticFieldsError};
 use foehn_icon::fields::sleve::Heights;
 use foehn_icon::fields::topography::{JwTopography, Topography};
 use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
@@ -84,6 +92,89 @@ fn fingerprint(value: &impl std::fmt::Debug) -> u64 {
     std::hash::Hasher::finish(&h.0)
 }
 
+/// A checksum of named fields: each one's name, shape and value bits, in order
+/// (values hashed in parallel blocks of 64 Ki, combined in order), and the time spent
+/// on it.
+#[derive(Default)]
+struct Checksum {
+    hash: u64,
+    fields: usize,
+    bytes: usize,
+    time: Duration,
+}
+
+/// Mixes `x` into `h` (FNV-style multiply-xor on 64-bit words).
+fn mix(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x100_0000_01b3).rotate_left(29)
+}
+
+/// The hash of `words`, computed in parallel blocks combined in order.
+fn hash_words<T: Sync>(words: &[T], bits: impl Fn(&T) -> u64 + Sync) -> u64 {
+    use rayon::prelude::*;
+    let blocks: Vec<u64> = words
+        .par_chunks(1 << 16)
+        .map(|b| b.iter().fold(0xcbf2_9ce4_8422_2325, |h, x| mix(h, bits(x))))
+        .collect();
+    blocks.into_iter().fold(words.len() as u64, mix)
+}
+
+impl Checksum {
+    fn add(&mut self, f: &NamedField<'_>) {
+        let start = Instant::now();
+        let mut h = f.name.bytes().fold(self.hash, |h, b| mix(h, b.into()));
+        h = f.shape.iter().fold(h, |h, &n| mix(h, n as u64));
+        let (values, size) = match &f.data {
+            FieldData::F64(d) => (hash_words(d, |x| x.to_bits()), 8),
+            FieldData::I32(d) => (hash_words(d, |&x| x as u32 as u64), 4),
+            FieldData::Bool(d) => (hash_words(d, |&x| x as u64), 1),
+        };
+        self.hash = mix(h, values);
+        self.fields += 1;
+        self.bytes += f.data.len() * size;
+        self.time += start.elapsed();
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// `FIELDS_STREAM`: every field through [`StaticFields::for_each_named`] into a
+/// checksum, timed as a whole.
+fn stream(grid: &Grid, nlev: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let topography = Topography::JablonowskiWilliamson(JwTopography {
+        u0: 35.0,
+        eta_0: 0.252,
+    });
+    let mut sum = Checksum::default();
+    let (start, cpu) = (Instant::now(), cpu_seconds());
+    StaticFields::for_each_named(grid, VerticalConfig::new(nlev), &topography, &mut |f| {
+        sum.add(&f);
+        Ok::<(), StaticFieldsError>(())
+    })?;
+    let wall = start.elapsed();
+    let cpu = cpu_seconds().zip(cpu).map(|(b, a)| b - a);
+    println!(
+        "every field, streamed (StaticFields::for_each_named): {} fields, {:.2} GB",
+        sum.fields,
+        sum.bytes as f64 / 1e9
+    );
+    println!(
+        "  wall {:.3} s, cpu {} s (without the grid), of which checksumming {:.3} s wall",
+        wall.as_secs_f64(),
+        cpu.map_or("-".into(), |c| format!("{c:.2}")),
+        sum.time.as_secs_f64()
+    );
+    println!("stream checksum {:016x}", sum.finish());
+    if let Some(cpu) = cpu_seconds() {
+        println!("process CPU time (user + system, with the grid): {cpu:.2} s");
+    }
+    if let Some(peak) = peak_memory() {
+        println!("peak resident memory: {peak}");
+    }
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let name = args.first().map_or("r2b4", String::as_str).to_string();
@@ -103,6 +194,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         grid.size(Location::Vertex),
         rayon::current_num_threads()
     );
+    if std::env::var_os("FIELDS_STREAM").is_some() {
+        return stream(&grid, nlev);
+    }
     let vertical = t.time("vertical grid", true, || {
         VerticalGrid::try_new(VerticalConfig::new(nlev))
     })?;
@@ -218,12 +312,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("fingerprint metrics {:016x}", fingerprint(metrics));
         }
     }
+    if let (Some(metrics), true) = (metrics, std::env::var_os("FIELDS_FINGERPRINT").is_some()) {
+        let statics = StaticFields {
+            topography: surface,
+            vertical,
+            interpolation: interp,
+            heights,
+            metrics,
+        };
+        let mut sum = Checksum::default();
+        statics.named(g).iter().for_each(|f| sum.add(f));
+        println!(
+            "stream checksum {:016x} (StaticFields::named)",
+            sum.finish()
+        );
+    }
     if let Some(cpu) = cpu_seconds() {
         println!("process CPU time (user + system, with the grid): {cpu:.2} s");
     }
     if let Some(peak) = peak_memory() {
         println!("peak resident memory: {peak}");
     }
-    drop(metrics);
     Ok(())
 }

@@ -21,25 +21,34 @@
 //! `diff_multfac_n2w` belong, as in ICON4Py, to the diffusion setup
 //! ([`crate::diffusion::config::DiffusionParams`]).
 //!
+//! [`MetricFields::compute_each`] computes them in groups and hands each field over
+//! ([`MetricField`]: a [`MetricId`] and its values) as soon as it is final, freeing what
+//! no later group needs, so that grids whose metric fields do not fit in memory at once
+//! (R2B7 × 80 levels: ~35 GB) can be written; [`MetricFields::compute`] collects them.
+//!
 //! Horizontal ranges follow ICON4Py's factory (points outside them hold 0); every field
 //! is computed in parallel over columns, each column by a fixed sequence of operations,
 //! so the result does not depend on the number of threads.
 
 pub mod columns;
 pub mod diffusion;
+mod each;
 pub mod edges;
 mod error;
+mod field;
 pub(crate) mod fill;
 pub mod slopes;
 
 pub use error::MetricsError;
+pub use field::{MetricField, MetricId, MetricValue};
 
 use super::reference_atmosphere::{ReferenceAtmosphere, ReferenceAtmosphereEdges, ReferenceConfig};
 use super::sleve::Heights;
 use super::vertical::VerticalGrid;
 use super::Columns;
-use foehn_grid::{Connectivity, Grid, Location, Zone};
-use std::time::{Duration, Instant};
+use foehn_grid::{Grid, Location, Zone};
+use std::collections::HashMap;
+use std::time::Duration;
 
 /// Rayleigh damping of `w` (ICON `rayleigh_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -354,7 +363,8 @@ impl MetricFields {
         Self::compute_timed(grid, vertical, heights, inputs, config).map(|(m, _)| m)
     }
 
-    /// [`MetricFields::compute`], with the wall time of each group of fields.
+    /// [`MetricFields::compute`], with the wall time of each group of fields: every
+    /// field of [`MetricFields::compute_each`] collected.
     pub fn compute_timed(
         grid: &Grid,
         vertical: &VerticalGrid,
@@ -362,119 +372,134 @@ impl MetricFields {
         inputs: &MetricInputs<'_>,
         config: &MetricsConfig,
     ) -> Result<(MetricFields, StageTimes), MetricsError> {
-        let mut times = StageTimes::new();
-        let mut clock = Instant::now();
-        let mut lap = |name: &'static str| {
-            let now = Instant::now();
-            times.push((name, now - clock));
-            clock = now;
+        let mut fields = HashMap::new();
+        let times = Self::compute_each_timed(grid, vertical, heights, inputs, config, &mut |f| {
+            fields.insert(f.id, f.value);
+            Ok::<(), MetricsError>(())
+        })?;
+        Ok((Collected(fields).into_fields(), times))
+    }
+}
+
+/// The fields of [`MetricFields::compute_each`] by id, assembled into [`MetricFields`].
+struct Collected(HashMap<MetricId, MetricValue>);
+
+impl Collected {
+    fn take(&mut self, id: MetricId) -> MetricValue {
+        self.0
+            .remove(&id)
+            .unwrap_or_else(|| panic!("compute_each emits {id:?}"))
+    }
+
+    fn columns(&mut self, id: MetricId) -> Columns {
+        match self.take(id) {
+            MetricValue::Columns(c) => c,
+            other => panic!("{id:?} is columns, not {other:?}"),
+        }
+    }
+
+    fn values(&mut self, id: MetricId) -> Vec<f64> {
+        match self.take(id) {
+            MetricValue::Values(v) => v,
+            other => panic!("{id:?} is values, not {other:?}"),
+        }
+    }
+
+    fn neighbor_f64(&mut self, id: MetricId) -> NeighborColumns<f64> {
+        match self.take(id) {
+            MetricValue::NeighborF64(v) => v,
+            other => panic!("{id:?} is neighbour floats, not {other:?}"),
+        }
+    }
+
+    fn neighbor_i32(&mut self, id: MetricId) -> NeighborColumns<i32> {
+        match self.take(id) {
+            MetricValue::NeighborI32(v) => v,
+            other => panic!("{id:?} is neighbour offsets, not {other:?}"),
+        }
+    }
+
+    fn into_fields(mut self) -> MetricFields {
+        use MetricId as I;
+        let flat_idx_max = match self.take(I::FlatIdxMax) {
+            MetricValue::Indices(v) => v,
+            other => panic!("flat_idx_max is indices, not {other:?}"),
         };
-        check_inputs(grid, vertical, heights, inputs, config)?;
-        let ranges = Ranges::of(grid)?;
-        let z_ifc = &heights.z_ifc;
-        let c_lin_e = inputs.c_lin_e;
-        let e2c = grid.topology.table(Connectivity::E2C);
-        lap("checks");
-
-        let col = columns::cell_columns(z_ifc, &heights.z_mc);
-        let k_fields = columns::level_profiles(vertical, config);
-        lap("cell columns");
-        let [ddqz_z_full_e, wgtfac_e, wgtfacq_e] = edges::cell_to_edge(
-            [&col.ddqz_z_full, &col.wgtfac_c, &col.wgtfacq_c],
-            e2c,
-            c_lin_e,
-        );
-        lap("cell columns to edges");
-
-        let s = slopes::slopes(grid, vertical, z_ifc, inputs, config, &ranges);
-        lap("slopes");
-        let flat = heights
-            .flat_idx_max(grid, c_lin_e)
-            .map_err(MetricsError::Sleve)?;
-        let flat_idx_max: Vec<usize> = flat
-            .iter()
-            .enumerate()
-            .map(|(e, &f)| if e < ranges.edge_lb2 { 0 } else { f })
-            .collect();
-        let nflat_gradp = flat[ranges.edge_lb2.min(flat.len())..]
-            .iter()
-            .copied()
-            .min()
-            .unwrap_or(heights.num_levels());
-        lap("flat levels");
-        let [z_me] = edges::cell_to_edge([&heights.z_mc], e2c, c_lin_e);
-        let gradp = edges::pressure_gradient(grid, heights, &z_me, &flat_idx_max, &ranges);
-        lap("pressure gradient");
-        let (pg_exdist, pg_exdist_mask) =
-            edges::downward_extrapolation(grid, heights, &z_me, &flat_idx_max, &ranges);
-        drop(z_me);
-        lap("downward extrapolation");
-        let zd = diffusion::truly_horizontal(
-            grid,
-            &heights.z_mc,
-            &s.maxslp_avg,
-            &s.maxhgtd_avg,
-            config,
-            &ranges,
-        );
-        lap("truly horizontal diffusion");
-        let (mask_prog_halo_c, bdy_halo_c) = edges::halo_masks(grid, &ranges);
-        let coeff_gradekin = edges::coeff_gradekin(grid, &ranges);
-        let hmask_dd3d = edges::hmask_dd3d(grid, config, &ranges);
-        lap("edge and halo masks");
-        let reference = ReferenceAtmosphere::with_config(heights, &config.reference);
-        lap("reference atmosphere (cells)");
-        let reference_edges =
-            ReferenceAtmosphereEdges::new(grid, &heights.z_mc, c_lin_e, &config.reference)
-                .map_err(MetricsError::ReferenceEdges)?;
-        lap("reference atmosphere (edges)");
-        let fields = MetricFields {
-            ddqz_z_full: col.ddqz_z_full,
-            inv_ddqz_z_full: col.inv_ddqz_z_full,
-            ddqz_z_half: col.ddqz_z_half,
-            ddqz_z_full_e,
-            coeff1_dwdz: col.coeff1_dwdz,
-            coeff2_dwdz: col.coeff2_dwdz,
-            wgtfac_c: col.wgtfac_c,
-            wgtfac_e,
-            wgtfacq_c: col.wgtfacq_c,
-            wgtfacq_e,
-            rayleigh_w: k_fields.rayleigh_w,
-            scalfac_dd3d: k_fields.scalfac_dd3d,
-            ddxn_z_half_e: s.ddxn_z_half_e,
-            ddxt_z_half_e: s.ddxt_z_half_e,
-            ddxn_z_full: s.ddxn_z_full,
-            ddxt_z_full: s.ddxt_z_full,
-            maxslp: s.maxslp,
-            maxhgtd: s.maxhgtd,
-            maxslp_avg: s.maxslp_avg,
-            maxhgtd_avg: s.maxhgtd_avg,
-            exner_exfac: s.exner_exfac,
-            vwind_impl_wgt: s.vwind_impl_wgt,
-            vwind_expl_wgt: s.vwind_expl_wgt,
-            coeff_gradekin,
+        let nflat_gradp = match self.take(I::NflatGradp) {
+            MetricValue::Index(v) => v,
+            other => panic!("nflat_gradp is an index, not {other:?}"),
+        };
+        let pg_exdist_mask = match self.take(I::PgExdistMask) {
+            MetricValue::MaskColumns { data, .. } => data,
+            other => panic!("pg_exdist_mask is a mask, not {other:?}"),
+        };
+        let mask_prog_halo_c = match self.take(I::MaskProgHaloC) {
+            MetricValue::Mask(v) => v,
+            other => panic!("mask_prog_halo_c is a mask, not {other:?}"),
+        };
+        let bdy_halo_c = match self.take(I::BdyHaloC) {
+            MetricValue::List { indices, .. } => indices,
+            other => panic!("bdy_halo_c is a list, not {other:?}"),
+        };
+        let reference = ReferenceAtmosphere {
+            theta_ref_mc: self.columns(I::ThetaRefMc),
+            exner_ref_mc: self.columns(I::ExnerRefMc),
+            rho_ref_mc: self.columns(I::RhoRefMc),
+            theta_ref_ic: self.columns(I::ThetaRefIc),
+            d_exner_dz_ref_ic: self.columns(I::DExnerDzRefIc),
+            d2dexdz2_fac1_mc: self.columns(I::D2dexdz2Fac1Mc),
+            d2dexdz2_fac2_mc: self.columns(I::D2dexdz2Fac2Mc),
+        };
+        let reference_edges = ReferenceAtmosphereEdges {
+            rho_ref_me: self.columns(I::RhoRefMe),
+            theta_ref_me: self.columns(I::ThetaRefMe),
+        };
+        MetricFields {
+            ddqz_z_full: self.columns(I::DdqzZFull),
+            inv_ddqz_z_full: self.columns(I::InvDdqzZFull),
+            ddqz_z_half: self.columns(I::DdqzZHalf),
+            ddqz_z_full_e: self.columns(I::DdqzZFullE),
+            coeff1_dwdz: self.columns(I::Coeff1Dwdz),
+            coeff2_dwdz: self.columns(I::Coeff2Dwdz),
+            wgtfac_c: self.columns(I::WgtfacC),
+            wgtfac_e: self.columns(I::WgtfacE),
+            wgtfacq_c: self.columns(I::WgtfacqC),
+            wgtfacq_e: self.columns(I::WgtfacqE),
+            rayleigh_w: self.values(I::RayleighW),
+            scalfac_dd3d: self.values(I::ScalfacDd3d),
+            ddxn_z_half_e: self.columns(I::DdxnZHalfE),
+            ddxt_z_half_e: self.columns(I::DdxtZHalfE),
+            ddxn_z_full: self.columns(I::DdxnZFull),
+            ddxt_z_full: self.columns(I::DdxtZFull),
+            maxslp: self.columns(I::Maxslp),
+            maxhgtd: self.columns(I::Maxhgtd),
+            maxslp_avg: self.columns(I::MaxslpAvg),
+            maxhgtd_avg: self.columns(I::MaxhgtdAvg),
+            exner_exfac: self.columns(I::ExnerExfac),
+            vwind_impl_wgt: self.values(I::VwindImplWgt),
+            vwind_expl_wgt: self.values(I::VwindExplWgt),
+            coeff_gradekin: self.values(I::CoeffGradekin),
             flat_idx_max,
             nflat_gradp,
-            zdiff_gradp: gradp.0,
-            vertoffset_gradp: gradp.1,
-            pg_exdist,
+            zdiff_gradp: self.neighbor_f64(I::ZdiffGradp),
+            vertoffset_gradp: self.neighbor_i32(I::VertoffsetGradp),
+            pg_exdist: self.columns(I::PgExdist),
             pg_exdist_mask,
-            hmask_dd3d,
+            hmask_dd3d: self.values(I::HmaskDd3d),
             mask_prog_halo_c,
             bdy_halo_c,
-            max_nbhgt: zd.max_nbhgt,
-            zd_diffcoef: zd.zd_diffcoef,
-            zd_intcoef: zd.zd_intcoef,
-            zd_vertoffset: zd.zd_vertoffset,
+            max_nbhgt: self.values(I::MaxNbhgt),
+            zd_diffcoef: self.columns(I::ZdDiffcoef),
+            zd_intcoef: self.neighbor_f64(I::ZdIntcoef),
+            zd_vertoffset: self.neighbor_i32(I::ZdVertoffset),
             reference,
             reference_edges,
-        };
-        Ok((fields, times))
+        }
     }
 }
 
 /// The sizes and values [`MetricFields::compute`] checks before it starts.
-fn check_inputs(
+pub(crate) fn check_inputs(
     grid: &Grid,
     vertical: &VerticalGrid,
     heights: &Heights,

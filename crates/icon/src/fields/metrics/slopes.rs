@@ -27,39 +27,23 @@ use crate::fields::Columns;
 use foehn_grid::{Connectivity, Grid};
 use rayon::prelude::*;
 
-/// The slope fields.
-pub(crate) struct Slopes {
-    pub ddxn_z_half_e: Columns,
-    pub ddxt_z_half_e: Columns,
-    pub ddxn_z_full: Columns,
-    pub ddxt_z_full: Columns,
-    pub maxslp: Columns,
-    pub maxhgtd: Columns,
-    pub maxslp_avg: Columns,
-    pub maxhgtd_avg: Columns,
-    pub exner_exfac: Columns,
-    pub vwind_impl_wgt: Vec<f64>,
-    pub vwind_expl_wgt: Vec<f64>,
-}
-
-pub(crate) fn slopes(
+/// The slopes of the coordinate surfaces at edges: `[ddxn_z_half_e, ddxt_z_half_e,
+/// ddxn_z_full, ddxt_z_full]`, in one pass (the interface heights at vertices they need
+/// are freed on return).
+pub(crate) fn edge_slopes(
     grid: &Grid,
-    vertical: &VerticalGrid,
     z_ifc: &Columns,
     inputs: &MetricInputs<'_>,
-    config: &MetricsConfig,
     r: &Ranges,
-) -> Slopes {
+) -> [Columns; 4] {
     let t = &grid.topology;
     let g = &grid.geometry;
-    let (e2c, e2v, v2c, c2e) = (
+    let (e2c, e2v, v2c) = (
         t.table(Connectivity::E2C),
         t.table(Connectivity::E2V),
         t.table(Connectivity::V2C),
-        t.table(Connectivity::C2E),
     );
-    let c2e2co = t.table(Connectivity::C2E2CO);
-    let (n_cells, n_edges, n_vertices) = (t.n_cells(), t.n_edges(), t.n_vertices());
+    let (n_edges, n_vertices) = (t.n_edges(), t.n_vertices());
     let half = z_ifc.levels();
     let nlev = half - 1;
 
@@ -109,9 +93,20 @@ pub(crate) fn slopes(
         },
     );
     drop(z_v);
+    [ddxn_z_half_e, ddxt_z_half_e, ddxn_z_full, ddxt_z_full]
+}
 
-    // The largest slope and height difference over a cell's edges, and the Exner
-    // extrapolation factor from them.
+/// `[maxslp, maxhgtd, exner_exfac]`: the largest slope and height difference over a
+/// cell's edges, and the Exner extrapolation factor from them, in one pass.
+pub(crate) fn cell_maxima(
+    grid: &Grid,
+    ddxn_z_full: &Columns,
+    config: &MetricsConfig,
+    r: &Ranges,
+) -> [Columns; 3] {
+    let g = &grid.geometry;
+    let c2e = grid.topology.table(Connectivity::C2E);
+    let (n_cells, nlev) = (grid.topology.n_cells(), ddxn_z_full.levels());
     let expol = config.exner_expol;
     let [maxslp, maxhgtd, exner_exfac] =
         fill_columns(n_cells, [nlev; 3], |c, [slp, hgtd, exfac]| {
@@ -139,20 +134,51 @@ pub(crate) fn slopes(
                 };
             }
         });
+    [maxslp, maxhgtd, exner_exfac]
+}
+
+/// `[maxslp_avg, maxhgtd_avg]`: `maxslp` and `maxhgtd` averaged with `c_bln_avg`
+/// (C2E2CO) from the second boundary row on, in one pass.
+pub(crate) fn averages(
+    grid: &Grid,
+    maxslp: &Columns,
+    maxhgtd: &Columns,
+    c_bln_avg: &[f64],
+    r: &Ranges,
+) -> [Columns; 2] {
+    let c2e2co = grid.topology.table(Connectivity::C2E2CO);
+    let (n_cells, nlev) = (maxslp.len(), maxslp.levels());
     let [maxslp_avg, maxhgtd_avg] = fill_columns(n_cells, [nlev; 2], |c, [slp, hgtd]| {
         if c < r.cell_lb2 {
             return;
         }
-        let weights = &inputs.c_bln_avg[4 * c..4 * c + 4];
+        let weights = &c_bln_avg[4 * c..4 * c + 4];
         let cells: [Option<usize>; 4] = std::array::from_fn(|j| c2e2co.neighbor(c, j));
-        for (f, out) in [(&maxslp, slp), (&maxhgtd, hgtd)] {
+        for (f, out) in [(maxslp, slp), (maxhgtd, hgtd)] {
             let cols = cells.map(|n| n.map(|n| f.column(n)));
             for (k, x) in out.iter_mut().enumerate() {
                 *x = weighted_sum(&cols, weights, k);
             }
         }
     });
+    [maxslp_avg, maxhgtd_avg]
+}
 
+/// `(vwind_impl_wgt, vwind_expl_wgt)` per cell from the slopes of the lowest interface
+/// and the squeezed lowest layers.
+pub(crate) fn vwind_weights(
+    grid: &Grid,
+    vertical: &VerticalGrid,
+    z_ifc: &Columns,
+    ddxn_z_half_e: &Columns,
+    ddxt_z_half_e: &Columns,
+    config: &MetricsConfig,
+    r: &Ranges,
+) -> (Vec<f64>, Vec<f64>) {
+    let g = &grid.geometry;
+    let c2e = grid.topology.table(Connectivity::C2E);
+    let n_cells = grid.topology.n_cells();
+    let nlev = z_ifc.levels() - 1;
     let vct_a = &vertical.vct_a;
     let offctr = config.vwind_offctr;
     let mut vwind_impl_wgt = vec![0.0; n_cells];
@@ -183,17 +209,5 @@ pub(crate) fn slopes(
             *w = wgt;
         });
     let vwind_expl_wgt = vwind_impl_wgt.iter().map(|w| 1.0 - w).collect();
-    Slopes {
-        ddxn_z_half_e,
-        ddxt_z_half_e,
-        ddxn_z_full,
-        ddxt_z_full,
-        maxslp,
-        maxhgtd,
-        maxslp_avg,
-        maxhgtd_avg,
-        exner_exfac,
-        vwind_impl_wgt,
-        vwind_expl_wgt,
-    }
+    (vwind_impl_wgt, vwind_expl_wgt)
 }

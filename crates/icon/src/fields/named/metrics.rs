@@ -1,452 +1,537 @@
 //! The metric fields and the reference atmosphere listed under ICON4Py's names
-//! ([`MetricFields::named`]), for writers of field files.
+//! ([`MetricField::named`] for one field as [`MetricFields::compute_each`] hands it
+//! over, [`MetricFields::named`] for all of them), for writers of field files.
 
-use super::{to_i32, NamedField};
-use crate::fields::metrics::{MetricFields, NeighborColumns};
-use crate::fields::Columns;
-
-/// A `[n, levels]` field (cells or edges × full levels or interfaces).
-fn cols<'a>(
-    name: &'static str,
-    icon_name: &'static str,
-    dims: &'static [&'static str],
-    f: &'a Columns,
-    long_name: &'static str,
-    units: &'static str,
-) -> NamedField<'a> {
-    NamedField::new(
-        name,
-        icon_name,
-        dims,
-        vec![f.len(), f.levels()],
-        f.as_slice(),
-        long_name,
-        units,
-    )
-}
-
-/// A `[n, width, levels]` field of floats.
-fn neighbor_f64<'a>(
-    name: &'static str,
-    dims: &'static [&'static str],
-    f: &'a NeighborColumns<f64>,
-    long_name: &'static str,
-    units: &'static str,
-) -> NamedField<'a> {
-    NamedField::new(
-        name,
-        name,
-        dims,
-        vec![f.len(), f.width(), f.levels()],
-        f.as_slice(),
-        long_name,
-        units,
-    )
-}
-
-/// A `[n, width, levels]` field of level offsets.
-fn neighbor_i32<'a>(
-    name: &'static str,
-    dims: &'static [&'static str],
-    f: &'a NeighborColumns<i32>,
-    long_name: &'static str,
-) -> NamedField<'a> {
-    NamedField::new(
-        name,
-        name,
-        dims,
-        vec![f.len(), f.width(), f.levels()],
-        f.as_slice(),
-        long_name,
-        "1",
-    )
-}
+use super::{to_i32, FieldData, NamedField};
+use crate::fields::metrics::{MetricField, MetricFields, MetricId, MetricValue};
+use std::borrow::Cow;
 
 const CELL_K: &[&str] = &["Cell", "K"];
 const CELL_KHALF: &[&str] = &["Cell", "KHalf"];
 const EDGE_K: &[&str] = &["Edge", "K"];
 const EDGE_KHALF: &[&str] = &["Edge", "KHalf"];
 
-impl MetricFields {
-    /// Every metric field and the reference atmosphere under ICON4Py's name, with its
-    /// dimensions and shape, in the order of ICON4Py's factory: level offsets and
-    /// `flat_idx_max`/`nflat_gradp` as 0-based `int32`, masks as booleans
-    /// (`bdy_halo_c`, ICON's list of cells, becomes a mask over cells).
-    pub fn named(&self) -> Vec<NamedField<'_>> {
-        let r = &self.reference;
-        let re = &self.reference_edges;
-        let n_cells = self.mask_prog_halo_c.len();
-        let mut bdy_halo_c = vec![false; n_cells];
-        for &c in &self.bdy_halo_c {
-            if let Some(x) = bdy_halo_c.get_mut(c) {
-                *x = true;
+/// ICON4Py's name, ICON's name, ICON4Py's dimensions, the description and the units.
+type Meta = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static str,
+    &'static str,
+);
+
+/// The name, dimensions, description and units of a metric field.
+fn meta(id: MetricId) -> Meta {
+    use MetricId as I;
+    match id {
+        I::DdqzZHalf => (
+            "functional_determinant_of_metrics_on_interface_levels",
+            "ddqz_z_half",
+            CELL_KHALF,
+            "layer thickness between full levels, on interfaces (twice the half layer at top and bottom)",
+            "m",
+        ),
+        I::DdqzZFull => (
+            "functional_determinant_of_metrics_on_full_levels",
+            "ddqz_z_full",
+            CELL_K,
+            "functional determinant of the metrics (is positive), full levels",
+            "m",
+        ),
+        I::InvDdqzZFull => (
+            "inverse_of_functional_determinant_of_metrics_on_full_levels",
+            "inv_ddqz_z_full",
+            CELL_K,
+            "inverse of the functional determinant of the metrics, full levels",
+            "m-1",
+        ),
+        I::DdqzZFullE => (
+            "functional_determinant_of_metrics_on_full_levels_on_edges",
+            "ddqz_z_full_e",
+            EDGE_K,
+            "functional determinant at full level on edges",
+            "m",
+        ),
+        I::ScalfacDd3d => (
+            "scaling_factor_for_3d_divergence_damping",
+            "scalfac_dd3d",
+            &["K"],
+            "scaling factor for 3D divergence damping",
+            "1",
+        ),
+        I::RayleighW => (
+            "rayleigh_w",
+            "rayleigh_w",
+            &["KHalf"],
+            "Rayleigh damping coefficient of w on interfaces",
+            "s-1",
+        ),
+        I::Coeff1Dwdz => (
+            "coeff1_dwdz",
+            "coeff1_dwdz",
+            CELL_K,
+            "coefficient 1 of the vertical derivative of w at full levels",
+            "m-1",
+        ),
+        I::Coeff2Dwdz => (
+            "coeff2_dwdz",
+            "coeff2_dwdz",
+            CELL_K,
+            "coefficient 2 of the vertical derivative of w at full levels",
+            "m-1",
+        ),
+        I::ThetaRefMc => (
+            "theta_ref_mc",
+            "theta_ref_mc",
+            CELL_K,
+            "reference-atmosphere potential temperature, full levels",
+            "K",
+        ),
+        I::ExnerRefMc => (
+            "exner_ref_mc",
+            "exner_ref_mc",
+            CELL_K,
+            "reference-atmosphere Exner pressure, full levels",
+            "1",
+        ),
+        I::RhoRefMc => (
+            "rho_ref_mc",
+            "rho_ref_mc",
+            CELL_K,
+            "reference-atmosphere density, full levels",
+            "kg m-3",
+        ),
+        I::RhoRefMe => (
+            "rho_ref_me",
+            "rho_ref_me",
+            EDGE_K,
+            "reference-atmosphere density at edges, full levels",
+            "kg m-3",
+        ),
+        I::ThetaRefMe => (
+            "theta_ref_me",
+            "theta_ref_me",
+            EDGE_K,
+            "reference-atmosphere potential temperature at edges, full levels",
+            "K",
+        ),
+        I::ThetaRefIc => (
+            "theta_ref_ic",
+            "theta_ref_ic",
+            CELL_KHALF,
+            "reference-atmosphere potential temperature, interfaces",
+            "K",
+        ),
+        I::DExnerDzRefIc => (
+            "d_exner_dz_ref_ic",
+            "d_exner_dz_ref_ic",
+            CELL_KHALF,
+            "vertical derivative of the reference Exner pressure, interfaces",
+            "m-1",
+        ),
+        I::D2dexdz2Fac1Mc => (
+            "d2dexdz2_fac1_mc",
+            "d2dexdz2_fac1_mc",
+            CELL_K,
+            "factor 1 of the second vertical derivative of the reference Exner pressure",
+            "K-2 m-2",
+        ),
+        I::D2dexdz2Fac2Mc => (
+            "d2dexdz2_fac2_mc",
+            "d2dexdz2_fac2_mc",
+            CELL_K,
+            "factor 2 of the second vertical derivative of the reference Exner pressure",
+            "K-1 m-2",
+        ),
+        I::DdxtZHalfE => (
+            "ddxt_z_half_e",
+            "ddxt_z_half_e",
+            EDGE_KHALF,
+            "terrain slope along the edge tangent, interfaces",
+            "1",
+        ),
+        I::DdxnZHalfE => (
+            "ddxn_z_half_e",
+            "ddxn_z_half_e",
+            EDGE_KHALF,
+            "terrain slope along the edge normal, interfaces",
+            "1",
+        ),
+        I::DdxnZFull => (
+            "ddxn_z_full",
+            "ddxn_z_full",
+            EDGE_K,
+            "terrain slope along the edge normal, full levels",
+            "1",
+        ),
+        I::DdxtZFull => (
+            "ddxt_z_full",
+            "ddxt_z_full",
+            EDGE_K,
+            "terrain slope along the edge tangent, full levels",
+            "1",
+        ),
+        I::VwindImplWgt => (
+            "implicitness_weight_for_exner_and_w_in_vertical_dycore_solver",
+            "vwind_impl_wgt",
+            &["Cell"],
+            "implicit weight of the vertical solver (off-centering)",
+            "1",
+        ),
+        I::VwindExplWgt => (
+            "explicitness_weight_for_exner_and_w_in_vertical_dycore_solver",
+            "vwind_expl_wgt",
+            &["Cell"],
+            "explicit weight of the vertical solver (1 - vwind_impl_wgt)",
+            "1",
+        ),
+        I::ExnerExfac => (
+            "exner_exfac",
+            "exner_exfac",
+            CELL_K,
+            "temporal extrapolation factor of the Exner perturbation",
+            "1",
+        ),
+        I::WgtfacC => (
+            "wgtfac_c",
+            "wgtfac_c",
+            CELL_KHALF,
+            "interpolation to interface k: wgtfac_c*x(k) + (1-wgtfac_c)*x(k-1), cells",
+            "1",
+        ),
+        I::WgtfacE => (
+            "wgtfac_e",
+            "wgtfac_e",
+            EDGE_KHALF,
+            "interpolation to interface k: wgtfac_e*x(k) + (1-wgtfac_e)*x(k-1), edges",
+            "1",
+        ),
+        I::FlatIdxMax => (
+            "flat_idx_max",
+            "flat_idx_max",
+            &["Edge"],
+            "per edge, the last level flat for the pressure gradient (0-based)",
+            "1",
+        ),
+        I::NflatGradp => (
+            "nflat_gradp",
+            "nflat_gradp",
+            &[],
+            "first level of the multi-level pressure gradient (0-based)",
+            "1",
+        ),
+        I::PgExdist => (
+            "distance_for_pressure_gradient_extrapolation",
+            "pg_exdist_dsl",
+            EDGE_K,
+            "extrapolation distance for pressure gradient downward extrapolation",
+            "m",
+        ),
+        I::PgExdistMask => (
+            "pg_edgeidx_dsl",
+            "pg_edgeidx_dsl",
+            EDGE_K,
+            "where the pressure gradient is extrapolated downward",
+            "1",
+        ),
+        I::MaskProgHaloC => (
+            "mask_prog_halo_c",
+            "mask_prog_halo_c",
+            &["Cell"],
+            "cells of the halo that are updated prognostically",
+            "1",
+        ),
+        I::BdyHaloC => (
+            "bdy_halo_c",
+            "bdy_halo_c",
+            &["Cell"],
+            "halo cells in the lateral boundary",
+            "1",
+        ),
+        I::HmaskDd3d => (
+            "horizontal_mask_for_3d_divdamp",
+            "hmask_dd3d",
+            &["Edge"],
+            "horizontal mask for 3D divergence damping",
+            "1",
+        ),
+        I::ZdiffGradp => (
+            "zdiff_gradp",
+            "zdiff_gradp",
+            &["Edge", "E2C", "K"],
+            "height difference between the edge's full level and the neighbour-cell level used (Taylor pressure gradient)",
+            "m",
+        ),
+        I::VertoffsetGradp => (
+            "vertoffset_gradp",
+            "vertoffset_gradp",
+            &["Edge", "E2C", "K"],
+            "level offset of the neighbour-cell level used for the pressure gradient",
+            "1",
+        ),
+        I::CoeffGradekin => (
+            "coeff_gradekin",
+            "coeff_gradekin",
+            &["Edge", "E2C"],
+            "coefficients of the kinetic-energy gradient per edge-adjacent cell",
+            "m-1",
+        ),
+        I::WgtfacqC => (
+            "weighting_factor_for_quadratic_interpolation_to_cell_surface",
+            "wgtfacq_c",
+            CELL_K,
+            "weights of the 3 lowest full levels (nlev-3, nlev-2, nlev-1) for quadratic extrapolation to the surface, cells",
+            "1",
+        ),
+        I::WgtfacqE => (
+            "weighting_factor_for_quadratic_interpolation_to_edge_center",
+            "wgtfacq_e",
+            EDGE_K,
+            "weights of the 3 lowest full levels (nlev-3, nlev-2, nlev-1) for quadratic extrapolation to the surface, edges",
+            "1",
+        ),
+        I::Maxslp => (
+            "maxslp",
+            "z_maxslp",
+            CELL_K,
+            "maximum terrain slope around the cell",
+            "1",
+        ),
+        I::Maxhgtd => (
+            "maxhgtd",
+            "z_maxhgtd",
+            CELL_K,
+            "maximum height difference to neighbour cells",
+            "m",
+        ),
+        I::MaxslpAvg => (
+            "maxslp_avg",
+            "z_maxslp_avg",
+            CELL_K,
+            "maxslp averaged with the neighbours",
+            "1",
+        ),
+        I::MaxhgtdAvg => (
+            "maxhgtd_avg",
+            "z_maxhgtd_avg",
+            CELL_K,
+            "maxhgtd averaged with the neighbours",
+            "m",
+        ),
+        I::MaxNbhgt => (
+            "max_nbhgt",
+            "max_nbhgt",
+            &["Cell"],
+            "maximum height of the neighbour cells' lowest level",
+            "m",
+        ),
+        I::ZdDiffcoef => (
+            "zd_diffcoef",
+            "zd_diffcoef",
+            CELL_K,
+            "coefficient of truly horizontal temperature diffusion (0 where not applied)",
+            "1",
+        ),
+        I::ZdIntcoef => (
+            "zd_intcoef",
+            "zd_intcoef",
+            &["Cell", "C2E2C", "K"],
+            "vertical interpolation weights to the neighbour cells' height (truly horizontal diffusion)",
+            "1",
+        ),
+        I::ZdVertoffset => (
+            "zd_vertoffset",
+            "zd_vertoffset",
+            &["Cell", "C2E2C", "K"],
+            "level offsets to the neighbour cells' height (truly horizontal diffusion)",
+            "1",
+        ),
+    }
+}
+
+impl MetricField {
+    /// The field under ICON4Py's name, with its dimensions and shape (borrowing the
+    /// values where their type is stored): level offsets and `flat_idx_max`/`nflat_gradp`
+    /// as 0-based `int32`, masks as booleans (`bdy_halo_c`, ICON's list of cells,
+    /// becomes a mask over cells).
+    pub fn named(&self) -> NamedField<'_> {
+        let (name, icon_name, dims, long_name, units) = meta(self.id);
+        let (shape, data): (Vec<usize>, FieldData<'_>) = match &self.value {
+            MetricValue::Columns(c) => (vec![c.len(), c.levels()], c.as_slice().into()),
+            MetricValue::Values(v) if self.id == MetricId::CoeffGradekin => {
+                (vec![v.len() / 2, 2], v.as_slice().into())
             }
+            MetricValue::Values(v) => (vec![v.len()], v.as_slice().into()),
+            MetricValue::Indices(v) => (vec![v.len()], to_i32(v).into()),
+            MetricValue::Index(k) => (vec![], vec![i32::try_from(*k).unwrap_or(i32::MAX)].into()),
+            MetricValue::Mask(v) => (vec![v.len()], v.as_slice().into()),
+            MetricValue::MaskColumns { n, levels, data } => {
+                (vec![*n, *levels], data.as_slice().into())
+            }
+            MetricValue::List { n, indices } => {
+                let mut mask = vec![false; *n];
+                for &c in indices {
+                    if let Some(x) = mask.get_mut(c) {
+                        *x = true;
+                    }
+                }
+                (vec![*n], mask.into())
+            }
+            MetricValue::NeighborF64(f) => {
+                (vec![f.len(), f.width(), f.levels()], f.as_slice().into())
+            }
+            MetricValue::NeighborI32(f) => {
+                (vec![f.len(), f.width(), f.levels()], f.as_slice().into())
+            }
+        };
+        NamedField::new(name, icon_name, dims, shape, data, long_name, units)
+    }
+
+    /// [`MetricField::named`] owning its values (copied where borrowed).
+    pub fn into_named(self) -> NamedField<'static> {
+        let f = self.named();
+        let data = match f.data {
+            FieldData::F64(d) => FieldData::F64(Cow::Owned(d.into_owned())),
+            FieldData::I32(d) => FieldData::I32(Cow::Owned(d.into_owned())),
+            FieldData::Bool(d) => FieldData::Bool(Cow::Owned(d.into_owned())),
+        };
+        NamedField {
+            name: f.name,
+            icon_name: f.icon_name,
+            dims: f.dims,
+            shape: f.shape,
+            data,
+            long_name: f.long_name,
+            units: f.units,
         }
-        let nflat_gradp = i32::try_from(self.nflat_gradp).unwrap_or(i32::MAX);
-        vec![
-            cols(
-                "functional_determinant_of_metrics_on_interface_levels",
-                "ddqz_z_half",
-                CELL_KHALF,
-                &self.ddqz_z_half,
-                "layer thickness between full levels, on interfaces (twice the half layer at top and bottom)",
-                "m",
+    }
+}
+
+impl MetricFields {
+    /// Every field, in the order of [`MetricId::ALL`] (the order
+    /// [`MetricFields::compute_each`] emits them).
+    pub fn into_each(self) -> Vec<MetricField> {
+        use MetricId as I;
+        use MetricValue as V;
+        let n_cells = self.mask_prog_halo_c.len();
+        let (n_edges, nlev) = (self.pg_exdist.len(), self.pg_exdist.levels());
+        let r = self.reference;
+        let re = self.reference_edges;
+        let list = vec![
+            (I::DdqzZHalf, V::Columns(self.ddqz_z_half)),
+            (I::DdqzZFull, V::Columns(self.ddqz_z_full)),
+            (I::InvDdqzZFull, V::Columns(self.inv_ddqz_z_full)),
+            (I::DdqzZFullE, V::Columns(self.ddqz_z_full_e)),
+            (I::ScalfacDd3d, V::Values(self.scalfac_dd3d)),
+            (I::RayleighW, V::Values(self.rayleigh_w)),
+            (I::Coeff1Dwdz, V::Columns(self.coeff1_dwdz)),
+            (I::Coeff2Dwdz, V::Columns(self.coeff2_dwdz)),
+            (I::ThetaRefMc, V::Columns(r.theta_ref_mc)),
+            (I::ExnerRefMc, V::Columns(r.exner_ref_mc)),
+            (I::RhoRefMc, V::Columns(r.rho_ref_mc)),
+            (I::RhoRefMe, V::Columns(re.rho_ref_me)),
+            (I::ThetaRefMe, V::Columns(re.theta_ref_me)),
+            (I::ThetaRefIc, V::Columns(r.theta_ref_ic)),
+            (I::DExnerDzRefIc, V::Columns(r.d_exner_dz_ref_ic)),
+            (I::D2dexdz2Fac1Mc, V::Columns(r.d2dexdz2_fac1_mc)),
+            (I::D2dexdz2Fac2Mc, V::Columns(r.d2dexdz2_fac2_mc)),
+            (I::DdxtZHalfE, V::Columns(self.ddxt_z_half_e)),
+            (I::DdxnZHalfE, V::Columns(self.ddxn_z_half_e)),
+            (I::DdxnZFull, V::Columns(self.ddxn_z_full)),
+            (I::DdxtZFull, V::Columns(self.ddxt_z_full)),
+            (I::VwindImplWgt, V::Values(self.vwind_impl_wgt)),
+            (I::VwindExplWgt, V::Values(self.vwind_expl_wgt)),
+            (I::ExnerExfac, V::Columns(self.exner_exfac)),
+            (I::WgtfacC, V::Columns(self.wgtfac_c)),
+            (I::WgtfacE, V::Columns(self.wgtfac_e)),
+            (I::FlatIdxMax, V::Indices(self.flat_idx_max)),
+            (I::NflatGradp, V::Index(self.nflat_gradp)),
+            (I::PgExdist, V::Columns(self.pg_exdist)),
+            (
+                I::PgExdistMask,
+                V::MaskColumns {
+                    n: n_edges,
+                    levels: nlev,
+                    data: self.pg_exdist_mask,
+                },
             ),
-            cols(
-                "functional_determinant_of_metrics_on_full_levels",
-                "ddqz_z_full",
-                CELL_K,
-                &self.ddqz_z_full,
-                "functional determinant of the metrics (is positive), full levels",
-                "m",
+            (I::MaskProgHaloC, V::Mask(self.mask_prog_halo_c)),
+            (
+                I::BdyHaloC,
+                V::List {
+                    n: n_cells,
+                    indices: self.bdy_halo_c,
+                },
             ),
-            cols(
-                "inverse_of_functional_determinant_of_metrics_on_full_levels",
-                "inv_ddqz_z_full",
-                CELL_K,
-                &self.inv_ddqz_z_full,
-                "inverse of the functional determinant of the metrics, full levels",
-                "m-1",
-            ),
-            cols(
-                "functional_determinant_of_metrics_on_full_levels_on_edges",
-                "ddqz_z_full_e",
-                EDGE_K,
-                &self.ddqz_z_full_e,
-                "functional determinant at full level on edges",
-                "m",
-            ),
-            NamedField::one_d(
-                "scaling_factor_for_3d_divergence_damping",
-                "scalfac_dd3d",
-                &["K"],
-                self.scalfac_dd3d.as_slice(),
-                "scaling factor for 3D divergence damping",
-                "1",
-            ),
-            NamedField::one_d(
-                "rayleigh_w",
-                "rayleigh_w",
-                &["KHalf"],
-                self.rayleigh_w.as_slice(),
-                "Rayleigh damping coefficient of w on interfaces",
-                "s-1",
-            ),
-            cols(
-                "coeff1_dwdz",
-                "coeff1_dwdz",
-                CELL_K,
-                &self.coeff1_dwdz,
-                "coefficient 1 of the vertical derivative of w at full levels",
-                "m-1",
-            ),
-            cols(
-                "coeff2_dwdz",
-                "coeff2_dwdz",
-                CELL_K,
-                &self.coeff2_dwdz,
-                "coefficient 2 of the vertical derivative of w at full levels",
-                "m-1",
-            ),
-            cols(
-                "theta_ref_mc",
-                "theta_ref_mc",
-                CELL_K,
-                &r.theta_ref_mc,
-                "reference-atmosphere potential temperature, full levels",
-                "K",
-            ),
-            cols(
-                "exner_ref_mc",
-                "exner_ref_mc",
-                CELL_K,
-                &r.exner_ref_mc,
-                "reference-atmosphere Exner pressure, full levels",
-                "1",
-            ),
-            cols(
-                "rho_ref_mc",
-                "rho_ref_mc",
-                CELL_K,
-                &r.rho_ref_mc,
-                "reference-atmosphere density, full levels",
-                "kg m-3",
-            ),
-            cols(
-                "rho_ref_me",
-                "rho_ref_me",
-                EDGE_K,
-                &re.rho_ref_me,
-                "reference-atmosphere density at edges, full levels",
-                "kg m-3",
-            ),
-            cols(
-                "theta_ref_me",
-                "theta_ref_me",
-                EDGE_K,
-                &re.theta_ref_me,
-                "reference-atmosphere potential temperature at edges, full levels",
-                "K",
-            ),
-            cols(
-                "theta_ref_ic",
-                "theta_ref_ic",
-                CELL_KHALF,
-                &r.theta_ref_ic,
-                "reference-atmosphere potential temperature, interfaces",
-                "K",
-            ),
-            cols(
-                "d_exner_dz_ref_ic",
-                "d_exner_dz_ref_ic",
-                CELL_KHALF,
-                &r.d_exner_dz_ref_ic,
-                "vertical derivative of the reference Exner pressure, interfaces",
-                "m-1",
-            ),
-            cols(
-                "d2dexdz2_fac1_mc",
-                "d2dexdz2_fac1_mc",
-                CELL_K,
-                &r.d2dexdz2_fac1_mc,
-                "factor 1 of the second vertical derivative of the reference Exner pressure",
-                "K-2 m-2",
-            ),
-            cols(
-                "d2dexdz2_fac2_mc",
-                "d2dexdz2_fac2_mc",
-                CELL_K,
-                &r.d2dexdz2_fac2_mc,
-                "factor 2 of the second vertical derivative of the reference Exner pressure",
-                "K-1 m-2",
-            ),
-            cols(
-                "ddxt_z_half_e",
-                "ddxt_z_half_e",
-                EDGE_KHALF,
-                &self.ddxt_z_half_e,
-                "terrain slope along the edge tangent, interfaces",
-                "1",
-            ),
-            cols(
-                "ddxn_z_half_e",
-                "ddxn_z_half_e",
-                EDGE_KHALF,
-                &self.ddxn_z_half_e,
-                "terrain slope along the edge normal, interfaces",
-                "1",
-            ),
-            cols(
-                "ddxn_z_full",
-                "ddxn_z_full",
-                EDGE_K,
-                &self.ddxn_z_full,
-                "terrain slope along the edge normal, full levels",
-                "1",
-            ),
-            cols(
-                "ddxt_z_full",
-                "ddxt_z_full",
-                EDGE_K,
-                &self.ddxt_z_full,
-                "terrain slope along the edge tangent, full levels",
-                "1",
-            ),
-            NamedField::one_d(
-                "implicitness_weight_for_exner_and_w_in_vertical_dycore_solver",
-                "vwind_impl_wgt",
-                &["Cell"],
-                self.vwind_impl_wgt.as_slice(),
-                "implicit weight of the vertical solver (off-centering)",
-                "1",
-            ),
-            NamedField::one_d(
-                "explicitness_weight_for_exner_and_w_in_vertical_dycore_solver",
-                "vwind_expl_wgt",
-                &["Cell"],
-                self.vwind_expl_wgt.as_slice(),
-                "explicit weight of the vertical solver (1 - vwind_impl_wgt)",
-                "1",
-            ),
-            cols(
-                "exner_exfac",
-                "exner_exfac",
-                CELL_K,
-                &self.exner_exfac,
-                "temporal extrapolation factor of the Exner perturbation",
-                "1",
-            ),
-            cols(
-                "wgtfac_c",
-                "wgtfac_c",
-                CELL_KHALF,
-                &self.wgtfac_c,
-                "interpolation to interface k: wgtfac_c*x(k) + (1-wgtfac_c)*x(k-1), cells",
-                "1",
-            ),
-            cols(
-                "wgtfac_e",
-                "wgtfac_e",
-                EDGE_KHALF,
-                &self.wgtfac_e,
-                "interpolation to interface k: wgtfac_e*x(k) + (1-wgtfac_e)*x(k-1), edges",
-                "1",
-            ),
-            NamedField::one_d(
-                "flat_idx_max",
-                "flat_idx_max",
-                &["Edge"],
-                to_i32(&self.flat_idx_max),
-                "per edge, the last level flat for the pressure gradient (0-based)",
-                "1",
-            ),
-            NamedField::scalar(
-                "nflat_gradp",
-                "nflat_gradp",
-                vec![nflat_gradp],
-                "first level of the multi-level pressure gradient (0-based)",
-                "1",
-            ),
-            cols(
-                "distance_for_pressure_gradient_extrapolation",
-                "pg_exdist_dsl",
-                EDGE_K,
-                &self.pg_exdist,
-                "extrapolation distance for pressure gradient downward extrapolation",
-                "m",
-            ),
-            NamedField::new(
-                "pg_edgeidx_dsl",
-                "pg_edgeidx_dsl",
-                EDGE_K,
-                vec![self.pg_exdist.len(), self.pg_exdist.levels()],
-                self.pg_exdist_mask.as_slice(),
-                "where the pressure gradient is extrapolated downward",
-                "1",
-            ),
-            NamedField::one_d(
-                "mask_prog_halo_c",
-                "mask_prog_halo_c",
-                &["Cell"],
-                self.mask_prog_halo_c.as_slice(),
-                "cells of the halo that are updated prognostically",
-                "1",
-            ),
-            NamedField::one_d(
-                "bdy_halo_c",
-                "bdy_halo_c",
-                &["Cell"],
-                bdy_halo_c,
-                "halo cells in the lateral boundary",
-                "1",
-            ),
-            NamedField::one_d(
-                "horizontal_mask_for_3d_divdamp",
-                "hmask_dd3d",
-                &["Edge"],
-                self.hmask_dd3d.as_slice(),
-                "horizontal mask for 3D divergence damping",
-                "1",
-            ),
-            neighbor_f64(
-                "zdiff_gradp",
-                &["Edge", "E2C", "K"],
-                &self.zdiff_gradp,
-                "height difference between the edge's full level and the neighbour-cell level used (Taylor pressure gradient)",
-                "m",
-            ),
-            neighbor_i32(
-                "vertoffset_gradp",
-                &["Edge", "E2C", "K"],
-                &self.vertoffset_gradp,
-                "level offset of the neighbour-cell level used for the pressure gradient",
-            ),
-            NamedField::new(
-                "coeff_gradekin",
-                "coeff_gradekin",
-                &["Edge", "E2C"],
-                vec![self.coeff_gradekin.len() / 2, 2],
-                self.coeff_gradekin.as_slice(),
-                "coefficients of the kinetic-energy gradient per edge-adjacent cell",
-                "m-1",
-            ),
-            cols(
-                "weighting_factor_for_quadratic_interpolation_to_cell_surface",
-                "wgtfacq_c",
-                CELL_K,
-                &self.wgtfacq_c,
-                "weights of the 3 lowest full levels (nlev-3, nlev-2, nlev-1) for quadratic extrapolation to the surface, cells",
-                "1",
-            ),
-            cols(
-                "weighting_factor_for_quadratic_interpolation_to_edge_center",
-                "wgtfacq_e",
-                EDGE_K,
-                &self.wgtfacq_e,
-                "weights of the 3 lowest full levels (nlev-3, nlev-2, nlev-1) for quadratic extrapolation to the surface, edges",
-                "1",
-            ),
-            cols(
-                "maxslp",
-                "z_maxslp",
-                CELL_K,
-                &self.maxslp,
-                "maximum terrain slope around the cell",
-                "1",
-            ),
-            cols(
-                "maxhgtd",
-                "z_maxhgtd",
-                CELL_K,
-                &self.maxhgtd,
-                "maximum height difference to neighbour cells",
-                "m",
-            ),
-            cols(
-                "maxslp_avg",
-                "z_maxslp_avg",
-                CELL_K,
-                &self.maxslp_avg,
-                "maxslp averaged with the neighbours",
-                "1",
-            ),
-            cols(
-                "maxhgtd_avg",
-                "z_maxhgtd_avg",
-                CELL_K,
-                &self.maxhgtd_avg,
-                "maxhgtd averaged with the neighbours",
-                "m",
-            ),
-            NamedField::one_d(
-                "max_nbhgt",
-                "max_nbhgt",
-                &["Cell"],
-                self.max_nbhgt.as_slice(),
-                "maximum height of the neighbour cells' lowest level",
-                "m",
-            ),
-            cols(
-                "zd_diffcoef",
-                "zd_diffcoef",
-                CELL_K,
-                &self.zd_diffcoef,
-                "coefficient of truly horizontal temperature diffusion (0 where not applied)",
-                "1",
-            ),
-            neighbor_f64(
-                "zd_intcoef",
-                &["Cell", "C2E2C", "K"],
-                &self.zd_intcoef,
-                "vertical interpolation weights to the neighbour cells' height (truly horizontal diffusion)",
-                "1",
-            ),
-            neighbor_i32(
-                "zd_vertoffset",
-                &["Cell", "C2E2C", "K"],
-                &self.zd_vertoffset,
-                "level offsets to the neighbour cells' height (truly horizontal diffusion)",
-            ),
-        ]
+            (I::HmaskDd3d, V::Values(self.hmask_dd3d)),
+            (I::ZdiffGradp, V::NeighborF64(self.zdiff_gradp)),
+            (I::VertoffsetGradp, V::NeighborI32(self.vertoffset_gradp)),
+            (I::CoeffGradekin, V::Values(self.coeff_gradekin)),
+            (I::WgtfacqC, V::Columns(self.wgtfacq_c)),
+            (I::WgtfacqE, V::Columns(self.wgtfacq_e)),
+            (I::Maxslp, V::Columns(self.maxslp)),
+            (I::Maxhgtd, V::Columns(self.maxhgtd)),
+            (I::MaxslpAvg, V::Columns(self.maxslp_avg)),
+            (I::MaxhgtdAvg, V::Columns(self.maxhgtd_avg)),
+            (I::MaxNbhgt, V::Values(self.max_nbhgt)),
+            (I::ZdDiffcoef, V::Columns(self.zd_diffcoef)),
+            (I::ZdIntcoef, V::NeighborF64(self.zd_intcoef)),
+            (I::ZdVertoffset, V::NeighborI32(self.zd_vertoffset)),
+        ];
+        list.into_iter()
+            .map(|(id, value)| MetricField::new(id, value))
+            .collect()
+    }
+
+    /// Every metric field and the reference atmosphere under ICON4Py's name, with its
+    /// dimensions and shape, in the order of ICON4Py's factory ([`MetricField::named`]
+    /// of [`MetricFields::into_each`]). The values are copied: for grids whose fields
+    /// do not fit in memory twice, use [`MetricFields::compute_each`].
+    pub fn named(&self) -> Vec<NamedField<'static>> {
+        self.clone()
+            .into_each()
+            .into_iter()
+            .map(MetricField::into_named)
+            .collect()
+    }
+}
+
+impl MetricId {
+    /// ICON4Py's name of the field (as [`MetricField::named`] lists it).
+    pub fn name(self) -> &'static str {
+        meta(self).0
+    }
+
+    /// The field under ICON4Py's name, with its dimensions, shape and element type on
+    /// a grid of `n_cells` cells and `n_edges` edges with `nlev` levels, holding zeros:
+    /// for writers that lay out a file before the values come
+    /// ([`MetricFields::compute_each`]). The zeros are allocated zeroed and not
+    /// touched, so that they take no memory on systems that map zeroed pages lazily.
+    pub fn layout(self, n_cells: usize, n_edges: usize, nlev: usize) -> NamedField<'static> {
+        use MetricId as I;
+        let (name, icon_name, dims, long_name, units) = meta(self);
+        let surface = matches!(self, I::WgtfacqC | I::WgtfacqE);
+        let shape: Vec<usize> = dims
+            .iter()
+            .map(|d| match *d {
+                "Cell" => n_cells,
+                "Edge" => n_edges,
+                "K" if surface => 3,
+                "K" => nlev,
+                "KHalf" => nlev + 1,
+                "E2C" => 2,
+                "C2E2C" => 3,
+                _ => 0,
+            })
+            .collect();
+        let n = shape.iter().product();
+        let data: FieldData<'static> = match self {
+            I::FlatIdxMax | I::NflatGradp | I::VertoffsetGradp | I::ZdVertoffset => {
+                vec![0i32; n].into()
+            }
+            I::PgExdistMask | I::MaskProgHaloC | I::BdyHaloC => vec![false; n].into(),
+            _ => vec![0.0f64; n].into(),
+        };
+        NamedField::new(name, icon_name, dims, shape, data, long_name, units)
     }
 }
