@@ -14,6 +14,7 @@
 //! `compute_hydrostatic_correction_term` (P6, predictor),
 //! `compute_interpolation_and_nonhydro_buoy` (P11, corrector),
 //! `compute_averaged_vn_and_fluxes` (P13, corrector).
+//! `compute_horizontal_velocity_quantities_and_fluxes` (P8, predictor).
 //!
 //! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
 //! and the velocity advection's are.
@@ -36,6 +37,7 @@ pub const RD_O_P0REF: f64 = RD / P0REF;
 pub fn entries() -> Vec<Entry> {
     vec![
         entry::compute_hydrostatic_correction_term(),
+        entry::compute_horizontal_velocity_quantities_and_fluxes(),
         entry::compute_rayleigh_damping_factor(),
         entry::stencils_61_62(),
         entry::compute_dwdz_for_divergence_damping(),
@@ -74,6 +76,16 @@ pub mod entry {
     /// the predictor of every substep (`igradp_method = 3`), 5 times per step.
     pub fn compute_hydrostatic_correction_term() -> Entry {
         entry!(compute_hydrostatic_correction_term, 5.0)
+    }
+
+    /// [`compute_horizontal_velocity_quantities_and_fluxes`](super::stencils::compute_horizontal_velocity_quantities_and_fluxes)
+    /// (P8), with `nflatlev` fixed to
+    /// [`NFLATLEV`](super::stencils::compute_horizontal_velocity_quantities_and_fluxes::NFLATLEV):
+    /// the predictor of every substep, 5 times per step.
+    pub fn compute_horizontal_velocity_quantities_and_fluxes() -> Entry {
+        use super::stencils::compute_horizontal_velocity_quantities_and_fluxes as p;
+        entry!(compute_horizontal_velocity_quantities_and_fluxes, 5.0)
+            .fixed_statics(|| foehn::ir::Variant::new().with("nflatlev", p::NFLATLEV))
     }
 
     /// [`stencils_61_62`](super::stencils::stencils_61_62): the predictor of every

@@ -6,6 +6,7 @@
 pub mod compute_averaged_vn_and_fluxes;
 pub mod compute_dwdz_for_divergence_damping;
 pub mod compute_exner_from_rhotheta;
+pub mod compute_horizontal_velocity_quantities_and_fluxes;
 pub mod compute_hydrostatic_correction_term;
 pub mod compute_interpolation_and_nonhydro_buoy;
 pub mod compute_rayleigh_damping_factor;
@@ -126,4 +127,29 @@ pub fn cells_to_edges(rng: &mut SplitMix64, grid: &Grid, nlev: usize, cells: &Fi
             .collect();
         values.iter().sum::<f64>() / values.len() as f64 * (1.0 + rng.range_f64(-0.002, 0.002))
     })
+}
+
+/// Sets in `args` every field of `program` that the inputs of one of `donors` hold (the
+/// programs whose parts `program` repeats, each in its first variant with seed `seed`;
+/// the first donor holding a name gives it): realistic inputs shared without repeating
+/// their generators.
+pub fn take_from_donors(
+    args: &mut Args,
+    program: &foehn::ir::Program,
+    donors: &[foehn_testkit::catalog::Entry],
+    (grid, nlev, seed): (&Grid, usize, u64),
+) {
+    let given: Vec<Args> = donors
+        .iter()
+        .map(|donor| {
+            let variant = donor.variants().expect("donor variants").remove(0);
+            let ir = donor.specialize(&variant).expect("donor program");
+            (donor.inputs)(&ir, grid, nlev, seed)
+        })
+        .collect();
+    for decl in &program.fields {
+        if let Some(field) = given.iter().find_map(|g| g.field(&decl.name)) {
+            args.set_field(&decl.name, field.clone());
+        }
+    }
 }

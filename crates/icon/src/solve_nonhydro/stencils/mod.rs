@@ -4,6 +4,7 @@
 pub mod compute_averaged_vn_and_fluxes;
 pub mod compute_dwdz_for_divergence_damping;
 pub mod compute_exner_from_rhotheta;
+pub mod compute_horizontal_velocity_quantities_and_fluxes;
 pub mod compute_hydrostatic_correction_term;
 pub mod compute_interpolation_and_nonhydro_buoy;
 pub mod compute_rayleigh_damping_factor;
