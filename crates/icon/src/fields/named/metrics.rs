@@ -3,8 +3,8 @@
 //! over, [`MetricFields::named`] for all of them), for writers of field files.
 
 use super::{to_i32, FieldData, NamedField};
-use crate::fields::metrics::{MetricField, MetricFields, MetricId, MetricValue};
-use std::borrow::Cow;
+use crate::fields::metrics::{MetricField, MetricFields, MetricId, MetricValue, NeighborColumns};
+use crate::fields::Columns;
 
 const CELL_K: &[&str] = &["Cell", "K"];
 const CELL_KHALF: &[&str] = &["Cell", "KHalf"];
@@ -368,132 +368,126 @@ impl MetricField {
             MetricValue::MaskColumns { n, levels, data } => {
                 (vec![*n, *levels], data.as_slice().into())
             }
-            MetricValue::List { n, indices } => {
-                let mut mask = vec![false; *n];
-                for &c in indices {
-                    if let Some(x) = mask.get_mut(c) {
-                        *x = true;
-                    }
-                }
-                (vec![*n], mask.into())
-            }
-            MetricValue::NeighborF64(f) => {
-                (vec![f.len(), f.width(), f.levels()], f.as_slice().into())
-            }
-            MetricValue::NeighborI32(f) => {
-                (vec![f.len(), f.width(), f.levels()], f.as_slice().into())
-            }
+            MetricValue::List { n, indices } => (vec![*n], list_to_mask(*n, indices).into()),
+            MetricValue::NeighborF64(f) => neighbor(f),
+            MetricValue::NeighborI32(f) => neighbor(f),
         };
         NamedField::new(name, icon_name, dims, shape, data, long_name, units)
-    }
-
-    /// [`MetricField::named`] owning its values (copied where borrowed).
-    pub fn into_named(self) -> NamedField<'static> {
-        let f = self.named();
-        let data = match f.data {
-            FieldData::F64(d) => FieldData::F64(Cow::Owned(d.into_owned())),
-            FieldData::I32(d) => FieldData::I32(Cow::Owned(d.into_owned())),
-            FieldData::Bool(d) => FieldData::Bool(Cow::Owned(d.into_owned())),
-        };
-        NamedField {
-            name: f.name,
-            icon_name: f.icon_name,
-            dims: f.dims,
-            shape: f.shape,
-            data,
-            long_name: f.long_name,
-            units: f.units,
-        }
     }
 }
 
 impl MetricFields {
-    /// Every field, in the order of [`MetricId::ALL`] (the order
-    /// [`MetricFields::compute_each`] emits them).
-    pub fn into_each(self) -> Vec<MetricField> {
-        use MetricId as I;
-        use MetricValue as V;
-        let n_cells = self.mask_prog_halo_c.len();
-        let (n_edges, nlev) = (self.pg_exdist.len(), self.pg_exdist.levels());
-        let r = self.reference;
-        let re = self.reference_edges;
-        let list = vec![
-            (I::DdqzZHalf, V::Columns(self.ddqz_z_half)),
-            (I::DdqzZFull, V::Columns(self.ddqz_z_full)),
-            (I::InvDdqzZFull, V::Columns(self.inv_ddqz_z_full)),
-            (I::DdqzZFullE, V::Columns(self.ddqz_z_full_e)),
-            (I::ScalfacDd3d, V::Values(self.scalfac_dd3d)),
-            (I::RayleighW, V::Values(self.rayleigh_w)),
-            (I::Coeff1Dwdz, V::Columns(self.coeff1_dwdz)),
-            (I::Coeff2Dwdz, V::Columns(self.coeff2_dwdz)),
-            (I::ThetaRefMc, V::Columns(r.theta_ref_mc)),
-            (I::ExnerRefMc, V::Columns(r.exner_ref_mc)),
-            (I::RhoRefMc, V::Columns(r.rho_ref_mc)),
-            (I::RhoRefMe, V::Columns(re.rho_ref_me)),
-            (I::ThetaRefMe, V::Columns(re.theta_ref_me)),
-            (I::ThetaRefIc, V::Columns(r.theta_ref_ic)),
-            (I::DExnerDzRefIc, V::Columns(r.d_exner_dz_ref_ic)),
-            (I::D2dexdz2Fac1Mc, V::Columns(r.d2dexdz2_fac1_mc)),
-            (I::D2dexdz2Fac2Mc, V::Columns(r.d2dexdz2_fac2_mc)),
-            (I::DdxtZHalfE, V::Columns(self.ddxt_z_half_e)),
-            (I::DdxnZHalfE, V::Columns(self.ddxn_z_half_e)),
-            (I::DdxnZFull, V::Columns(self.ddxn_z_full)),
-            (I::DdxtZFull, V::Columns(self.ddxt_z_full)),
-            (I::VwindImplWgt, V::Values(self.vwind_impl_wgt)),
-            (I::VwindExplWgt, V::Values(self.vwind_expl_wgt)),
-            (I::ExnerExfac, V::Columns(self.exner_exfac)),
-            (I::WgtfacC, V::Columns(self.wgtfac_c)),
-            (I::WgtfacE, V::Columns(self.wgtfac_e)),
-            (I::FlatIdxMax, V::Indices(self.flat_idx_max)),
-            (I::NflatGradp, V::Index(self.nflat_gradp)),
-            (I::PgExdist, V::Columns(self.pg_exdist)),
-            (
-                I::PgExdistMask,
-                V::MaskColumns {
-                    n: n_edges,
-                    levels: nlev,
-                    data: self.pg_exdist_mask,
-                },
-            ),
-            (I::MaskProgHaloC, V::Mask(self.mask_prog_halo_c)),
-            (
-                I::BdyHaloC,
-                V::List {
-                    n: n_cells,
-                    indices: self.bdy_halo_c,
-                },
-            ),
-            (I::HmaskDd3d, V::Values(self.hmask_dd3d)),
-            (I::ZdiffGradp, V::NeighborF64(self.zdiff_gradp)),
-            (I::VertoffsetGradp, V::NeighborI32(self.vertoffset_gradp)),
-            (I::CoeffGradekin, V::Values(self.coeff_gradekin)),
-            (I::WgtfacqC, V::Columns(self.wgtfacq_c)),
-            (I::WgtfacqE, V::Columns(self.wgtfacq_e)),
-            (I::Maxslp, V::Columns(self.maxslp)),
-            (I::Maxhgtd, V::Columns(self.maxhgtd)),
-            (I::MaxslpAvg, V::Columns(self.maxslp_avg)),
-            (I::MaxhgtdAvg, V::Columns(self.maxhgtd_avg)),
-            (I::MaxNbhgt, V::Values(self.max_nbhgt)),
-            (I::ZdDiffcoef, V::Columns(self.zd_diffcoef)),
-            (I::ZdIntcoef, V::NeighborF64(self.zd_intcoef)),
-            (I::ZdVertoffset, V::NeighborI32(self.zd_vertoffset)),
-        ];
-        list.into_iter()
-            .map(|(id, value)| MetricField::new(id, value))
-            .collect()
+    /// Every metric field and the reference atmosphere under ICON4Py's name, with its
+    /// dimensions and shape, in the order of ICON4Py's factory ([`MetricId::ALL`], the
+    /// order [`MetricFields::compute_each`] emits them), as [`MetricField::named`]
+    /// lists each.
+    pub fn named(&self) -> Vec<NamedField<'_>> {
+        MetricId::ALL.iter().map(|&id| self.named_one(id)).collect()
     }
 
-    /// Every metric field and the reference atmosphere under ICON4Py's name, with its
-    /// dimensions and shape, in the order of ICON4Py's factory ([`MetricField::named`]
-    /// of [`MetricFields::into_each`]). The values are copied: for grids whose fields
-    /// do not fit in memory twice, use [`MetricFields::compute_each`].
-    pub fn named(&self) -> Vec<NamedField<'static>> {
-        self.clone()
-            .into_each()
-            .into_iter()
-            .map(MetricField::into_named)
-            .collect()
+    /// The field `id` under ICON4Py's name, borrowing the values where it can.
+    fn named_one(&self, id: MetricId) -> NamedField<'_> {
+        use MetricId as I;
+        let (r, re) = (&self.reference, &self.reference_edges);
+        let (shape, data) = match id {
+            I::DdqzZHalf => cols(&self.ddqz_z_half),
+            I::DdqzZFull => cols(&self.ddqz_z_full),
+            I::InvDdqzZFull => cols(&self.inv_ddqz_z_full),
+            I::DdqzZFullE => cols(&self.ddqz_z_full_e),
+            I::ScalfacDd3d => values(&self.scalfac_dd3d),
+            I::RayleighW => values(&self.rayleigh_w),
+            I::Coeff1Dwdz => cols(&self.coeff1_dwdz),
+            I::Coeff2Dwdz => cols(&self.coeff2_dwdz),
+            I::ThetaRefMc => cols(&r.theta_ref_mc),
+            I::ExnerRefMc => cols(&r.exner_ref_mc),
+            I::RhoRefMc => cols(&r.rho_ref_mc),
+            I::RhoRefMe => cols(&re.rho_ref_me),
+            I::ThetaRefMe => cols(&re.theta_ref_me),
+            I::ThetaRefIc => cols(&r.theta_ref_ic),
+            I::DExnerDzRefIc => cols(&r.d_exner_dz_ref_ic),
+            I::D2dexdz2Fac1Mc => cols(&r.d2dexdz2_fac1_mc),
+            I::D2dexdz2Fac2Mc => cols(&r.d2dexdz2_fac2_mc),
+            I::DdxtZHalfE => cols(&self.ddxt_z_half_e),
+            I::DdxnZHalfE => cols(&self.ddxn_z_half_e),
+            I::DdxnZFull => cols(&self.ddxn_z_full),
+            I::DdxtZFull => cols(&self.ddxt_z_full),
+            I::VwindImplWgt => values(&self.vwind_impl_wgt),
+            I::VwindExplWgt => values(&self.vwind_expl_wgt),
+            I::ExnerExfac => cols(&self.exner_exfac),
+            I::WgtfacC => cols(&self.wgtfac_c),
+            I::WgtfacE => cols(&self.wgtfac_e),
+            I::FlatIdxMax => (
+                vec![self.flat_idx_max.len()],
+                to_i32(&self.flat_idx_max).into(),
+            ),
+            I::NflatGradp => (
+                vec![],
+                vec![i32::try_from(self.nflat_gradp).unwrap_or(i32::MAX)].into(),
+            ),
+            I::PgExdist => cols(&self.pg_exdist),
+            I::PgExdistMask => (
+                vec![self.pg_exdist.len(), self.pg_exdist.levels()],
+                self.pg_exdist_mask.as_slice().into(),
+            ),
+            I::MaskProgHaloC => (
+                vec![self.mask_prog_halo_c.len()],
+                self.mask_prog_halo_c.as_slice().into(),
+            ),
+            I::BdyHaloC => {
+                let n = self.mask_prog_halo_c.len();
+                (vec![n], list_to_mask(n, &self.bdy_halo_c).into())
+            }
+            I::HmaskDd3d => values(&self.hmask_dd3d),
+            I::ZdiffGradp => neighbor(&self.zdiff_gradp),
+            I::VertoffsetGradp => neighbor(&self.vertoffset_gradp),
+            I::CoeffGradekin => (
+                vec![self.coeff_gradekin.len() / 2, 2],
+                self.coeff_gradekin.as_slice().into(),
+            ),
+            I::WgtfacqC => cols(&self.wgtfacq_c),
+            I::WgtfacqE => cols(&self.wgtfacq_e),
+            I::Maxslp => cols(&self.maxslp),
+            I::Maxhgtd => cols(&self.maxhgtd),
+            I::MaxslpAvg => cols(&self.maxslp_avg),
+            I::MaxhgtdAvg => cols(&self.maxhgtd_avg),
+            I::MaxNbhgt => values(&self.max_nbhgt),
+            I::ZdDiffcoef => cols(&self.zd_diffcoef),
+            I::ZdIntcoef => neighbor(&self.zd_intcoef),
+            I::ZdVertoffset => neighbor(&self.zd_vertoffset),
+        };
+        let (name, icon_name, dims, long_name, units) = meta(id);
+        NamedField::new(name, icon_name, dims, shape, data, long_name, units)
     }
+}
+
+/// The shape and values of a `[n, levels]` field.
+fn cols(c: &Columns) -> (Vec<usize>, FieldData<'_>) {
+    (vec![c.len(), c.levels()], c.as_slice().into())
+}
+
+/// The shape and values of a field over one dimension.
+fn values(v: &[f64]) -> (Vec<usize>, FieldData<'_>) {
+    (vec![v.len()], v.into())
+}
+
+/// The shape and values of a `[n, width, levels]` field.
+fn neighbor<'a, T>(f: &'a NeighborColumns<T>) -> (Vec<usize>, FieldData<'a>)
+where
+    T: Copy,
+    &'a [T]: Into<FieldData<'a>>,
+{
+    (vec![f.len(), f.width(), f.levels()], f.as_slice().into())
+}
+
+/// ICON's list of points `indices` as a mask over `n` points.
+fn list_to_mask(n: usize, indices: &[usize]) -> Vec<bool> {
+    let mut mask = vec![false; n];
+    for &c in indices {
+        if let Some(x) = mask.get_mut(c) {
+            *x = true;
+        }
+    }
+    mask
 }
 
 impl MetricId {
