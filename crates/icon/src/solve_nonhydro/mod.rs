@@ -15,6 +15,7 @@
 //! `compute_interpolation_and_nonhydro_buoy` (P11, corrector),
 //! `compute_averaged_vn_and_fluxes` (P13, corrector).
 //! `compute_horizontal_velocity_quantities_and_fluxes` (P8, predictor).
+//! `apply_divergence_damping_and_update_vn` (P12, corrector).
 //!
 //! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
 //! and the velocity advection's are.
@@ -42,6 +43,7 @@ pub fn entries() -> Vec<Entry> {
         entry::stencils_61_62(),
         entry::compute_dwdz_for_divergence_damping(),
         entry::compute_interpolation_and_nonhydro_buoy(),
+        entry::apply_divergence_damping_and_update_vn(),
         entry::compute_averaged_vn_and_fluxes(),
         entry::init_cell_kdim_field_with_zero_wp(),
         entry::update_mass_flux_weighted(),
@@ -104,6 +106,16 @@ pub mod entry {
     /// the corrector of every substep, 5 times per step.
     pub fn compute_interpolation_and_nonhydro_buoy() -> Entry {
         entry!(compute_interpolation_and_nonhydro_buoy, 5.0)
+    }
+
+    /// [`apply_divergence_damping_and_update_vn`](super::stencils::apply_divergence_damping_and_update_vn)
+    /// (P12), with `divdamp_order` fixed to ICON's default
+    /// [`DIVDAMP_ORDER`](super::stencils::apply_divergence_damping_and_update_vn::DIVDAMP_ORDER):
+    /// the corrector of every substep, 5 times per step.
+    pub fn apply_divergence_damping_and_update_vn() -> Entry {
+        use super::stencils::apply_divergence_damping_and_update_vn as p;
+        entry!(apply_divergence_damping_and_update_vn, 5.0)
+            .fixed_statics(|| foehn::ir::Variant::new().with("divdamp_order", p::DIVDAMP_ORDER))
     }
 
     /// [`compute_averaged_vn_and_fluxes`](super::stencils::compute_averaged_vn_and_fluxes):

@@ -3,6 +3,7 @@
 //! [`random_args`](foehn_testkit::random_args) and replaces the fields and scalars by
 //! values of ICON's signs and sizes. The profiles below are shared by several programs.
 
+pub mod apply_divergence_damping_and_update_vn;
 pub mod compute_averaged_vn_and_fluxes;
 pub mod compute_dwdz_for_divergence_damping;
 pub mod compute_exner_from_rhotheta;

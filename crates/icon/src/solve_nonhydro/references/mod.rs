@@ -1,6 +1,7 @@
 //! Plain-Rust references of the solver's programs, written from the math: one module per
 //! program, and the loops they share.
 
+pub mod apply_divergence_damping_and_update_vn;
 pub mod compute_averaged_vn_and_fluxes;
 pub mod compute_dwdz_for_divergence_damping;
 pub mod compute_exner_from_rhotheta;

@@ -1,6 +1,7 @@
 //! The solver's programs in the DSL: one module per ICON4Py program, and the domains they
 //! share.
 
+pub mod apply_divergence_damping_and_update_vn;
 pub mod compute_averaged_vn_and_fluxes;
 pub mod compute_dwdz_for_divergence_damping;
 pub mod compute_exner_from_rhotheta;
