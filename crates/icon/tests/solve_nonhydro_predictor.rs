@@ -7,36 +7,16 @@
 //! elsewhere) and the data-dependent vertical offsets.
 
 mod common;
+mod solve_nonhydro_support;
 
-use common::{arguments, assert_written_exactly, data, zone_range};
+use common::{assert_written_exactly, data, zone_range};
 use foehn::dsl::prelude::{E2C, EDGE, I32, K};
 use foehn::ir::Scalar;
 use foehn::runtime::field::{Args, Field};
 use foehn_grid::{Grid, Location, Zone};
 use foehn_icon::solve_nonhydro::{entry, references};
 use foehn_testkit::catalog::Entry;
-
-const NLEV: usize = 10;
-const TOL: f64 = 1e-12;
-
-/// Reference, interpreter and CPU backend (unfused and optimised) agree on both grids,
-/// every variant.
-fn check(entry: &Entry) {
-    common::check_entry(entry, NLEV, TOL);
-    common::check_entry_optimised(entry, NLEV, TOL);
-}
-
-/// Every variant's arguments (fields with their dimensions, then scalars) are `want`;
-/// the entry has `variants` variants and ICON calls it `calls` times per step.
-fn assert_arguments(entry: &Entry, want: &[&str], variants: usize, calls: f64) {
-    let all = entry.variants().unwrap();
-    assert_eq!(all.len(), variants, "{}: variants", entry.name);
-    for variant in &all {
-        let ir = entry.specialize(variant).unwrap();
-        assert_eq!(arguments(&ir), want, "{} [{variant}]", entry.name);
-    }
-    assert_eq!(entry.calls_per_step, Some(calls), "{}", entry.name);
-}
+use solve_nonhydro_support::{assert_arguments, check, NLEV};
 
 /// Runs the entry's first variant in the interpreter on `grid` after `edit`; returns
 /// (before, after).

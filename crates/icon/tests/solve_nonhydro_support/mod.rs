@@ -1,6 +1,6 @@
-//! Checks shared by the solve_nonhydro test files of the fluxes (P8) and the corrector
-//! (P12): the DSL-vs-reference run and ICON4Py's argument lists. Used next to
-//! `tests/common` (`mod common; mod solve_nonhydro_support;`).
+//! Checks shared by the solve_nonhydro test files of the predictor (P6, P11, P13), the
+//! fluxes (P8) and the corrector (P12): the DSL-vs-reference run and ICON4Py's argument
+//! lists. Used next to `tests/common` (`mod common; mod solve_nonhydro_support;`).
 #![allow(dead_code)]
 
 use crate::common;
