@@ -30,7 +30,7 @@ pub enum MetricsError {
     },
     /// An option outside its valid range.
     InvalidOption {
-        /// The [`MetricsConfig`] field.
+        /// The [`MetricsConfig`](super::MetricsConfig) field.
         option: &'static str,
         /// Its value.
         value: f64,
