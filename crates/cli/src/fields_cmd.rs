@@ -3,11 +3,12 @@
 //! a grid, a vertical grid and a topography, written under ICON4Py's names to NetCDF or
 //! `.npz`; and the vertical-grid summary of `foehn grid info --levels N`.
 
-use crate::fields_write::{self, Format, Global};
 #[cfg(feature = "netcdf")]
-#[path = "fields_stream.rs"]
-mod fields_stream;
-use crate::grid_cmd;
+use crate::fields_stream;
+#[cfg(feature = "netcdf")]
+use crate::fields_write::Global;
+use crate::fields_write::{self, Format};
+use crate::grid_load;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use foehn_grid::{Connectivity, Grid, Location};
@@ -194,7 +195,7 @@ pub fn run(a: FieldsArgs) -> Result<()> {
         );
     }
     let t0 = Instant::now();
-    let grid = grid_cmd::load(&a.grid)?;
+    let grid = grid_load::load(&a.grid)?;
     let loaded = t0.elapsed();
     let topography = a.vertical.topography();
     let config = a.vertical.config(a.levels);
@@ -203,11 +204,12 @@ pub fn run(a: FieldsArgs) -> Result<()> {
     let count = match format {
         Format::NetCdf => write_netcdf(&grid, config, &topography, &a.output, &dims)?,
         Format::Npz => {
+            check_npz_memory(&grid, a.levels, &a.output)?;
             let fields = StaticFields::compute(&grid, config, &topography)
                 .map_err(explain)
                 .with_context(context)?;
             let named = fields.named(&grid);
-            fields_write::write(&a.output, &named, &dims, &[])?;
+            fields_write::write_npz(&a.output, &named)?;
             named.len()
         }
     };
@@ -330,6 +332,7 @@ fn dimensions(grid: &Grid, levels: usize) -> Vec<(&'static str, usize)> {
 
 /// Global attributes: conventions, provenance (no date, no path), the grid and the
 /// vertical configuration.
+#[cfg(feature = "netcdf")]
 fn globals(
     grid: &Grid,
     summary: &VerticalSummary,
@@ -451,4 +454,47 @@ pub fn print_vertical_summary(grid: &Grid, a: &InfoVertical) -> Result<()> {
         v.kstart_moist
     );
     Ok(())
+}
+
+/// An `.npz` holds every field at once (NetCDF is written as the fields are computed):
+/// refuses, before computing, when the metric fields alone need more memory than the
+/// machine has available, instead of being killed for it.
+fn check_npz_memory(grid: &Grid, nlev: usize, output: &Path) -> Result<()> {
+    use foehn_icon::fields::metrics::MetricId;
+    let (n_cells, n_edges) = (grid.size(Location::Cell), grid.size(Location::Edge));
+    let bytes: u64 = MetricId::ALL
+        .iter()
+        .map(|id| {
+            let f = id.layout(n_cells, n_edges, nlev);
+            let element = match f.data.dtype() {
+                "float64" => 8,
+                "int32" => 4,
+                _ => 1,
+            };
+            f.shape.iter().product::<usize>() as u64 * element
+        })
+        .sum();
+    let Some(available) = available_memory() else {
+        return Ok(());
+    };
+    if bytes > available {
+        bail!(
+            "cannot write {}: an .npz file holds every field in memory at once, and the metric \
+             fields of {} × {nlev} levels alone need {:.1} GB, more than the {:.1} GB available; \
+             write FILE.nc instead (written as the fields are computed), or use fewer levels",
+            output.display(),
+            grid.name,
+            bytes as f64 / 1e9,
+            available as f64 / 1e9
+        );
+    }
+    Ok(())
+}
+
+/// The memory available to a new allocation (Linux `MemAvailable`), if known.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }

@@ -1,7 +1,6 @@
 //! Writing the static fields to NetCDF as they are computed
-//! ([`StaticFields::for_each_named`]), for `foehn grid fields`: the same file, byte for
-//! byte, as [`fields_write::write`](crate::fields_write::write) writes from all the
-//! fields at once, without holding every field (R2B7 × 80 levels: ~39 GB of fields).
+//! ([`StaticFields::for_each_named`]), for `foehn grid fields`, without holding every
+//! field (R2B7 × 80 levels: ~39 GB of fields). The layout is `fields_write`'s.
 //!
 //! A NetCDF classic file is laid out before any value is written. The fields before the
 //! metric fields (geometry, interpolation, vertical grid, heights: a few GB at R2B7) are
@@ -10,7 +9,9 @@
 //! [`MetricId::layout`]), the kept fields are written and freed, and each metric field
 //! is written as it comes.
 
-use crate::fields_write::{resolve_dimensions, Global};
+use crate::fields_write::{
+    define, library_error, resolve_dimensions, Global, CDF2_MAX_VARIABLE_BYTES,
+};
 use anyhow::{anyhow, bail, Context, Result};
 use foehn_grid::{Grid, Location};
 use foehn_icon::fields::metrics::MetricId;
@@ -19,9 +20,6 @@ use foehn_icon::fields::topography::Topography;
 use foehn_icon::fields::vertical::VerticalConfig;
 use std::borrow::Cow;
 use std::path::Path;
-
-/// CDF-2 stores each variable's size in 32 bits.
-const CDF2_MAX_VARIABLE_BYTES: usize = (1 << 32) - 4;
 
 /// What [`write_netcdf`] needs besides the fields.
 pub struct NetcdfOutput<'a> {
@@ -70,19 +68,14 @@ pub fn write_netcdf(
     Ok(count)
 }
 
-/// A libnetcdf error as the message of `fields_write`.
+/// A libnetcdf error, saying what was being done to `path`.
 fn nc<'p>(path: &'p Path, what: &str) -> impl Fn(netcdf::Error) -> anyhow::Error + 'p {
     let what = what.to_string();
     move |e: netcdf::Error| {
-        let text = e.to_string();
-        let text = match text.strip_prefix("netcdf error(") {
-            Some(rest) => rest.split_once("): ").map_or(rest, |(_, t)| t).to_string(),
-            None => text,
-        };
         anyhow!(
-            "cannot write {}: {what} (libnetcdf: {})",
+            "cannot write {}: {what} ({})",
             path.display(),
-            text.trim_start_matches("NetCDF: ")
+            library_error(&e)
         )
     }
 }
@@ -222,49 +215,4 @@ fn too_big_for_cdf2(
             .fold(elem, |acc: usize, n| acc.saturating_mul(size(n)))
             > CDF2_MAX_VARIABLE_BYTES
     })
-}
-
-/// The dimensions, global attributes and variables (with their attributes), as
-/// `fields_write` defines them.
-fn define(
-    file: &mut netcdf::FileMut,
-    fields: &[NamedField<'_>],
-    dims: &[(String, usize)],
-    names: &[Vec<String>],
-    globals: &[(&str, Global)],
-) -> std::result::Result<(), netcdf::Error> {
-    use netcdf::AttributeValue;
-    for (name, len) in dims {
-        file.add_dimension(name, *len)?;
-    }
-    for (name, value) in globals {
-        let value = match value {
-            Global::Text(s) => AttributeValue::Str(s.clone()),
-            Global::Real(x) => AttributeValue::Double(*x),
-            Global::Int(i) => AttributeValue::Int(*i),
-        };
-        file.add_attribute(name, value)?;
-    }
-    for (f, ns) in fields.iter().zip(names) {
-        let ns: Vec<&str> = ns.iter().map(String::as_str).collect();
-        let mut var = match f.data {
-            FieldData::F64(_) => file.add_variable::<f64>(f.name, &ns)?,
-            FieldData::I32(_) => file.add_variable::<i32>(f.name, &ns)?,
-            FieldData::Bool(_) => file.add_variable::<i8>(f.name, &ns)?,
-        };
-        var.put_attribute("long_name", f.long_name)?;
-        var.put_attribute("units", f.units)?;
-        if !f.icon_name.is_empty() {
-            var.put_attribute("icon_name", f.icon_name)?;
-        }
-        if ns.iter().zip(f.dims).any(|(a, b)| a != b) {
-            var.put_attribute("icon4py_dimensions", f.dims.join(" "))?;
-        }
-        if let FieldData::Bool(_) = f.data {
-            var.put_attribute("flag_values", vec![0i8, 1i8])?;
-            var.put_attribute("flag_meanings", "false true")?;
-            var.put_attribute("dtype", "bool")?;
-        }
-    }
-    file.enddef()
 }

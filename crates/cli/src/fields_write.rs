@@ -20,6 +20,7 @@ use foehn_icon::fields::named::{FieldData, NamedField};
 use std::path::Path;
 
 /// A global attribute value.
+#[cfg(feature = "netcdf")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Global {
     /// Text.
@@ -77,17 +78,10 @@ pub fn resolve_dimensions(
     (dims, per_field)
 }
 
-/// Writes `fields` to `path`, as `.npz` (NumPy) or `.nc` (NetCDF) by its extension.
-pub fn write(
-    path: &Path,
-    fields: &[NamedField<'_>],
-    preferred_dims: &[(&str, usize)],
-    globals: &[(&str, Global)],
-) -> Result<()> {
-    match Format::of(path)? {
-        Format::Npz => write_npz(path, fields),
-        Format::NetCdf => write_netcdf(path, fields, preferred_dims, globals),
-    }
+/// Writes `fields` to the `.npz` (NumPy) file `path` (NetCDF is written as the fields
+/// are computed: `fields_stream`).
+pub fn write_npz(path: &Path, fields: &[NamedField<'_>]) -> Result<()> {
+    write_npz_arrays(path, fields)
 }
 
 /// An output format.
@@ -114,7 +108,7 @@ impl Format {
     }
 }
 
-fn write_npz(path: &Path, fields: &[NamedField<'_>]) -> Result<()> {
+fn write_npz_arrays(path: &Path, fields: &[NamedField<'_>]) -> Result<()> {
     use foehn::runtime::field::FieldData as Data;
     let arrays: Vec<(&str, Array)> = fields
         .iter()
@@ -136,89 +130,13 @@ fn write_npz(path: &Path, fields: &[NamedField<'_>]) -> Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-#[cfg(not(feature = "netcdf"))]
-fn write_netcdf(
-    path: &Path,
-    _: &[NamedField<'_>],
-    _: &[(&str, usize)],
-    _: &[(&str, Global)],
-) -> Result<()> {
-    bail!(
-        "cannot write {}: this foehn was built without NetCDF support (feature `netcdf`); \
-         write FILE.npz instead",
-        path.display()
-    )
-}
-
-#[cfg(feature = "netcdf")]
-fn write_netcdf(
-    path: &Path,
-    fields: &[NamedField<'_>],
-    preferred_dims: &[(&str, usize)],
-    globals: &[(&str, Global)],
-) -> Result<()> {
-    use netcdf::Options;
-    let (dims, names) = resolve_dimensions(fields, preferred_dims);
-    let size = |n: &str| dims.iter().find(|d| d.0 == n).map_or(0, |d| d.1);
-    let big = fields.iter().zip(&names).any(|(f, ns)| {
-        let elem = match f.data {
-            FieldData::F64(_) => 8,
-            FieldData::I32(_) => 4,
-            FieldData::Bool(_) => 1,
-        };
-        ns.iter()
-            .fold(elem, |acc: usize, n| acc.saturating_mul(size(n)))
-            > CDF2_MAX_VARIABLE_BYTES
-    });
-    let options = if big {
-        Options::_64BIT_DATA
-    } else {
-        Options::_64BIT_OFFSET
-    };
-    let staged = foehn_fsio::Staged::new(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    let nc = |what: &str| {
-        let what = what.to_string();
-        move |e: netcdf::Error| {
-            anyhow::anyhow!(
-                "cannot write {}: {what} ({})",
-                path.display(),
-                library_error(&e)
-            )
-        }
-    };
-    let mut file = staged
-        .create_by_path(|p| netcdf::create_with(p, options))
-        .map_err(nc("cannot create the file"))?;
-    define(&mut file, fields, &dims, &names, globals).map_err(nc("cannot define the layout"))?;
-    for f in fields {
-        let mut var = file
-            .variable_mut(f.name)
-            .ok_or_else(|| anyhow::anyhow!("variable `{}` is not defined", f.name))?;
-        let written = match &f.data {
-            FieldData::F64(d) => var.put_values(d, ..),
-            FieldData::I32(d) => var.put_values(d, ..),
-            FieldData::Bool(d) => {
-                let bytes: Vec<i8> = d.iter().map(|&b| i8::from(b)).collect();
-                var.put_values(&bytes, ..)
-            }
-        };
-        written.map_err(nc(&format!("cannot write variable `{}`", f.name)))?;
-    }
-    file.close().map_err(nc("cannot close the file"))?;
-    staged
-        .commit()
-        .with_context(|| format!("cannot move {} into place", path.display()))?;
-    Ok(())
-}
-
 /// CDF-2 stores each variable's size in 32 bits.
 #[cfg(feature = "netcdf")]
-const CDF2_MAX_VARIABLE_BYTES: usize = (1 << 32) - 4;
+pub const CDF2_MAX_VARIABLE_BYTES: usize = (1 << 32) - 4;
 
 /// The library's message without its code and prefix.
 #[cfg(feature = "netcdf")]
-fn library_error(e: &netcdf::Error) -> String {
+pub fn library_error(e: &netcdf::Error) -> String {
     let text = e.to_string();
     let text = match text.strip_prefix("netcdf error(") {
         Some(rest) => rest.split_once("): ").map_or(rest, |(_, t)| t).to_string(),
@@ -227,8 +145,10 @@ fn library_error(e: &netcdf::Error) -> String {
     format!("libnetcdf: {}", text.trim_start_matches("NetCDF: "))
 }
 
+/// The dimensions, global attributes and variables (with their attributes) of a
+/// fields file.
 #[cfg(feature = "netcdf")]
-fn define(
+pub fn define(
     file: &mut netcdf::FileMut,
     fields: &[NamedField<'_>],
     dims: &[(String, usize)],

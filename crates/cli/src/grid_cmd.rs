@@ -7,9 +7,7 @@ use foehn_grid::{Grid, Location, Zone};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Kept for the commands that still name it here (see [`crate::grid_load::load`]).
-pub use crate::grid_load::load;
-use crate::grid_load::{build, read_in_process};
+use crate::grid_load::{build, load, read_in_process};
 
 /// Grid subcommands.
 #[derive(Subcommand)]

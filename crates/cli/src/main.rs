@@ -8,6 +8,8 @@ mod compile_cmd;
 mod exec_cmd;
 mod explain_cmd;
 mod fields_cmd;
+#[cfg(feature = "netcdf")]
+mod fields_stream;
 mod fields_write;
 mod grid_cmd;
 mod grid_load;
