@@ -8,7 +8,7 @@ use crate::fields::Columns;
 /// ICON4Py's factory, the order [`MetricFields::compute_each`](super::MetricFields::compute_each)
 /// emits them and [`MetricFields::named`](super::MetricFields::named) lists them.
 #[allow(missing_docs)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, strum::VariantArray)]
 pub enum MetricId {
     DdqzZHalf,
     DdqzZFull,
@@ -59,58 +59,8 @@ pub enum MetricId {
 }
 
 impl MetricId {
-    /// Every metric field, in the order of ICON4Py's factory.
-    pub const ALL: [MetricId; 46] = {
-        use MetricId::*;
-        [
-            DdqzZHalf,
-            DdqzZFull,
-            InvDdqzZFull,
-            DdqzZFullE,
-            ScalfacDd3d,
-            RayleighW,
-            Coeff1Dwdz,
-            Coeff2Dwdz,
-            ThetaRefMc,
-            ExnerRefMc,
-            RhoRefMc,
-            RhoRefMe,
-            ThetaRefMe,
-            ThetaRefIc,
-            DExnerDzRefIc,
-            D2dexdz2Fac1Mc,
-            D2dexdz2Fac2Mc,
-            DdxtZHalfE,
-            DdxnZHalfE,
-            DdxnZFull,
-            DdxtZFull,
-            VwindImplWgt,
-            VwindExplWgt,
-            ExnerExfac,
-            WgtfacC,
-            WgtfacE,
-            FlatIdxMax,
-            NflatGradp,
-            PgExdist,
-            PgExdistMask,
-            MaskProgHaloC,
-            BdyHaloC,
-            HmaskDd3d,
-            ZdiffGradp,
-            VertoffsetGradp,
-            CoeffGradekin,
-            WgtfacqC,
-            WgtfacqE,
-            Maxslp,
-            Maxhgtd,
-            MaxslpAvg,
-            MaxhgtdAvg,
-            MaxNbhgt,
-            ZdDiffcoef,
-            ZdIntcoef,
-            ZdVertoffset,
-        ]
-    };
+    /// Every metric field, in the order of ICON4Py's factory (the declaration order).
+    pub const ALL: &'static [MetricId] = <MetricId as strum::VariantArray>::VARIANTS;
 }
 
 /// The owned values of one metric field.
