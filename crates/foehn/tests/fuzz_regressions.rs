@@ -7,48 +7,9 @@ use foehn::ir::types::{Dims, VKind};
 use foehn::runtime::field::npy::{self, Array};
 use foehn::runtime::field::Field;
 use foehn_grid::{Connectivity, Location};
+use foehn_testkit::messages::message_problems;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-
-/// Rust debug formatting that must never reach a user-facing message.
-const DEBUG_FORMATTING: [&str; 7] = [
-    "Os {", "Float(", "Int(", "IoError(", "Some(", "Error {", "kind:",
-];
-
-/// Whether `input` holds `text` (a reader may quote its input), as bytes or decoded.
-fn quotes(input: &[u8], text: &str) -> bool {
-    let needle = text.as_bytes();
-    needle.is_empty()
-        || input.windows(needle.len()).any(|w| w == needle)
-        || String::from_utf8_lossy(input).contains(text)
-}
-
-/// What is wrong with an error `message` for `path` (`None`: callers add the file).
-fn message_problems(message: &str, path: Option<&Path>, input: &[u8]) -> Vec<String> {
-    let mut problems = Vec::new();
-    if let Some(path) = path {
-        if !message.contains(&path.display().to_string()) {
-            problems.push("does not name the file".to_string());
-        }
-    }
-    for pattern in DEBUG_FORMATTING {
-        if message.contains(pattern) && !quotes(input, pattern) {
-            problems.push(format!("holds debug formatting `{pattern}`"));
-        }
-    }
-    let clauses: Vec<&str> = message
-        .split(": ")
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .collect();
-    for (i, c) in clauses.iter().enumerate() {
-        if clauses[i + 1..].contains(c) && !quotes(input, c) {
-            problems.push(format!("repeats the clause `{c}`"));
-            break;
-        }
-    }
-    problems
-}
 
 /// Dimensions of an array's rank, as a program argument would declare them.
 fn dims_for(rank: usize) -> Dims {

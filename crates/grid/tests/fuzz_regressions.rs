@@ -8,46 +8,9 @@
 #![cfg(feature = "netcdf")]
 
 use foehn_grid::io::read_grid;
+use foehn_testkit::messages::message_problems;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-
-/// Rust debug formatting that must never reach a user-facing message.
-const DEBUG_FORMATTING: [&str; 7] = [
-    "Os {", "Float(", "Int(", "IoError(", "Some(", "Error {", "kind:",
-];
-
-/// Whether `input` holds `text` (a reader may quote its input), as bytes or decoded.
-fn quotes(input: &[u8], text: &str) -> bool {
-    let needle = text.as_bytes();
-    needle.is_empty()
-        || input.windows(needle.len()).any(|w| w == needle)
-        || String::from_utf8_lossy(input).contains(text)
-}
-
-/// What is wrong with the error `message` of reading `path`.
-fn message_problems(message: &str, path: &Path, input: &[u8]) -> Vec<String> {
-    let mut problems = Vec::new();
-    if !message.contains(&path.display().to_string()) {
-        problems.push("does not name the file".to_string());
-    }
-    for pattern in DEBUG_FORMATTING {
-        if message.contains(pattern) && !quotes(input, pattern) {
-            problems.push(format!("holds debug formatting `{pattern}`"));
-        }
-    }
-    let clauses: Vec<&str> = message
-        .split(": ")
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .collect();
-    for (i, c) in clauses.iter().enumerate() {
-        if clauses[i + 1..].contains(c) && !quotes(input, c) {
-            problems.push(format!("repeats the clause `{c}`"));
-            break;
-        }
-    }
-    problems
-}
 
 fn corpus() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus/grid_file");
@@ -72,7 +35,7 @@ fn grid_fuzz_corpus_reads_without_panics_and_with_clear_errors() {
             Ok(Err(e)) => {
                 let message = e.to_string();
                 failures.extend(
-                    message_problems(&message, path, &input)
+                    message_problems(&message, Some(path), &input)
                         .into_iter()
                         .map(|p| format!("{}: {p}: {message}", path.display())),
                 );

@@ -11,6 +11,7 @@ pub mod compare;
 pub mod examples;
 mod gen;
 pub mod grids;
+pub mod messages;
 mod rng;
 
 pub use gen::{random_args, GenConfig, RandomProgram};
