@@ -8,17 +8,11 @@
 mod common;
 mod solve_nonhydro_support;
 
-use common::{assert_written_exactly, data, zone_range};
+use common::{assert_written_exactly, data};
 use foehn::ir::Variant;
 use foehn::runtime::field::access::scalar_f64;
-use foehn_grid::{Grid, Location, Zone};
 use foehn_icon::solve_nonhydro::entry;
-use solve_nonhydro_support::{assert_arguments, check, NLEV, TOL};
-
-/// The edges `[NUDGING_LEVEL_2, LOCAL end)`.
-fn nudging_2_to_local_edges(grid: &Grid) -> (usize, usize) {
-    zone_range(grid, Location::Edge, Zone::Nudging(2), Zone::Local)
-}
+use solve_nonhydro_support::{assert_arguments, check, nudging_2_to_local_edges, NLEV, TOL};
 
 #[test]
 fn divergence_damping_and_update_vn_matches_reference() {

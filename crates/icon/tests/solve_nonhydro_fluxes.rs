@@ -7,12 +7,11 @@
 mod common;
 mod solve_nonhydro_support;
 
-use common::{assert_written_exactly, data, zone_range};
-use foehn_grid::{Grid, Location, Zone};
+use common::{assert_written_exactly, data};
 use foehn_icon::solve_nonhydro::entry;
 use foehn_icon::solve_nonhydro::stencils::compute_horizontal_velocity_quantities_and_fluxes::NFLATLEV;
 use foehn_icon::velocity_advection;
-use solve_nonhydro_support::{assert_arguments, check, NLEV};
+use solve_nonhydro_support::{assert_arguments, check, lb5_to_halo_2_edges, NLEV};
 
 /// The outputs on full levels `[0, nlev)`, in ICON4Py's order.
 const FULL_LEVEL_OUTPUTS: [&str; 7] = [
@@ -24,16 +23,6 @@ const FULL_LEVEL_OUTPUTS: [&str; 7] = [
     "tangential_wind_on_half_levels",
     "horizontal_kinetic_energy_at_edges_on_model_levels",
 ];
-
-/// The edges `[LATERAL_BOUNDARY_LEVEL_5, HALO_LEVEL_2 end)`.
-fn lb5_to_halo_2_edges(grid: &Grid) -> (usize, usize) {
-    zone_range(
-        grid,
-        Location::Edge,
-        Zone::LateralBoundary(5),
-        Zone::Halo(2),
-    )
-}
 
 #[test]
 fn horizontal_velocity_quantities_and_fluxes_match_reference() {

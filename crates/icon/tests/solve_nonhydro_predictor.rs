@@ -16,7 +16,9 @@ use foehn::runtime::field::{Args, Field};
 use foehn_grid::{Grid, Location, Zone};
 use foehn_icon::solve_nonhydro::{entry, references};
 use foehn_testkit::catalog::Entry;
-use solve_nonhydro_support::{assert_arguments, check, NLEV};
+use solve_nonhydro_support::{
+    assert_arguments, check, lb5_to_halo_2_edges, nudging_2_to_local_edges, NLEV,
+};
 
 /// Runs the entry's first variant in the interpreter on `grid` after `edit`; returns
 /// (before, after).
@@ -27,11 +29,6 @@ fn run(entry: &Entry, grid: &Grid, edit: impl FnOnce(&mut Args)) -> (Args, Args)
 
 // ---------------------------------------------------------------------------------------
 // compute_hydrostatic_correction_term
-
-/// The edges `[NUDGING_LEVEL_2, LOCAL end)`.
-fn nudging_2_to_local_edges(grid: &Grid) -> (usize, usize) {
-    zone_range(grid, Location::Edge, Zone::Nudging(2), Zone::Local)
-}
 
 /// `ikoffset` at edge `e`, neighbour `i`, level `k`.
 fn ikoffset(args: &Args, grid: &Grid, e: usize, i: usize, k: usize) -> i32 {
@@ -238,16 +235,6 @@ const SUBSTEP_AVERAGES: [(&str, &str); 2] = [
         "mass_flux_at_edges_on_model_levels",
     ),
 ];
-
-/// The edges `[LATERAL_BOUNDARY_LEVEL_5, HALO_LEVEL_2 end)`.
-fn lb5_to_halo_2_edges(grid: &Grid) -> (usize, usize) {
-    zone_range(
-        grid,
-        Location::Edge,
-        Zone::LateralBoundary(5),
-        Zone::Halo(2),
-    )
-}
 
 /// Each variant of `compute_averaged_vn_and_fluxes` with its `(prepare_advection,
 /// at_first_substep)`.

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use crate::common;
+use foehn_grid::{Grid, Location, Zone};
 use foehn_testkit::catalog::Entry;
 
 /// Levels of the test column.
@@ -28,4 +29,19 @@ pub fn assert_arguments(entry: &Entry, want: &[&str], variants: usize, calls: f6
         assert_eq!(common::arguments(&ir), want, "{} [{variant}]", entry.name);
     }
     assert_eq!(entry.calls_per_step, Some(calls), "{}", entry.name);
+}
+
+/// The edges `[LATERAL_BOUNDARY_LEVEL_5, HALO_LEVEL_2 end)`.
+pub fn lb5_to_halo_2_edges(grid: &Grid) -> (usize, usize) {
+    common::zone_range(
+        grid,
+        Location::Edge,
+        Zone::LateralBoundary(5),
+        Zone::Halo(2),
+    )
+}
+
+/// The edges `[NUDGING_LEVEL_2, LOCAL end)`.
+pub fn nudging_2_to_local_edges(grid: &Grid) -> (usize, usize) {
+    common::zone_range(grid, Location::Edge, Zone::Nudging(2), Zone::Local)
 }
