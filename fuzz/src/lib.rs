@@ -1,5 +1,5 @@
 //! Shared by the fuzz targets: a scratch file for the input bytes and the checks every
-//! error message of a reader must pass (`foehn_testkit::messages`, which the regression
+//! error message of a reader must pass (`foehn_testkit::fuzz`, which the regression
 //! tests in `crates/foehn/tests/fuzz_regressions.rs` and
 //! `crates/grid/tests/fuzz_regressions.rs` use too).
 
@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-pub use foehn_testkit::messages::message_problems;
+pub use foehn_testkit::fuzz::message_problems;
 
 /// A scratch file `name` in a directory of its own, made once per process.
 pub fn scratch(name: &str) -> PathBuf {

@@ -7,7 +7,7 @@ use foehn::ir::types::{Dims, VKind};
 use foehn::runtime::field::npy::{self, Array};
 use foehn::runtime::field::Field;
 use foehn_grid::{Connectivity, Location};
-use foehn_testkit::messages::message_problems;
+use foehn_testkit::fuzz::{self, message_problems};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
@@ -66,13 +66,7 @@ fn read_every_way(path: &Path) -> Vec<String> {
 }
 
 fn corpus() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus/npy");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    files.sort();
-    files
+    fuzz::corpus(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus/npy"))
 }
 
 #[test]

@@ -8,18 +8,12 @@
 #![cfg(feature = "netcdf")]
 
 use foehn_grid::io::read_grid;
-use foehn_testkit::messages::message_problems;
+use foehn_testkit::fuzz::{self, message_problems};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 fn corpus() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus/grid_file");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    files.sort();
-    files
+    fuzz::corpus(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus/grid_file"))
 }
 
 #[test]

@@ -9,9 +9,9 @@
 pub mod catalog;
 pub mod compare;
 pub mod examples;
+pub mod fuzz;
 mod gen;
 pub mod grids;
-pub mod messages;
 mod rng;
 
 pub use gen::{random_args, GenConfig, RandomProgram};

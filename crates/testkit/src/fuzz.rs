@@ -1,8 +1,8 @@
-//! The checks every user-facing error message of a reader must pass (used by the fuzz
-//! targets and their regression tests): it names the file, holds no Rust debug
-//! formatting and no clause twice.
+//! What the fuzz targets and their regression tests share: the checks every user-facing
+//! error message of a reader must pass (it names the file, holds no Rust debug
+//! formatting and no clause twice) and the listing of a corpus.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Rust debug formatting that must never reach a user-facing message.
 pub const DEBUG_FORMATTING: [&str; 7] = [
@@ -45,4 +45,14 @@ pub fn message_problems(message: &str, path: Option<&Path>, input: &[u8]) -> Vec
         }
     }
     problems
+}
+
+/// The files of the corpus folder `dir`, sorted (a missing folder panics with its name).
+pub fn corpus(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a corpus entry").path())
+        .collect();
+    files.sort();
+    files
 }
