@@ -197,10 +197,7 @@ impl Inputs {
         vertical: VerticalConfig,
         topography: &Topography,
     ) -> Result<Inputs, StaticFieldsError> {
-        let vertical = VerticalGrid::try_new(vertical).map_err(StaticFieldsError::Vertical)?;
-        let surface = topography
-            .at_cells(grid)
-            .map_err(StaticFieldsError::Topography)?;
+        let (vertical, surface) = vertical_and_surface(grid, vertical, topography)?;
         let interpolation = InterpolationFields::compute(grid, &InterpolationConfig::default())
             .map_err(StaticFieldsError::Interpolation)?;
         let heights = Heights::on_grid(
@@ -302,10 +299,7 @@ impl VerticalSummary {
         vertical: VerticalConfig,
         topography: &Topography,
     ) -> Result<VerticalSummary, StaticFieldsError> {
-        let vertical = VerticalGrid::try_new(vertical).map_err(StaticFieldsError::Vertical)?;
-        let surface = topography
-            .at_cells(grid)
-            .map_err(StaticFieldsError::Topography)?;
+        let (vertical, surface) = vertical_and_surface(grid, vertical, topography)?;
         let c_lin_e = weights::c_lin_e(grid).map_err(StaticFieldsError::Interpolation)?;
         let n2s =
             geofac::n2s(grid, &geofac::div(grid)).map_err(StaticFieldsError::Interpolation)?;
@@ -355,3 +349,16 @@ impl fmt::Display for StaticFieldsError {
 }
 
 impl std::error::Error for StaticFieldsError {}
+
+/// The vertical grid of `vertical` and the surface height at the cells of `grid`.
+fn vertical_and_surface(
+    grid: &Grid,
+    vertical: VerticalConfig,
+    topography: &Topography,
+) -> Result<(VerticalGrid, Vec<f64>), StaticFieldsError> {
+    let vertical = VerticalGrid::try_new(vertical).map_err(StaticFieldsError::Vertical)?;
+    let surface = topography
+        .at_cells(grid)
+        .map_err(StaticFieldsError::Topography)?;
+    Ok((vertical, surface))
+}
