@@ -248,33 +248,8 @@ fn nudging_coefficient_is_zero_outside_the_nudging_zone() {
 fn every_field_is_listed_under_icon4py_names_with_matching_shapes() {
     let (grid, f) = limited_area();
     let named = f.named();
-    let expected = [
-        "nudging_coefficients_for_edges",
-        "geometrical_factor_for_divergence",
-        "geometrical_factor_for_curl",
-        "geometrical_factor_for_nabla_2_scalar",
-        "geometrical_factor_for_gradient_of_divergence",
-        "rbf_scale_cell",
-        "rbf_scale_edge",
-        "rbf_scale_vertex",
-        "lsq_interpolation_coefficient",
-        "bilinear_cell_average_weight",
-        "bilinear_edge_cell_weight",
-        "pos_on_tplane_e_x",
-        "pos_on_tplane_e_y",
-        "interpolation_coefficient_from_cell_to_edge",
-        "geometrical_factor_for_green_gauss_gradient_x",
-        "geometrical_factor_for_green_gauss_gradient_y",
-        "e_flux_average",
-        "cell_to_vertex_interpolation_factor_by_area_weighting",
-        "rbf_interpolation_coefficient_cell_1",
-        "rbf_interpolation_coefficient_cell_2",
-        "rbf_interpolation_coefficient_edge",
-        "rbf_interpolation_coefficient_vertex_1",
-        "rbf_interpolation_coefficient_vertex_2",
-    ];
     let names: Vec<&str> = named.iter().map(|n| n.name).collect();
-    assert_eq!(names, expected);
+    assert_eq!(names, INTERPOLATION_NAMES);
     for n in &named {
         assert_eq!(n.dims.len(), n.shape.len(), "{}", n.name);
         assert_eq!(

@@ -12,6 +12,33 @@ mod operators;
 #[allow(unused_imports)] // not every test binary uses them
 pub use operators::*;
 
+/// ICON4Py's names of the interpolation fields, in the order of its factory.
+pub const INTERPOLATION_NAMES: [&str; 23] = [
+    "nudging_coefficients_for_edges",
+    "geometrical_factor_for_divergence",
+    "geometrical_factor_for_curl",
+    "geometrical_factor_for_nabla_2_scalar",
+    "geometrical_factor_for_gradient_of_divergence",
+    "rbf_scale_cell",
+    "rbf_scale_edge",
+    "rbf_scale_vertex",
+    "lsq_interpolation_coefficient",
+    "bilinear_cell_average_weight",
+    "bilinear_edge_cell_weight",
+    "pos_on_tplane_e_x",
+    "pos_on_tplane_e_y",
+    "interpolation_coefficient_from_cell_to_edge",
+    "geometrical_factor_for_green_gauss_gradient_x",
+    "geometrical_factor_for_green_gauss_gradient_y",
+    "e_flux_average",
+    "cell_to_vertex_interpolation_factor_by_area_weighting",
+    "rbf_interpolation_coefficient_cell_1",
+    "rbf_interpolation_coefficient_cell_2",
+    "rbf_interpolation_coefficient_edge",
+    "rbf_interpolation_coefficient_vertex_1",
+    "rbf_interpolation_coefficient_vertex_2",
+];
+
 pub type Vec3 = [f64; 3];
 
 pub fn dot(a: Vec3, b: Vec3) -> f64 {
