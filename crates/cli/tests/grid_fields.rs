@@ -209,6 +209,14 @@ fn grid_info_summarises_the_vertical_grid() {
     assert!(!plain.stdout.contains("nflatlev"));
 }
 
+/// `grid fields r2b1 --levels 8 OPTIONS -o OUT`.
+fn fields_args<'a>(options: &[&'a str], out: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["grid", "fields", "r2b1", "--levels", "8"];
+    args.extend_from_slice(options);
+    args.extend(["-o", out]);
+    args
+}
+
 #[test]
 fn bad_options_are_refused_with_clear_messages() {
     let dir = tempfile::tempdir().unwrap();
@@ -219,73 +227,24 @@ fn bad_options_are_refused_with_clear_messages() {
         &["--levels 0", "at least 3"],
     );
     refused(
-        &[
-            "grid",
-            "fields",
-            "r2b1",
-            "--levels",
-            "8",
-            "--model-top-height",
-            "-100",
-            "-o",
-            out,
-        ],
+        &fields_args(&["--model-top-height", "-100"], out),
         &["--model-top-height", "-100", "> 0"],
     );
     refused(
-        &[
-            "grid",
-            "fields",
-            "r2b1",
-            "--levels",
-            "8",
-            "--flat-height",
-            "-1",
-            "-o",
-            out,
-        ],
+        &fields_args(&["--flat-height", "-1"], out),
         &["--flat-height"],
     );
     refused(
-        &[
-            "grid",
-            "fields",
-            "r2b1",
-            "--levels",
-            "8",
-            "--topography",
-            "alps",
-            "-o",
-            out,
-        ],
+        &fields_args(&["--topography", "alps"], out),
         &["unknown topography", "alps", "flat or jw"],
     );
     let missing = dir.path().join("no/such/folder/f.nc");
     refused(
-        &[
-            "grid",
-            "fields",
-            "r2b1",
-            "--levels",
-            "8",
-            "-o",
-            missing.to_str().unwrap(),
-        ],
+        &fields_args(&[], missing.to_str().unwrap()),
         &["does not exist"],
     );
     let txt = dir.path().join("f.txt");
-    refused(
-        &[
-            "grid",
-            "fields",
-            "r2b1",
-            "--levels",
-            "8",
-            "-o",
-            txt.to_str().unwrap(),
-        ],
-        &[".nc", ".npz"],
-    );
+    refused(&fields_args(&[], txt.to_str().unwrap()), &[".nc", ".npz"]);
     refused(
         &["grid", "info", "r2b1", "--flat-height", "9000"],
         &["--flat-height", "--levels"],
