@@ -8,11 +8,15 @@ pub mod compute_exner_from_rhotheta;
 pub mod compute_horizontal_velocity_quantities_and_fluxes;
 pub mod compute_hydrostatic_correction_term;
 pub mod compute_interpolation_and_nonhydro_buoy;
+pub mod compute_perturbed_quantities_and_interpolation;
 pub mod compute_rayleigh_damping_factor;
+pub mod compute_rho_theta_pgrad_and_update_vn;
 pub mod init_cell_kdim_field_with_zero_wp;
 pub mod stencils_61_62;
 pub mod update_mass_flux_weighted;
 pub mod update_theta_and_exner_in_halo;
+pub mod vertically_implicit_solver_at_corrector_step;
+pub mod vertically_implicit_solver_at_predictor_step;
 
 use foehn::error::Result;
 use foehn::runtime::field::access::f64s;

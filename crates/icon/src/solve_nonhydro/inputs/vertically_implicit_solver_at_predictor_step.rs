@@ -1,0 +1,1 @@
+//! `vertically_implicit_solver_at_predictor_step`: being written (issue 15); not yet in the catalog.
