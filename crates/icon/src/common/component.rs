@@ -8,8 +8,9 @@
 //! typed state and hands the rest to a `Core`; its device side is
 //! [`crate::common::cuda`].
 
+use crate::common::exchange::{Exchange as HaloExchange, NoExchange};
 use crate::common::plan::Plan;
-use crate::common::runner::{self, BoundStep, Engine, Schedule};
+use crate::common::runner::{self, BoundStep, Engine, Schedule, Step};
 use foehn::error::{Error, Result};
 use foehn::ir::{FieldType, Scalar};
 use foehn::runtime::field::{Field, FieldView};
@@ -91,6 +92,19 @@ impl<'a> Core<'a> {
         self.expected = expected_types(&plan, &self.state_names);
         self.plan = plan;
         Ok(())
+    }
+
+    /// Adds a kind of `segments` to the plan, binds it to the slots and returns its
+    /// index ([`Plan::push_kind`]).
+    pub fn add_kind(&mut self, segments: Vec<Vec<Step>>) -> Result<usize> {
+        let bound = segments
+            .iter()
+            .map(|s| runner::bind(s, &self.slot_names, self.scalars))
+            .collect::<Result<Vec<_>>>()?;
+        let kind = self.plan.push_kind(segments);
+        self.bound.push(bound);
+        self.expected = expected_types(&self.plan, &self.state_names);
+        Ok(kind)
     }
 
     /// Selects the engine.
@@ -178,6 +192,18 @@ impl<'a> Core<'a> {
         kind: usize,
         state: &mut [FieldView],
         scalars: &[Scalar],
+        between: impl FnMut(usize, &[Field]) -> Result<()>,
+    ) -> Result<()> {
+        self.run_views_with(kind, state, scalars, &mut NoExchange, between)
+    }
+
+    /// [`Core::run_views`] with the halo exchanges of the plan through `hook`.
+    pub fn run_views_with(
+        &mut self,
+        kind: usize,
+        state: &mut [FieldView],
+        scalars: &[Scalar],
+        hook: &mut dyn HaloExchange,
         mut between: impl FnMut(usize, &[Field]) -> Result<()>,
     ) -> Result<()> {
         self.check_views(state)?;
@@ -185,13 +211,14 @@ impl<'a> Core<'a> {
         for (i, segment) in segments.iter().enumerate() {
             let mut views: Vec<FieldView> = state.iter_mut().map(FieldView::reborrow).collect();
             views.extend(self.workspace.iter_mut().map(Field::view_mut));
-            runner::execute(
+            runner::execute_with(
                 segment,
                 self.engine,
                 self.grid,
                 self.nlev,
                 &mut views,
                 scalars,
+                hook,
             )?;
             drop(views);
             if i + 1 < segments.len() {

@@ -67,6 +67,14 @@ impl Plan {
         self.schedule
     }
 
+    /// Adds a kind of `segments` (built by the component for the plan's schedule) and
+    /// returns its index: for a component whose kinds are too many to build up front
+    /// (the nonhydrostatic solver's substeps), built when first run.
+    pub fn push_kind(&mut self, segments: Vec<Vec<Step>>) -> usize {
+        self.kinds.push(segments);
+        self.kinds.len() - 1
+    }
+
     /// The number of kinds.
     pub fn kinds(&self) -> usize {
         self.kinds.len()

@@ -241,7 +241,8 @@ pub fn exchange_with(
     }
 }
 
-/// Runs bound steps on a host engine over `slots` with the step's `scalars`.
+/// Runs bound steps on a host engine over `slots` with the step's `scalars` (on one
+/// domain: the exchanges are [`NoExchange`]).
 pub fn execute(
     steps: &[BoundStep],
     engine: Engine<'_>,
@@ -250,11 +251,24 @@ pub fn execute(
     slots: &mut [FieldView],
     scalars: &[Scalar],
 ) -> Result<()> {
+    execute_with(steps, engine, grid, nlev, slots, scalars, &mut NoExchange)
+}
+
+/// [`execute`] with the halo exchanges through `hook`.
+pub fn execute_with(
+    steps: &[BoundStep],
+    engine: Engine<'_>,
+    grid: &Grid,
+    nlev: usize,
+    slots: &mut [FieldView],
+    scalars: &[Scalar],
+    hook: &mut dyn HaloExchange,
+) -> Result<()> {
     for step in steps {
         match step {
             BoundStep::Exchange { exchange, fields } => {
                 let mut taken = take(slots, fields);
-                let r = exchange_with(&mut NoExchange, exchange, &mut taken);
+                let r = exchange_with(hook, exchange, &mut taken);
                 put_back(slots, fields, taken);
                 r?
             }

@@ -20,6 +20,8 @@
 //! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
 //! and the velocity advection's are.
 
+pub mod component;
+pub mod config;
 pub mod inputs;
 pub mod references;
 pub mod stencils;

@@ -1,0 +1,522 @@
+//! The nonhydrostatic-solver component: its configuration (ICON's defaults, the
+//! refusals of what foehn does not implement, the derived parameters and the
+//! second-order divergence-damping schedule, against ICON's numbers), and its step
+//! list (ICON's programs in ICON's order with the variants each combination of
+//! substep flags chooses, on a global and a limited-area grid), checked against a
+//! list written here from ICON4Py's `time_step`.
+
+mod common;
+
+use foehn::ir::Role;
+use foehn_grid::Grid;
+use foehn_icon::common::state::FieldGroup;
+use foehn_icon::diffusion::config::enhanced_smagorinsky_factor;
+use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
+use foehn_icon::solve_nonhydro::component::plan::{call_variant, entry};
+use foehn_icon::solve_nonhydro::component::state::{IntermediateFields, SolveNonhydroState};
+use foehn_icon::solve_nonhydro::component::steps::{describe, step_list, Item};
+use foehn_icon::solve_nonhydro::component::{
+    workspace, SolveNonhydro, Statics, SubstepFlags, Variants,
+};
+use foehn_icon::solve_nonhydro::config::{
+    second_order_divdamp_factor, DivergenceDampingOrder, DivergenceDampingType,
+    HorizontalPressureDiscretizationType, NonHydrostaticConfig, NonHydrostaticParams, RayleighType,
+    RhoThetaAdvectionType, TimeSteppingScheme,
+};
+
+const NLEV: usize = 10;
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-14 * a.abs().max(b.abs())
+}
+
+/// 10 levels up to 75 km (with 40, the damping profile has levels below 32.5 km, on
+/// its linear part and above 40 km), terrain-following below 5 km, a damping layer.
+fn vertical() -> VerticalGrid {
+    vertical_of(NLEV)
+}
+
+/// [`vertical`] with `nlev` levels.
+fn vertical_of(nlev: usize) -> VerticalGrid {
+    VerticalGrid::new(VerticalConfig {
+        model_top_height: 75000.0,
+        rayleigh_damping_height: 50000.0,
+        flat_height: 5000.0,
+        htop_moist_proc: 20000.0,
+        ..VerticalConfig::new(nlev)
+    })
+}
+
+#[test]
+fn the_defaults_are_icons() {
+    let c = NonHydrostaticConfig::default();
+    assert_eq!(c.itime_scheme, TimeSteppingScheme::MostEfficient);
+    assert_eq!(c.iadv_rhotheta, RhoThetaAdvectionType::Miura);
+    assert_eq!(
+        c.igradp_method,
+        HorizontalPressureDiscretizationType::TaylorHydro
+    );
+    assert_eq!(c.ndyn_substeps, 5);
+    assert_eq!(c.rayleigh_type, RayleighType::Klemp);
+    assert_eq!(c.rayleigh_coeff, 0.05);
+    assert_eq!(c.divdamp_order, DivergenceDampingOrder::Combined);
+    assert_eq!(c.divdamp_type, DivergenceDampingType::ThreeDimensional);
+    assert_eq!(
+        [
+            c.divdamp_fac,
+            c.divdamp_fac2,
+            c.divdamp_fac3,
+            c.divdamp_fac4
+        ],
+        [0.0025, 0.004, 0.004, 0.004]
+    );
+    assert_eq!(
+        [c.divdamp_z, c.divdamp_z2, c.divdamp_z3, c.divdamp_z4],
+        [32500.0, 40000.0, 60000.0, 80000.0]
+    );
+    assert_eq!(c.rhotheta_offctr, -0.1);
+    assert_eq!(c.veladv_offctr, 0.25);
+    assert_eq!(c.max_nudging_coefficient, 0.1);
+    assert!(!c.l_vert_nested && !c.deepatmos_mode && !c.iau_init);
+    assert!(c.extra_diffu);
+    assert!(!c.apply_extra_second_order_divdamp);
+    c.validate().unwrap();
+    // ICON's integers of the options.
+    use foehn_icon::solve_nonhydro::config::IconValue;
+    assert_eq!(
+        [
+            c.itime_scheme.icon(),
+            c.iadv_rhotheta.icon(),
+            c.igradp_method.icon(),
+            c.rayleigh_type.icon(),
+            c.divdamp_order.icon(),
+            c.divdamp_type.icon()
+        ],
+        [4, 2, 3, 2, 24, 3]
+    );
+}
+
+#[test]
+fn unsupported_options_are_refused_by_name() {
+    let refused = |change: fn(&mut NonHydrostaticConfig), option: &str, value: &str| {
+        let mut c = NonHydrostaticConfig::default();
+        change(&mut c);
+        let e = c.validate().unwrap_err();
+        assert_eq!(e.option, option);
+        let text = e.to_string();
+        assert!(
+            text.contains(&format!("{option} = {value} is not supported")),
+            "{text}"
+        );
+        // The component refuses it too, before building anything.
+        let grid = Grid::icosahedral(2, 0, foehn_grid::EARTH_RADIUS).unwrap();
+        let e = SolveNonhydro::new(c, &grid, &vertical(), 5).err().unwrap();
+        assert!(e.to_string().contains(option), "{e}");
+    };
+    refused(|c| c.l_vert_nested = true, "lvert_nest", "true");
+    refused(|c| c.deepatmos_mode = true, "ldeepatmo", "true");
+    for m in [
+        HorizontalPressureDiscretizationType::Conventional,
+        HorizontalPressureDiscretizationType::Taylor,
+        HorizontalPressureDiscretizationType::Polynomial,
+        HorizontalPressureDiscretizationType::PolynomialHydro,
+    ] {
+        let mut c = NonHydrostaticConfig::default();
+        c.igradp_method = m;
+        let e = c.validate().unwrap_err();
+        assert_eq!(e.option, "igradp_method");
+        assert!(e.message.contains("only 3"), "{e}");
+    }
+    refused(
+        |c| c.itime_scheme = TimeSteppingScheme::Stable,
+        "itime_scheme",
+        "5",
+    );
+    refused(
+        |c| c.itime_scheme = TimeSteppingScheme::Expensive,
+        "itime_scheme",
+        "6",
+    );
+    refused(
+        |c| c.iadv_rhotheta = RhoThetaAdvectionType::Simple,
+        "iadv_rhotheta",
+        "1",
+    );
+    refused(
+        |c| c.divdamp_type = DivergenceDampingType::TwoDimensional,
+        "divdamp_type",
+        "2",
+    );
+    refused(
+        |c| c.rayleigh_type = RayleighType::Classic,
+        "rayleigh_type",
+        "1",
+    );
+    refused(|c| c.extra_diffu = false, "lextra_diffu", "false");
+    refused(|c| c.ndyn_substeps = 0, "ndyn_substeps", "0");
+    let mut c = NonHydrostaticConfig::default();
+    c.divdamp_z3 = c.divdamp_z2;
+    let e = c.validate().unwrap_err();
+    assert!(e.message.contains("must increase"), "{e}");
+    // What the programs implement is accepted.
+    for (order, ty) in [
+        (
+            DivergenceDampingOrder::Second,
+            DivergenceDampingType::Combined,
+        ),
+        (
+            DivergenceDampingOrder::Fourth,
+            DivergenceDampingType::ThreeDimensional,
+        ),
+    ] {
+        let c = NonHydrostaticConfig {
+            divdamp_order: order,
+            divdamp_type: ty,
+            iau_init: true,
+            ..NonHydrostaticConfig::default()
+        };
+        c.validate().unwrap();
+    }
+}
+
+#[test]
+fn the_derived_parameters_are_icons() {
+    let nlev = 40;
+    let v = vertical_of(nlev);
+    let area = 1.234e9;
+    let p = NonHydrostaticParams::new(&NonHydrostaticConfig::default(), &v, area).unwrap();
+    assert_eq!(p.advection_explicit_weight_parameter, 0.25);
+    assert_eq!(p.advection_implicit_weight_parameter, 0.75);
+    assert!(close(p.rhotheta_implicit_weight_parameter, 0.4));
+    assert!(close(p.rhotheta_explicit_weight_parameter, 0.6));
+    assert_eq!(p.r_nsubsteps, 0.2);
+    assert_eq!(p.mean_cell_area, area);
+    // enh_divdamp_fac: 0.0025 up to 32.5 km, linear to 0.004 at 40 km, then the
+    // quadratic through 0.004 at 60 and 80 km, i.e. 0.004.
+    assert_eq!(p.enh_divdamp_fac.len(), nlev);
+    let (mut below, mut linear, mut above) = (0, 0, 0);
+    for (k, f) in p.enh_divdamp_fac.iter().enumerate() {
+        let zf = 0.5 * (v.vct_a[k] + v.vct_a[k + 1]);
+        let want = if zf <= 32500.0 {
+            below += 1;
+            0.0025
+        } else if zf <= 40000.0 {
+            linear += 1;
+            0.0025 + (zf - 32500.0) * 0.0015 / 7500.0
+        } else {
+            above += 1;
+            0.004
+        };
+        assert!(close(*f, want), "level {k} at {zf} m: {f} vs {want}");
+    }
+    assert!(
+        below > 0 && linear > 0 && above > 0,
+        "{below} {linear} {above}"
+    );
+    // scal_divdamp for order 24: −max(0, enh − ¼·divdamp_fac_o2)·area².
+    let s = p.scal_divdamp(0.012);
+    for (k, x) in s.iter().enumerate() {
+        let want = -(p.enh_divdamp_fac[k] - 0.003).max(0.0) * area * area;
+        assert!(close(*x, want), "{k}: {x} vs {want}");
+    }
+    assert!(s.iter().any(|&x| x == 0.0) && s.iter().any(|&x| x < 0.0));
+    let fourth = NonHydrostaticConfig {
+        divdamp_order: DivergenceDampingOrder::Fourth,
+        ..NonHydrostaticConfig::default()
+    };
+    let p4 = NonHydrostaticParams::new(&fourth, &v, area).unwrap();
+    for (x, f) in p4.scal_divdamp(0.012).iter().zip(&p4.enh_divdamp_fac) {
+        assert!(close(*x, -f * area * area));
+    }
+    // The profile is the diffusion's Smagorinsky profile function.
+    let again = enhanced_smagorinsky_factor(
+        &v.vct_a,
+        [0.0025, 0.004, 0.004, 0.004],
+        [32500.0, 40000.0, 60000.0, 80000.0],
+    );
+    assert_eq!(p.enh_divdamp_fac, again);
+}
+
+#[test]
+fn the_second_order_damping_schedule_is_icons() {
+    let dt = 300.0;
+    let off = NonHydrostaticConfig::default();
+    let on = NonHydrostaticConfig {
+        apply_extra_second_order_divdamp: true,
+        ..NonHydrostaticConfig::default()
+    };
+    // divdamp_order 24 without the spin-up: no second-order damping.
+    for t in [150.0, 1800.0, 4500.0, 9000.0] {
+        assert_eq!(second_order_divdamp_factor(&off, t, dt), 0.0);
+    }
+    // With it: 8·divdamp_fac = 0.02 up to 1800 s, linear to 0 at 7200 s.
+    let want = [
+        (150.0, 0.02),
+        (1800.0, 0.02),
+        (4500.0, 0.01),
+        (6300.0, 0.02 * 900.0 / 5400.0),
+        (7200.0, 0.0),
+        (7350.0, 0.0),
+        (7500.0, 0.0),
+    ];
+    for (t, f) in want {
+        let got = second_order_divdamp_factor(&on, t, dt);
+        assert!(close(got, f) || got == f, "t = {t}: {got} vs {f}");
+    }
+    // Other orders keep divdamp_fac.
+    for order in [
+        DivergenceDampingOrder::Second,
+        DivergenceDampingOrder::Fourth,
+    ] {
+        let c = NonHydrostaticConfig {
+            divdamp_order: order,
+            apply_extra_second_order_divdamp: true,
+            ..NonHydrostaticConfig::default()
+        };
+        assert_eq!(second_order_divdamp_factor(&c, 150.0, dt), 0.0025);
+        assert_eq!(second_order_divdamp_factor(&c, 9000.0, dt), 0.0025);
+    }
+}
+
+#[test]
+fn the_damping_decisions_are_icons() {
+    let v = vertical();
+    let area = 1.0e9;
+    let p = NonHydrostaticParams::new(&NonHydrostaticConfig::default(), &v, area).unwrap();
+    // No second-order damping: fourth order only.
+    let d = p.divergence_damping(0.0);
+    assert_eq!((d.apply_2nd_order, d.apply_4th_order), (false, true));
+    assert_eq!(d.second_order_divdamp_scaling_coeff, 0.0);
+    // The spin-up's 8·divdamp_fac = 0.02 > 4·divdamp_fac: second order only.
+    let d = p.divergence_damping(0.02);
+    assert_eq!((d.apply_2nd_order, d.apply_4th_order), (true, false));
+    assert!(close(d.second_order_divdamp_scaling_coeff, 0.02 * area));
+    // On the way down, at most 4·divdamp_fac = 0.01: both.
+    let d = p.divergence_damping(0.01);
+    assert_eq!((d.apply_2nd_order, d.apply_4th_order), (true, true));
+    // scal_divdamp_o2 must exceed 1e-6.
+    let tiny = NonHydrostaticParams::new(&NonHydrostaticConfig::default(), &v, 1e-5).unwrap();
+    let d = tiny.divergence_damping(0.01);
+    assert_eq!((d.apply_2nd_order, d.apply_4th_order), (false, true));
+    for (order, want) in [
+        (DivergenceDampingOrder::Second, (true, false)),
+        (DivergenceDampingOrder::Fourth, (false, true)),
+    ] {
+        let c = NonHydrostaticConfig {
+            divdamp_order: order,
+            ..NonHydrostaticConfig::default()
+        };
+        let p = NonHydrostaticParams::new(&c, &v, area).unwrap();
+        for fac in [0.0, 0.0025, 0.02] {
+            let d = p.divergence_damping(fac);
+            assert_eq!((d.apply_2nd_order, d.apply_4th_order), want, "{order:?}");
+        }
+    }
+}
+
+/// The steps of a substep as ICON4Py's `time_step` calls them, written out here: the
+/// expected [`describe`] lines for the flags, the damping choices and the grid.
+fn icon_order(
+    f: SubstepFlags,
+    second: bool,
+    fourth: bool,
+    lam: bool,
+    dt_changed: bool,
+) -> Vec<String> {
+    let b = |x: bool| if x { "true" } else { "false" };
+    let mut s: Vec<String> = Vec::new();
+    if f.at_first_substep {
+        let skip = !(f.at_initial_timestep && f.at_first_substep);
+        s.push(format!("velocity_advection predictor [skip={skip}]"));
+        s.push("max_vertical_cfl".into());
+    }
+    s.push("compute_perturbed_quantities_and_interpolation".into());
+    s.push("compute_hydrostatic_correction_term".into());
+    s.push(format!(
+        "compute_rho_theta_pgrad_and_update_vn [is_iau_active=false, limited_area={}]",
+        b(lam)
+    ));
+    s.push("exchange Edge(next_vn, rho_at_edges_on_model_levels)".into());
+    s.push("compute_horizontal_velocity_quantities_and_fluxes".into());
+    if dt_changed {
+        s.push("compute_rayleigh_damping_factor".into());
+    }
+    s.push(format!(
+        "vertically_implicit_solver_at_predictor_step [at_first_substep={}, is_iau_active=false]",
+        b(f.at_first_substep)
+    ));
+    if lam {
+        s.push("stencils_61_62".into());
+        s.push("compute_dwdz_for_divergence_damping".into());
+    }
+    s.push("exchange Cell(next_w, dwdz_at_cells_on_model_levels)".into());
+    s.push("velocity_advection corrector".into());
+    s.push("max_vertical_cfl".into());
+    s.push("compute_interpolation_and_nonhydro_buoy".into());
+    s.push(format!(
+        "apply_divergence_damping_and_update_vn [apply_2nd_order_divergence_damping={}, apply_4th_order_divergence_damping={}, is_iau_active=false, limited_area={}]",
+        b(second),
+        b(fourth),
+        b(lam)
+    ));
+    s.push("exchange Edge(next_vn)".into());
+    s.push(format!(
+        "compute_averaged_vn_and_fluxes [at_first_substep={}, prepare_advection={}]",
+        b(f.at_first_substep),
+        b(f.lprep_adv)
+    ));
+    s.push(format!(
+        "vertically_implicit_solver_at_corrector_step [at_first_substep={}, at_last_substep={}, is_iau_active=false, lprep_adv={}]",
+        b(f.at_first_substep),
+        b(f.at_last_substep),
+        b(f.lprep_adv)
+    ));
+    if lam && f.lprep_adv {
+        if f.at_first_substep {
+            s.push("init_cell_kdim_field_with_zero_wp".into());
+        }
+        s.push("update_mass_flux_weighted".into());
+    }
+    s.push("exchange Cell(next_rho, next_exner, next_w)".into());
+    if lam {
+        s.push("compute_exner_from_rhotheta".into());
+    }
+    s.push("update_theta_and_exner_in_halo".into());
+    s
+}
+
+/// Every combination of the substep flags (IAU off), as a driver can give them.
+fn all_flags() -> Vec<SubstepFlags> {
+    let mut all = Vec::new();
+    for bits in 0..16u32 {
+        let bit = |i: u32| bits & (1 << i) != 0;
+        all.push(SubstepFlags {
+            at_first_substep: bit(0),
+            at_last_substep: bit(1),
+            lprep_adv: bit(2),
+            at_initial_timestep: bit(3),
+            is_iau_active: false,
+        });
+    }
+    all
+}
+
+#[test]
+fn the_step_list_is_icons_for_every_combination_of_flags() {
+    let config = NonHydrostaticConfig::default();
+    let [global, limited] = common::grids();
+    for (grid, lam) in [(global, false), (limited, true)] {
+        let solver = SolveNonhydro::new(config.clone(), grid, &vertical(), 5).unwrap();
+        assert_eq!(solver.statics().limited_area, lam);
+        for flags in all_flags() {
+            for divdamp_fac_o2 in [0.0, 0.004, 0.02] {
+                for dt_changed in [false, true] {
+                    let dt = if dt_changed { 60.0 } else { 0.0 };
+                    let v = solver.variants(flags, divdamp_fac_o2, dt);
+                    let d = solver.params().divergence_damping(divdamp_fac_o2);
+                    assert_eq!(v.recompute_rayleigh_damping_factor, dt_changed);
+                    let want =
+                        icon_order(flags, d.apply_2nd_order, d.apply_4th_order, lam, dt_changed);
+                    assert_eq!(
+                        describe(&step_list(&v)),
+                        want,
+                        "{flags:?}, divdamp_fac_o2 {divdamp_fac_o2}, lam {lam}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_iau_flag_and_the_3d_damping_type_reach_their_programs() {
+    let config = NonHydrostaticConfig {
+        iau_init: true,
+        divdamp_type: DivergenceDampingType::Combined,
+        ..NonHydrostaticConfig::default()
+    };
+    let d = NonHydrostaticParams::new(&config, &vertical(), 1e9)
+        .unwrap()
+        .divergence_damping(0.0);
+    let flags = SubstepFlags {
+        at_first_substep: false,
+        at_last_substep: false,
+        lprep_adv: false,
+        at_initial_timestep: false,
+        is_iau_active: true,
+    };
+    let v = Variants::new(&config, flags, &d, false, false);
+    let lines = describe(&step_list(&v));
+    let iau: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("is_iau_active=true"))
+        .collect();
+    assert_eq!(iau.len(), 4, "{lines:#?}");
+    assert!(lines.iter().all(|l| !l.contains("is_iau_active=false")));
+    assert!(lines.contains(&"exchange Cell(next_w, dwdz_at_cells_on_model_levels)".to_string()));
+}
+
+/// The slots of the state and the component's workspace.
+fn slots() -> Vec<String> {
+    SolveNonhydroState::names()
+        .map(String::from)
+        .chain(workspace().into_iter().map(|(n, _)| n.to_string()))
+        .collect()
+}
+
+#[test]
+fn every_program_in_the_catalog_binds_to_slots_of_the_state() {
+    let slots = slots();
+    let mut unique = slots.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), slots.len(), "slot names are unique");
+    let [_, grid] = common::grids();
+    let config = NonHydrostaticConfig::default();
+    let statics = Statics::new(&config, grid, &vertical(), 5);
+    let mut checked = 0;
+    for flags in all_flags() {
+        let solver = SolveNonhydro::new(config.clone(), grid, &vertical(), 5).unwrap();
+        for item in step_list(&solver.variants(flags, 0.004, 60.0)) {
+            let Item::Call(call) = item else { continue };
+            let Some(entry) = entry(call.program) else {
+                continue;
+            };
+            let variant = call_variant(&entry, &call.statics, &statics.values()).unwrap();
+            let ir = entry.specialize(&variant).unwrap();
+            for d in ir.fields.iter().filter(|d| d.role != Role::Temp) {
+                let slot = call.slot(&d.name);
+                assert!(
+                    slots.iter().any(|s| s == slot),
+                    "{}: `{}` → `{slot}` is not a slot",
+                    call.program,
+                    d.name
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} calls checked");
+}
+
+#[test]
+fn the_intermediate_fields_are_allocated_for_the_grid() {
+    let [grid, _] = common::grids();
+    let z = IntermediateFields::allocate(grid, NLEV);
+    assert_eq!(
+        IntermediateFields::NAMES.len(),
+        IntermediateFields::dims().len()
+    );
+    for (name, f) in IntermediateFields::NAMES.iter().zip(z.fields()) {
+        assert!(f.as_f64().unwrap().iter().all(|&x| x == 0.0), "{name}");
+    }
+    assert_eq!(
+        z.temporal_extrapolation_of_perturbed_exner.levels(),
+        NLEV + 1
+    );
+    assert_eq!(
+        z.rho_at_edges_on_model_levels.shape()[0],
+        grid.topology.n_edges()
+    );
+    assert_eq!(z.rayleigh_damping_factor.levels(), NLEV);
+}
