@@ -63,13 +63,12 @@ pub struct Bound<'a> {
 
 /// Launches of a binding recorded as CUDA graphs (see [`Bound::enqueue`]): one driver
 /// call replays all of a program's kernels and copies, so the host time of a call does
-/// not grow with its kernels. Opt-in for now (`FOEHN_CUDA_GRAPHS=1`).
+/// not grow with its kernels. On by default; `FOEHN_CUDA_GRAPHS=0` turns it off (ADR 0011).
 pub(super) struct Replays {
     /// (the scalars' bytes when recorded, the recording).
     graphs: Vec<(Vec<u8>, foehn_gpu::Graph)>,
     /// False when recordings are off or do not pay: one launch, or scalars that keep
-    /// changing. Off unless `FOEHN_CUDA_GRAPHS=1` or [`Bound::record_graphs`] (not yet
-    /// verified on a GPU: the default turns on once the GPU tests have run with it).
+    /// changing. On unless `FOEHN_CUDA_GRAPHS=0` or [`Bound::record_graphs`]`(false)`.
     on: bool,
 }
 
@@ -82,9 +81,9 @@ const MIN_RECORDED_LAUNCHES: usize = 2;
 const MAX_RECORDINGS: usize = 4;
 
 impl Replays {
-    /// Recording for a binding of `stencils` when `FOEHN_CUDA_GRAPHS=1`.
+    /// Recording for a binding of `stencils`, unless `FOEHN_CUDA_GRAPHS=0`.
     pub(super) fn new(stencils: &[BoundStencil]) -> Replays {
-        let wanted = std::env::var("FOEHN_CUDA_GRAPHS").is_ok_and(|v| v == "1");
+        let wanted = !matches!(std::env::var("FOEHN_CUDA_GRAPHS").as_deref(), Ok("0"));
         let mut replays = Replays {
             graphs: Vec::new(),
             on: false,
