@@ -1,0 +1,15 @@
+//! The model driver around foehn's ICON dycore (DESIGN.md's `driver/`): what a run needs
+//! besides the dycore components.
+//!
+//! - [`initial`]: initial conditions on a grid and its static fields — the
+//!   Jablonowski–Williamson baroclinic-wave test ([`initial::jw`]) and ICON's discrete
+//!   hydrostatic adjustment ([`initial::hydrostatic`]);
+//! - [`diagnostics`]: quantities diagnosed from a prognostic state (surface pressure);
+//! - [`layout`]: row-major columns ↔ foehn fields.
+//!
+//! The time loop, the output (NetCDF) and the run configuration come later.
+#![deny(missing_docs)]
+
+pub mod diagnostics;
+pub mod initial;
+pub mod layout;
