@@ -11,8 +11,8 @@
 //! area) and `update_theta_and_exner_in_halo` (the fix-ups after the corrector).
 //!
 //! Then the predictor's and corrector's programs of §3.3, as they are added:
-//! `compute_perturbed_quantities_and_interpolation` (P5, predictor),
 //! `compute_hydrostatic_correction_term` (P6, predictor),
+//! `compute_rho_theta_pgrad_and_update_vn` (P7, predictor),
 //! `compute_interpolation_and_nonhydro_buoy` (P11, corrector),
 //! `compute_averaged_vn_and_fluxes` (P13, corrector).
 //! `compute_horizontal_velocity_quantities_and_fluxes` (P8, predictor).
@@ -40,8 +40,8 @@ pub const RD_O_P0REF: f64 = RD / P0REF;
 /// The solver's catalog entries, in ICON's call order (see the module doc).
 pub fn entries() -> Vec<Entry> {
     vec![
-        entry::compute_perturbed_quantities_and_interpolation(),
         entry::compute_hydrostatic_correction_term(),
+        entry::compute_rho_theta_pgrad_and_update_vn(),
         entry::compute_horizontal_velocity_quantities_and_fluxes(),
         entry::compute_rayleigh_damping_factor(),
         entry::stencils_61_62(),
@@ -78,25 +78,24 @@ pub mod entry {
         };
     }
 
-    /// [`compute_perturbed_quantities_and_interpolation`](super::stencils::compute_perturbed_quantities_and_interpolation)
-    /// (P5), with `nflatlev` and `nflat_gradp` fixed to
-    /// [`NFLATLEV`](super::stencils::compute_perturbed_quantities_and_interpolation::NFLATLEV)
-    /// and [`NFLAT_GRADP`](super::stencils::compute_perturbed_quantities_and_interpolation::NFLAT_GRADP)
-    /// (`igradp_method` takes its one value, 3): the predictor of every substep, 5 times
-    /// per step.
-    pub fn compute_perturbed_quantities_and_interpolation() -> Entry {
-        use super::stencils::compute_perturbed_quantities_and_interpolation as p;
-        entry!(compute_perturbed_quantities_and_interpolation, 5.0).fixed_statics(|| {
-            foehn::ir::Variant::new()
-                .with("nflatlev", p::NFLATLEV)
-                .with("nflat_gradp", p::NFLAT_GRADP)
-        })
-    }
-
     /// [`compute_hydrostatic_correction_term`](super::stencils::compute_hydrostatic_correction_term):
     /// the predictor of every substep (`igradp_method = 3`), 5 times per step.
     pub fn compute_hydrostatic_correction_term() -> Entry {
         entry!(compute_hydrostatic_correction_term, 5.0)
+    }
+
+    /// [`compute_rho_theta_pgrad_and_update_vn`](super::stencils::compute_rho_theta_pgrad_and_update_vn)
+    /// (P7), with `nflatlev` and `nflat_gradp` fixed to
+    /// [`NFLATLEV`](super::stencils::compute_rho_theta_pgrad_and_update_vn::NFLATLEV) and
+    /// [`NFLAT_GRADP`](super::stencils::compute_rho_theta_pgrad_and_update_vn::NFLAT_GRADP):
+    /// the predictor of every substep, 5 times per step.
+    pub fn compute_rho_theta_pgrad_and_update_vn() -> Entry {
+        use super::stencils::compute_rho_theta_pgrad_and_update_vn as p;
+        entry!(compute_rho_theta_pgrad_and_update_vn, 5.0).fixed_statics(|| {
+            foehn::ir::Variant::new()
+                .with("nflatlev", p::NFLATLEV)
+                .with("nflat_gradp", p::NFLAT_GRADP)
+        })
     }
 
     /// [`compute_horizontal_velocity_quantities_and_fluxes`](super::stencils::compute_horizontal_velocity_quantities_and_fluxes)
