@@ -97,7 +97,7 @@ fn perturbed_quantities_and_interpolation_match_reference_around_the_flat_levels
 #[test]
 fn perturbed_quantities_and_interpolation_declare_icon4py_arguments() {
     let want = [
-        "temporal_extrapolation_of_perturbed_exner [Cell, KHalf]",
+        "temporal_extrapolation_of_perturbed_exner [Cell, K]",
         "ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels [Cell, K]",
         "d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels [Cell, K]",
         "perturbed_exner_at_cells_on_model_levels [Cell, K]",

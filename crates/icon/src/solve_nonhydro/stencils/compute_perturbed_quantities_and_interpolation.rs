@@ -47,8 +47,12 @@
 //! extrapolation.) `z_theta_v_pr_ic` and `z_exner_ic` are temporaries
 //! (`perturbed_theta_v_at_cells_on_half_levels`, `exner_at_cells_on_half_levels`) on
 //! cells to the end of `HALO` × interfaces `[1, nlev]` and `[max(1, nflatlev), nlev]`.
-//! `z_exner_ex_pr` is stored on the `nlev + 1` levels ICON4Py allocates (level `nlev`
-//! never written), `z_th_ddz_exner_c` on `nlev` levels (level `k` holds interface `k`).
+//! `z_exner_ex_pr` is a full-level field: ICON4Py allocates it with `nlev + 1` levels
+//! (ICON's `z_exner_ex_pr(nlevp1)`, set to 0 in ICON), but no program writes or reads
+//! level `nlev` (this one writes `[0, nlev)`, the pressure gradient of
+//! [`compute_rho_theta_pgrad_and_update_vn`](super::compute_rho_theta_pgrad_and_update_vn)
+//! reads full levels), so it has `nlev` levels here, as that program declares it.
+//! `z_th_ddz_exner_c` has `nlev` levels (as in ICON4Py), level `k` holding interface `k`.
 //!
 //! ICON4Py's names: `z_exner_ex_pr` = `temporal_extrapolation_of_perturbed_exner`,
 //! `z_dexner_dz_c_1` = `ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels`,
@@ -95,7 +99,7 @@ pub const NFLAT_GRADP: i32 = 6;
 
 /// The program's fields (ICON4Py's names in the docs; `(Cell, K)` unless stated).
 pub struct Handles<'a> {
-    /// Output `temporal_extrapolation_of_perturbed_exner` (`z_exner_ex_pr`; `(Cell, KHALF)`).
+    /// Output `temporal_extrapolation_of_perturbed_exner` (`z_exner_ex_pr`).
     pub z_exner_ex_pr: &'a Expr,
     /// Output `ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels` (`z_dexner_dz_c_1`).
     pub z_dexner_dz_c_1: &'a Expr,
@@ -215,8 +219,7 @@ pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>, s: Statics) {
     b.stencil(
         "extrapolate_temporally_exner_pressure",
         f.z_exner_ex_pr,
-        extrapolate_temporally_exner_pressure(f.exner_exfac, f.exner, f.exner_ref_mc, f.exner_pr)
-            .as_half(),
+        extrapolate_temporally_exner_pressure(f.exner_exfac, f.exner, f.exner_ref_mc, f.exner_pr),
     )
     .horizontal(lb3, halo)
     .vertical(0, nlev());
@@ -273,11 +276,14 @@ pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>, s: Statics) {
     // igradp_method = TAYLOR_HYDRO: the vertical derivatives of the extrapolated Exner
     // perturbation for the horizontal pressure gradient.
     let flat = s.nflatlev.max(1);
-    let ex = f.z_exner_ex_pr.as_full();
     b.stencil(
         "interpolate_exner_to_half_levels",
         f.z_exner_ic,
-        interpolate_with_surface_value(f.wgtfac_c, &ex, &extrapolate_at_top(f.wgtfacq_c, &ex)),
+        interpolate_with_surface_value(
+            f.wgtfac_c,
+            f.z_exner_ex_pr,
+            &extrapolate_at_top(f.wgtfacq_c, f.z_exner_ex_pr),
+        ),
     )
     .horizontal(lb3, halo)
     .vertical(flat, nlev() + 1);
@@ -308,7 +314,7 @@ pub fn program() -> ProgramDef {
         };
         let (full, half) = ((CELL, K), (CELL, KHALF));
         let f = Handles {
-            z_exner_ex_pr: &b.output("temporal_extrapolation_of_perturbed_exner", half, F64),
+            z_exner_ex_pr: &b.output("temporal_extrapolation_of_perturbed_exner", full, F64),
             z_dexner_dz_c_1: &b.output(
                 "ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
                 full,
