@@ -11,6 +11,7 @@
 //! area) and `update_theta_and_exner_in_halo` (the fix-ups after the corrector).
 //!
 //! Then the predictor's and corrector's programs of §3.3, as they are added:
+//! `compute_perturbed_quantities_and_interpolation` (P5, predictor),
 //! `compute_hydrostatic_correction_term` (P6, predictor),
 //! `compute_rho_theta_pgrad_and_update_vn` (P7, predictor),
 //! `compute_interpolation_and_nonhydro_buoy` (P11, corrector),
@@ -40,6 +41,7 @@ pub const RD_O_P0REF: f64 = RD / P0REF;
 /// The solver's catalog entries, in ICON's call order (see the module doc).
 pub fn entries() -> Vec<Entry> {
     vec![
+        entry::compute_perturbed_quantities_and_interpolation(),
         entry::compute_hydrostatic_correction_term(),
         entry::compute_rho_theta_pgrad_and_update_vn(),
         entry::compute_horizontal_velocity_quantities_and_fluxes(),
@@ -76,6 +78,21 @@ pub mod entry {
             )
             .calls_per_step($calls)
         };
+    }
+
+    /// [`compute_perturbed_quantities_and_interpolation`](super::stencils::compute_perturbed_quantities_and_interpolation)
+    /// (P5), with `nflatlev` and `nflat_gradp` fixed to
+    /// [`NFLATLEV`](super::stencils::compute_perturbed_quantities_and_interpolation::NFLATLEV)
+    /// and [`NFLAT_GRADP`](super::stencils::compute_perturbed_quantities_and_interpolation::NFLAT_GRADP)
+    /// (`igradp_method` takes its one value, 3): the predictor of every substep, 5 times
+    /// per step.
+    pub fn compute_perturbed_quantities_and_interpolation() -> Entry {
+        use super::stencils::compute_perturbed_quantities_and_interpolation as p;
+        entry!(compute_perturbed_quantities_and_interpolation, 5.0).fixed_statics(|| {
+            foehn::ir::Variant::new()
+                .with("nflatlev", p::NFLATLEV)
+                .with("nflat_gradp", p::NFLAT_GRADP)
+        })
     }
 
     /// [`compute_hydrostatic_correction_term`](super::stencils::compute_hydrostatic_correction_term):
