@@ -7,22 +7,27 @@
 
 mod common;
 
+use foehn::error::Result;
 use foehn::ir::Role;
-use foehn_grid::Grid;
+use foehn::runtime::field::FieldView;
+use foehn_grid::{Grid, Location};
+use foehn_icon::common::exchange::Exchange;
 use foehn_icon::common::state::FieldGroup;
 use foehn_icon::diffusion::config::enhanced_smagorinsky_factor;
 use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
+use foehn_icon::solve_nonhydro::component::inputs::random_state;
 use foehn_icon::solve_nonhydro::component::plan::{call_variant, entry};
-use foehn_icon::solve_nonhydro::component::state::{IntermediateFields, SolveNonhydroState};
+use foehn_icon::solve_nonhydro::component::state::IntermediateFields;
 use foehn_icon::solve_nonhydro::component::steps::{describe, step_list, Item};
 use foehn_icon::solve_nonhydro::component::{
-    workspace, SolveNonhydro, Statics, SubstepFlags, Variants,
+    workspace, Engine, SolveNonhydro, SolveNonhydroState, Statics, SubstepFlags, Variants,
 };
 use foehn_icon::solve_nonhydro::config::{
     second_order_divdamp_factor, DivergenceDampingOrder, DivergenceDampingType,
     HorizontalPressureDiscretizationType, NonHydrostaticConfig, NonHydrostaticParams, RayleighType,
     RhoThetaAdvectionType, TimeSteppingScheme,
 };
+use foehn_testkit::compare::rel_diff;
 
 const NLEV: usize = 10;
 
@@ -121,8 +126,10 @@ fn unsupported_options_are_refused_by_name() {
         HorizontalPressureDiscretizationType::Polynomial,
         HorizontalPressureDiscretizationType::PolynomialHydro,
     ] {
-        let mut c = NonHydrostaticConfig::default();
-        c.igradp_method = m;
+        let c = NonHydrostaticConfig {
+            igradp_method: m,
+            ..NonHydrostaticConfig::default()
+        };
         let e = c.validate().unwrap_err();
         assert_eq!(e.option, "igradp_method");
         assert!(e.message.contains("only 3"), "{e}");
@@ -219,7 +226,7 @@ fn the_derived_parameters_are_icons() {
         let want = -(p.enh_divdamp_fac[k] - 0.003).max(0.0) * area * area;
         assert!(close(*x, want), "{k}: {x} vs {want}");
     }
-    assert!(s.iter().any(|&x| x == 0.0) && s.iter().any(|&x| x < 0.0));
+    assert!(s.contains(&0.0) && s.iter().any(|&x| x < 0.0));
     let fourth = NonHydrostaticConfig {
         divdamp_order: DivergenceDampingOrder::Fourth,
         ..NonHydrostaticConfig::default()
@@ -519,4 +526,146 @@ fn the_intermediate_fields_are_allocated_for_the_grid() {
         grid.topology.n_edges()
     );
     assert_eq!(z.rayleigh_damping_factor.levels(), NLEV);
+}
+
+/// The halo exchanges a substep asks for, in order.
+#[derive(Default)]
+struct Recorder(Vec<String>);
+
+impl Exchange for Recorder {
+    fn start(&mut self, location: Location, names: &[&str], _: &mut [FieldView]) -> Result<()> {
+        self.0
+            .push(format!("start {location:?}({})", names.join(", ")));
+        Ok(())
+    }
+
+    fn wait(&mut self, location: Location, names: &[&str], _: &mut [FieldView]) -> Result<()> {
+        self.0
+            .push(format!("wait {location:?}({})", names.join(", ")));
+        Ok(())
+    }
+}
+
+/// The programs still being written (issue 15); the whole-substep test runs once none
+/// is missing.
+const BEING_WRITTEN: [&str; 4] = [
+    "compute_perturbed_quantities_and_interpolation",
+    "compute_rho_theta_pgrad_and_update_vn",
+    "vertically_implicit_solver_at_predictor_step",
+    "vertically_implicit_solver_at_corrector_step",
+];
+
+/// `nflat_gradp` of the test column.
+const NFLAT_GRADP: usize = 6;
+/// The substep (s).
+const DTIME: f64 = foehn_icon::velocity_advection::component::inputs::DTIME;
+
+/// The first substep of the initial step, then a later and last one with `lprep_adv`
+/// (the same `dtime`: no new Rayleigh factor).
+fn substeps() -> [(SubstepFlags, f64); 2] {
+    let first = SubstepFlags {
+        at_first_substep: true,
+        at_last_substep: false,
+        lprep_adv: true,
+        at_initial_timestep: true,
+        is_iau_active: false,
+    };
+    let later = SubstepFlags {
+        at_first_substep: false,
+        at_last_substep: true,
+        ..first
+    };
+    [(first, 0.004), (later, 0.0)]
+}
+
+#[test]
+fn a_substep_agrees_on_every_engine_with_the_chained_references() {
+    let [global, limited] = common::grids();
+    for grid in [global, limited] {
+        let new = |engine| {
+            SolveNonhydro::new(
+                NonHydrostaticConfig::default(),
+                grid,
+                &vertical(),
+                NFLAT_GRADP,
+            )
+            .unwrap()
+            .with_engine(engine)
+        };
+        let mut solvers = [
+            ("reference", new(Engine::Reference)),
+            ("interpreter", new(Engine::Interpreter)),
+            ("cpu", new(Engine::Cpu(common::cpu()))),
+        ];
+        let missing = solvers[0].1.missing_programs();
+        if !missing.is_empty() {
+            assert!(
+                missing.iter().all(|m| BEING_WRITTEN.contains(m)),
+                "{missing:?}"
+            );
+            eprintln!(
+                "whole substep not run: {} not in the catalog yet",
+                missing.join(", ")
+            );
+            return;
+        }
+        let (config, statics) = (solvers[0].1.config().clone(), *solvers[0].1.statics());
+        let exchanges = [
+            "Edge(next_vn, rho_at_edges_on_model_levels)",
+            "Cell(next_w, dwdz_at_cells_on_model_levels)",
+            "Edge(next_vn)",
+            "Cell(next_rho, next_exner, next_w)",
+        ];
+        for (step, (flags, fac)) in substeps().into_iter().enumerate() {
+            // Each engine from the same random state (a substep's output is no state a
+            // second substep can start from: the random fields are not balanced).
+            let state =
+                random_state(&config, &statics, grid, &vertical(), 7 + step as u64).unwrap();
+            let mut after = Vec::new();
+            for (name, solver) in solvers.iter_mut() {
+                let mut s = state.clone();
+                let mut hook = Recorder::default();
+                solver
+                    .time_step(&mut s, fac, DTIME, 5, flags, 0.0, &mut hook)
+                    .unwrap();
+                let want: Vec<String> = exchanges
+                    .iter()
+                    .flat_map(|x| [format!("start {x}"), format!("wait {x}")])
+                    .collect();
+                assert_eq!(hook.0, want, "{name}");
+                after.push((*name, s));
+            }
+            let (_, want) = &after[0];
+            for (name, got) in &after[1..] {
+                let what = format!("{} {name} substep {step}", grid.name);
+                for slot in SolveNonhydroState::names() {
+                    let (Some(a), Some(b)) = (
+                        want.field(slot).unwrap().as_f64(),
+                        got.field(slot).unwrap().as_f64(),
+                    ) else {
+                        continue;
+                    };
+                    assert_close(&what, slot, a, b);
+                }
+                let (a, b) = (want.max_vertical_cfl, got.max_vertical_cfl);
+                assert!(rel_diff(a, b) <= TOL, "{what}: max_vertical_cfl {a} vs {b}");
+            }
+            // The substep changed the next state.
+            assert_ne!(want.next.vn, state.next.vn);
+            assert_ne!(want.next.w, state.next.w);
+            assert_ne!(want.next.rho, state.next.rho);
+        }
+    }
+}
+
+const TOL: f64 = 1e-12;
+
+fn assert_close(what: &str, slot: &str, want: &[f64], got: &[f64]) {
+    assert_eq!(want.len(), got.len(), "{what}: `{slot}`");
+    for (i, (a, b)) in want.iter().zip(got).enumerate() {
+        assert!(
+            rel_diff(*a, *b) <= TOL,
+            "{what}: `{slot}`[{i}] {a:e} vs {b:e}"
+        );
+    }
 }

@@ -8,11 +8,12 @@
 use crate::common::exchange::{Exchange as HaloExchange, NoExchange};
 use foehn::codegen::Sizes;
 use foehn::error::{Error, Result};
+use foehn::ir::Dims;
 use foehn::ir::{self, Role, Scalar};
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cpu::{CompiledProgram, CpuBackend};
 use foehn::runtime::cuda::CudaBackend;
-use foehn::runtime::field::{Args, FieldView};
+use foehn::runtime::field::{Args, Field, FieldData, FieldView};
 use foehn::runtime::interp::Interpreter;
 use foehn::runtime::Backend;
 use foehn_grid::{Grid, Location};
@@ -280,13 +281,127 @@ pub fn execute_with(
             } => {
                 let mut taken = take(slots, fields);
                 let values: Vec<Scalar> = at.iter().map(|&i| scalars[i]).collect();
-                let r = run_call(call, engine, grid, nlev, &mut taken, &values, compiled);
+                let r = run_adapted(call, engine, grid, nlev, &mut taken, &values, compiled);
                 put_back(slots, fields, taken);
                 r?
             }
         }
     }
     Ok(())
+}
+
+/// Runs `c` on `fields`, where a slot whose field is larger than the program's argument
+/// (as GT4Py lets ICON4Py pass one) is handed over as a copy of the part the argument
+/// declares ([`narrowed`]), written back if the program writes it.
+fn run_adapted(
+    c: &Call,
+    engine: Engine<'_>,
+    grid: &Grid,
+    nlev: usize,
+    fields: &mut [FieldView],
+    scalars: &[Scalar],
+    compiled: &OnceLock<Arc<CompiledProgram>>,
+) -> Result<()> {
+    let decls: Vec<&ir::FieldDecl> = c
+        .program()
+        .fields
+        .iter()
+        .filter(|d| d.role != Role::Temp)
+        .collect();
+    let differ = |(v, d): (&FieldView, &&ir::FieldDecl)| v.dims() != d.ty.dims;
+    if !fields.iter().zip(&decls).any(differ) {
+        return run_call(c, engine, grid, nlev, fields, scalars, compiled);
+    }
+    let mut copies: Vec<Option<Field>> = Vec::with_capacity(fields.len());
+    for (v, d) in fields.iter().zip(&decls) {
+        copies.push(match v.dims() == d.ty.dims {
+            true => None,
+            false => Some(narrowed(&c.ir.name, v, d, grid, nlev)?),
+        });
+    }
+    let mut views: Vec<FieldView> = fields
+        .iter_mut()
+        .zip(copies.iter_mut())
+        .map(|(v, copy)| match copy {
+            Some(f) => f.view_mut(),
+            None => v.reborrow(),
+        })
+        .collect();
+    run_call(c, engine, grid, nlev, &mut views, scalars, compiled)?;
+    drop(views);
+    for ((v, d), copy) in fields.iter_mut().zip(&decls).zip(&copies) {
+        if let (Some(part), true) = (copy, d.role.writable()) {
+            widen(v, part, nlev)?;
+        }
+    }
+    Ok(())
+}
+
+/// Where an argument's values lie in a larger slot field: the first `nlev` levels of a
+/// half-level field bound to a full-level argument (ICON4Py's `z_exner_ex_pr`, `nlev + 1`
+/// levels, read as a `CellKField`), or the lowest full level `nlev − 1` of a level field
+/// bound to a horizontal argument (ICON4Py's one-level view of `z_hydro_corr`).
+fn part_of(view: Dims, want: Dims, grid: &Grid, nlev: usize) -> Option<std::ops::Range<usize>> {
+    use foehn::ir::VKind;
+    let same = view.horizontal == want.horizontal && view.local == want.local;
+    let n = Field::grid_shape(grid, nlev, want)
+        .iter()
+        .product::<usize>();
+    match (same, view.vertical, want.vertical) {
+        (true, Some(VKind::Half), Some(VKind::Full)) => Some(0..n),
+        (true, Some(_), None) if want.local.is_none() => Some((nlev - 1) * n..nlev * n),
+        _ => None,
+    }
+}
+
+/// A copy of the part of `view` that the argument `d` of `program` declares ([`part_of`]).
+fn narrowed(
+    program: &str,
+    view: &FieldView,
+    d: &ir::FieldDecl,
+    grid: &Grid,
+    nlev: usize,
+) -> Result<Field> {
+    let refuse = || Error::Argument {
+        program: program.to_string(),
+        arg: d.name.clone(),
+        message: format!(
+            "the slot holds {}, the argument is {} (neither its first levels nor one level)",
+            view.describe(),
+            foehn::runtime::field::describe(
+                d.ty.dims,
+                &Field::grid_shape(grid, nlev, d.ty.dims),
+                d.ty.dtype
+            )
+        ),
+    };
+    let range = part_of(view.dims(), d.ty.dims, grid, nlev).ok_or_else(refuse)?;
+    let all = view.to_field();
+    let data = match all.data() {
+        FieldData::F64(v) => FieldData::F64(v[range].to_vec()),
+        FieldData::F32(v) => FieldData::F32(v[range].to_vec()),
+        FieldData::I32(v) => FieldData::I32(v[range].to_vec()),
+        FieldData::Bool(v) => FieldData::Bool(v[range].to_vec()),
+    };
+    Field::new(d.ty.dims, Field::grid_shape(grid, nlev, d.ty.dims), data)
+}
+
+/// Writes `part` (a copy made by [`narrowed`]) back into its place in `view`.
+fn widen(view: &mut FieldView, part: &Field, nlev: usize) -> Result<()> {
+    let n = part.shape().iter().product::<usize>();
+    let at = match view.dims().vertical.is_some() && part.dims().vertical.is_none() {
+        true => (nlev - 1) * n,
+        false => 0,
+    };
+    let mut all = view.to_field();
+    match (all.data_mut(), part.data()) {
+        (FieldData::F64(v), FieldData::F64(x)) => v[at..at + n].copy_from_slice(x),
+        (FieldData::F32(v), FieldData::F32(x)) => v[at..at + n].copy_from_slice(x),
+        (FieldData::I32(v), FieldData::I32(x)) => v[at..at + n].copy_from_slice(x),
+        (FieldData::Bool(v), FieldData::Bool(x)) => v[at..at + n].copy_from_slice(x),
+        _ => return Err(Error::Field("a narrowed copy changed its type".into())),
+    }
+    view.copy_from(&all)
 }
 
 fn run_call(

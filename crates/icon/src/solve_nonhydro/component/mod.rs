@@ -31,6 +31,7 @@
 //!
 //! Schedules: [`Schedule::Unfused`] (one program per call) for now.
 
+pub mod inputs;
 pub mod plan;
 pub mod state;
 pub mod steps;
