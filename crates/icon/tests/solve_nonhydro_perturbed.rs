@@ -4,7 +4,8 @@
 //! statics and for others around the `max(1, nflatlev)`/`max(1, nflat_gradp)` levels;
 //! ICON4Py's argument list; every output written exactly on its own domain (in the IR,
 //! symbolically, as the test grids have no halo; and by running); the refusal of
-//! `igradp_method ≠ 3`; the old `exner_pr` read only by the temporal extrapolation.
+//! `igradp_method ≠ 3`; the old `exner_pr` read only by the temporal extrapolation; the
+//! surface extrapolation and the vertical derivative exact for low-order profiles.
 
 mod common;
 mod solve_nonhydro_support;
@@ -246,6 +247,92 @@ fn perturbed_quantities_and_interpolation_read_the_old_exner_pr_only_to_extrapol
             };
             let same = inside(&given) == inside(&other);
             assert_eq!(same, !changed.contains(&out), "{out} on {}", grid.name);
+        }
+    }
+}
+
+/// The heights above the surface of the full levels (`[n_cells·nlev]`) of the input
+/// columns, from their `inv_ddqz_z_full`.
+fn heights_above_surface(args: &foehn::runtime::field::Args, nc: usize) -> Vec<f64> {
+    let inv_dz = data(args, "inv_ddqz_z_full");
+    let mut full = vec![0.0; nc * NLEV];
+    for c in 0..nc {
+        let mut interface_below = 0.0;
+        for k in (0..NLEV).rev() {
+            let dz = 1.0 / inv_dz[c + nc * k];
+            full[c + nc * k] = interface_below + 0.5 * dz;
+            interface_below += dz;
+        }
+    }
+    full
+}
+
+/// Sets `name` to `base + q(height)` at every full level, `height` from `full`.
+fn set_profile(
+    args: &mut foehn::runtime::field::Args,
+    name: &str,
+    base: &str,
+    full: &[f64],
+    q: impl Fn(f64) -> f64,
+) {
+    let mut field = args.field(base).unwrap().clone();
+    for (x, &h) in field.as_f64_mut().unwrap().iter_mut().zip(full) {
+        *x += q(h);
+    }
+    args.set_field(name, field);
+}
+
+#[test]
+fn perturbed_quantities_and_interpolation_are_exact_for_low_order_profiles() {
+    // With the metrics' weights, a θv perturbation quadratic in height is extrapolated
+    // exactly to the surface (wgtfacq_c and its level order), and the vertical
+    // derivative of an Exner perturbation linear in height is its slope on every level
+    // from max(1, nflatlev), the surface interface included.
+    let (a, b, c) = (2.0, -1.5e-3, 4e-7);
+    let quadratic = move |h: f64| a + b * h + c * h * h;
+    let slope = 2e-6;
+    let linear = move |h: f64| 1e-3 + slope * h;
+    for grid in common::grids() {
+        let nc = grid.size(Location::Cell);
+        let (_, after) = run((NFLATLEV, NFLAT_GRADP), grid, |args| {
+            let full = heights_above_surface(args, nc);
+            let theta_ref = "reference_theta_at_cells_on_model_levels";
+            set_profile(args, "current_theta_v", theta_ref, &full, quadratic);
+            let exner_ref = "reference_exner_at_cells_on_model_levels";
+            set_profile(args, "current_exner", exner_ref, &full, linear);
+            // The old perturbation equal to the new one: z_exner_ex_pr is the profile.
+            let mut profile = args.field(exner_ref).unwrap().clone();
+            for (x, &h) in profile.as_f64_mut().unwrap().iter_mut().zip(&full) {
+                *x = linear(h);
+            }
+            args.set_field("perturbed_exner_at_cells_on_model_levels", profile);
+        });
+        let (c0, c1) = zone_range(
+            grid,
+            Location::Cell,
+            Zone::LateralBoundary(3),
+            Zone::Halo(1),
+        );
+        let theta_ic = data(&after, "theta_v_at_cells_on_half_levels");
+        let theta_ref_ic = data(&after, "reference_theta_at_cells_on_half_levels");
+        let ddz = data(
+            &after,
+            "ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels",
+        );
+        for cell in c0..c1 {
+            let i = cell + nc * NLEV;
+            let surface = theta_ic[i] - theta_ref_ic[i];
+            assert!(
+                (surface - a).abs() < 1e-9 * a,
+                "θv' at the surface of {cell}: {surface}"
+            );
+            for k in (NFLATLEV as usize)..NLEV {
+                let got = ddz[cell + nc * k];
+                assert!(
+                    (got - slope).abs() < 1e-7 * slope,
+                    "∂π'/∂z at {cell}, {k}: {got} (want {slope})"
+                );
+            }
         }
     }
 }
