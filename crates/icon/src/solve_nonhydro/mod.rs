@@ -18,6 +18,8 @@
 //! `compute_averaged_vn_and_fluxes` (P13, corrector).
 //! `compute_horizontal_velocity_quantities_and_fluxes` (P8, predictor).
 //! `apply_divergence_damping_and_update_vn` (P12, corrector).
+//! `vertically_implicit_solver_at_predictor_step` (P9, predictor), with the solver it
+//! will share with P10 in [`stencils::implicit_solver`].
 //!
 //! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
 //! and the velocity advection's are.
@@ -46,6 +48,7 @@ pub fn entries() -> Vec<Entry> {
         entry::compute_rho_theta_pgrad_and_update_vn(),
         entry::compute_horizontal_velocity_quantities_and_fluxes(),
         entry::compute_rayleigh_damping_factor(),
+        entry::vertically_implicit_solver_at_predictor_step(),
         entry::stencils_61_62(),
         entry::compute_dwdz_for_divergence_damping(),
         entry::compute_interpolation_and_nonhydro_buoy(),
@@ -123,6 +126,20 @@ pub mod entry {
         use super::stencils::compute_horizontal_velocity_quantities_and_fluxes as p;
         entry!(compute_horizontal_velocity_quantities_and_fluxes, 5.0)
             .fixed_statics(|| foehn::ir::Variant::new().with("nflatlev", p::NFLATLEV))
+    }
+
+    /// [`vertically_implicit_solver_at_predictor_step`](super::stencils::vertically_implicit_solver_at_predictor_step)
+    /// (P9), with `end_index_of_damping_layer`, `kstart_moist` and
+    /// `flat_level_index_plus1` fixed to the module's constants: the predictor of every
+    /// substep, 5 times per step.
+    pub fn vertically_implicit_solver_at_predictor_step() -> Entry {
+        use super::stencils::vertically_implicit_solver_at_predictor_step as p;
+        entry!(vertically_implicit_solver_at_predictor_step, 5.0).fixed_statics(|| {
+            foehn::ir::Variant::new()
+                .with("end_index_of_damping_layer", p::END_INDEX_OF_DAMPING_LAYER)
+                .with("kstart_moist", p::KSTART_MOIST)
+                .with("flat_level_index_plus1", p::FLAT_LEVEL_INDEX_PLUS1)
+        })
     }
 
     /// [`stencils_61_62`](super::stencils::stencils_61_62): the predictor of every

@@ -11,6 +11,7 @@ pub mod compute_interpolation_and_nonhydro_buoy;
 pub mod compute_perturbed_quantities_and_interpolation;
 pub mod compute_rayleigh_damping_factor;
 pub mod compute_rho_theta_pgrad_and_update_vn;
+pub mod implicit_solver;
 pub mod init_cell_kdim_field_with_zero_wp;
 pub mod stencils_61_62;
 pub mod update_mass_flux_weighted;
