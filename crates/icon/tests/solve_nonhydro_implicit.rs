@@ -1,6 +1,8 @@
 //! solve_nonhydro, the vertically implicit solvers: the predictor's
 //! `vertically_implicit_solver_at_predictor_step` (P9 of `icon-dycore-reference.md` §3.3,
-//! every variant of `is_iau_active` × `divdamp_type` 2/3/32 × `at_first_substep`): DSL
+//! every variant of `is_iau_active` × `divdamp_type` 2/3/32 × `at_first_substep`) and the
+//! corrector's `vertically_implicit_solver_at_corrector_step` (P10, every variant of
+//! `lprep_adv` × `is_iau_active` × `at_first_substep` × `at_last_substep`): DSL
 //! (interpreter, native CPU backend as written and optimised) against the plain-Rust
 //! reference on both test grids, ICON4Py's argument lists, the output domains (written
 //! exactly there, untouched elsewhere), `rayleigh_type` other than Klemp refused, and the
@@ -253,4 +255,153 @@ fn assert_rest_is_kept(entry: &Entry) {
 #[test]
 fn predictor_solver_keeps_a_balanced_column_at_rest() {
     assert_rest_is_kept(&entry::vertically_implicit_solver_at_predictor_step());
+}
+
+#[test]
+fn corrector_solver_matches_reference() {
+    check(&entry::vertically_implicit_solver_at_corrector_step());
+}
+
+#[test]
+fn corrector_solver_declares_icon4py_arguments() {
+    let want = [
+        "next_w [Cell, KHalf]",
+        "next_rho [Cell, K]",
+        "next_exner [Cell, K]",
+        "next_theta_v [Cell, K]",
+        "dynamical_vertical_mass_flux_at_cells_on_half_levels [Cell, KHalf]",
+        "dynamical_vertical_volumetric_flux_at_cells_on_half_levels [Cell, KHalf]",
+        "exner_dynamical_increment [Cell, K]",
+        "geofac_div [Cell, C2E]",
+        "mass_flux_at_edges_on_model_levels [Edge, K]",
+        "theta_v_flux_at_edges_on_model_levels [Edge, K]",
+        "predictor_vertical_wind_advective_tendency [Cell, KHalf]",
+        "corrector_vertical_wind_advective_tendency [Cell, KHalf]",
+        "nonhydro_buoy_at_cells_on_half_levels [Cell, K]",
+        "rho_at_cells_on_half_levels [Cell, KHalf]",
+        "contravariant_correction_at_cells_on_half_levels [Cell, KHalf]",
+        "exner_w_explicit_weight_parameter [Cell]",
+        "current_exner [Cell, K]",
+        "current_rho [Cell, K]",
+        "current_theta_v [Cell, K]",
+        "current_w [Cell, KHalf]",
+        "inv_ddqz_z_full [Cell, K]",
+        "exner_w_implicit_weight_parameter [Cell]",
+        "theta_v_at_cells_on_half_levels [Cell, KHalf]",
+        "perturbed_exner_at_cells_on_model_levels [Cell, K]",
+        "exner_tendency_due_to_slow_physics [Cell, K]",
+        "rho_iau_increment [Cell, K]",
+        "exner_iau_increment [Cell, K]",
+        "ddqz_z_half [Cell, KHalf]",
+        "rayleigh_damping_factor [K]",
+        "reference_exner_at_cells_on_model_levels [Cell, K]",
+        "advection_explicit_weight_parameter",
+        "advection_implicit_weight_parameter",
+        "r_nsubsteps",
+        "ndyn_substeps_var",
+        "iau_wgt_dyn",
+        "dtime",
+    ];
+    let entry = entry::vertically_implicit_solver_at_corrector_step();
+    assert_arguments(&entry, &want, 16, 5.0);
+}
+
+#[test]
+fn corrector_solver_writes_exactly_its_domains_in_every_variant() {
+    let entry = entry::vertically_implicit_solver_at_corrector_step();
+    let moist = p9::KSTART_MOIST as usize;
+    for grid in common::grids() {
+        let cells = solver_cells(grid);
+        for variant in entry.variants().unwrap() {
+            let set = |name: &str| variant.get(name) == Some(true.into());
+            let (before, after) = common::run_with(&entry, &variant, grid, NLEV, |_| {});
+            let w_concorr_c = "contravariant_correction_at_cells_on_half_levels";
+            assert_eq!(data(&before, w_concorr_c), data(&after, w_concorr_c));
+            assert_written_exactly(&before, &after, "next_w", cells, (0, NLEV + 1));
+            for name in ["next_rho", "next_exner", "next_theta_v"] {
+                assert_written_exactly(&before, &after, name, cells, (0, NLEV));
+            }
+            for name in [
+                "dynamical_vertical_mass_flux_at_cells_on_half_levels",
+                "dynamical_vertical_volumetric_flux_at_cells_on_half_levels",
+            ] {
+                match (set("lprep_adv"), set("at_first_substep")) {
+                    (false, _) => assert_eq!(data(&before, name), data(&after, name)),
+                    (true, first) => {
+                        let top = if first { 0 } else { 1 };
+                        assert_written_exactly(&before, &after, name, cells, (top, NLEV));
+                    }
+                }
+            }
+            let incr = "exner_dynamical_increment";
+            if set("at_last_substep") {
+                assert_written_exactly(&before, &after, incr, cells, (moist, NLEV));
+            } else {
+                assert_eq!(data(&before, incr), data(&after, incr));
+            }
+        }
+    }
+}
+
+#[test]
+fn corrector_solver_supports_only_klemp_rayleigh_damping() {
+    assert_refuses_other_rayleigh_types(&entry::vertically_implicit_solver_at_corrector_step());
+}
+
+#[test]
+fn corrector_solver_w_solves_the_tridiagonal_system() {
+    assert_w_solves_the_system(
+        &entry::vertically_implicit_solver_at_corrector_step(),
+        |args, i| {
+            let scalar = |name: &str| args.scalar(name).unwrap().as_f64();
+            scalar("advection_explicit_weight_parameter")
+                * data(args, "predictor_vertical_wind_advective_tendency")[i]
+                + scalar("advection_implicit_weight_parameter")
+                    * data(args, "corrector_vertical_wind_advective_tendency")[i]
+        },
+    );
+}
+
+#[test]
+fn corrector_solver_keeps_a_balanced_column_at_rest() {
+    assert_rest_is_kept(&entry::vertically_implicit_solver_at_corrector_step());
+}
+
+#[test]
+fn corrector_solver_accumulates_the_tracer_fluxes_over_the_substeps() {
+    // Two substeps with the same state: the first starts the sums, the second adds the
+    // same r_nsubsteps·(mass flux) again, so after it they are twice the first's.
+    let entry = entry::vertically_implicit_solver_at_corrector_step();
+    let pick = |first: bool| {
+        let chosen = Variant::new()
+            .with("lprep_adv", true)
+            .with("is_iau_active", false)
+            .with("at_first_substep", first)
+            .with("at_last_substep", false);
+        entry.variants_with(&chosen).unwrap().remove(0)
+    };
+    let names = [
+        "dynamical_vertical_mass_flux_at_cells_on_half_levels",
+        "dynamical_vertical_volumetric_flux_at_cells_on_half_levels",
+    ];
+    for grid in common::grids() {
+        let nc = grid.size(Location::Cell);
+        let (c0, c1) = solver_cells(grid);
+        let (_, once) = common::run_with(&entry, &pick(true), grid, NLEV, |_| {});
+        let (_, twice) = common::run_with(&entry, &pick(false), grid, NLEV, |args| {
+            for name in names {
+                args.set_field(name, once.field(name).unwrap().clone());
+            }
+        });
+        for name in names {
+            let (a, b) = (data(&once, name), data(&twice, name));
+            for k in 0..NLEV {
+                for c in c0..c1 {
+                    let i = c + nc * k;
+                    let want = 2.0 * a[i];
+                    assert!((b[i] - want).abs() <= 1e-14 * want.abs(), "{name} {i}");
+                }
+            }
+        }
+    }
 }

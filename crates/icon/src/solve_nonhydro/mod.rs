@@ -18,8 +18,9 @@
 //! `compute_averaged_vn_and_fluxes` (P13, corrector).
 //! `compute_horizontal_velocity_quantities_and_fluxes` (P8, predictor).
 //! `apply_divergence_damping_and_update_vn` (P12, corrector).
-//! `vertically_implicit_solver_at_predictor_step` (P9, predictor), with the solver it
-//! will share with P10 in [`stencils::implicit_solver`].
+//! `vertically_implicit_solver_at_predictor_step` (P9, predictor) and
+//! `vertically_implicit_solver_at_corrector_step` (P10, corrector), the solver they share
+//! in [`stencils::implicit_solver`].
 //!
 //! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
 //! and the velocity advection's are.
@@ -54,6 +55,7 @@ pub fn entries() -> Vec<Entry> {
         entry::compute_interpolation_and_nonhydro_buoy(),
         entry::apply_divergence_damping_and_update_vn(),
         entry::compute_averaged_vn_and_fluxes(),
+        entry::vertically_implicit_solver_at_corrector_step(),
         entry::init_cell_kdim_field_with_zero_wp(),
         entry::update_mass_flux_weighted(),
         entry::compute_exner_from_rhotheta(),
@@ -174,6 +176,18 @@ pub mod entry {
     /// the corrector of every substep, 5 times per step.
     pub fn compute_averaged_vn_and_fluxes() -> Entry {
         entry!(compute_averaged_vn_and_fluxes, 5.0)
+    }
+
+    /// [`vertically_implicit_solver_at_corrector_step`](super::stencils::vertically_implicit_solver_at_corrector_step)
+    /// (P10), with `end_index_of_damping_layer` and `kstart_moist` fixed to the
+    /// predictor's constants: the corrector of every substep, 5 times per step.
+    pub fn vertically_implicit_solver_at_corrector_step() -> Entry {
+        use super::stencils::vertically_implicit_solver_at_predictor_step as p;
+        entry!(vertically_implicit_solver_at_corrector_step, 5.0).fixed_statics(|| {
+            foehn::ir::Variant::new()
+                .with("end_index_of_damping_layer", p::END_INDEX_OF_DAMPING_LAYER)
+                .with("kstart_moist", p::KSTART_MOIST)
+        })
     }
 
     /// [`init_cell_kdim_field_with_zero_wp`](super::stencils::init_cell_kdim_field_with_zero_wp):
