@@ -517,8 +517,9 @@ fn the_intermediate_fields_are_allocated_for_the_grid() {
     for (name, f) in IntermediateFields::NAMES.iter().zip(z.fields()) {
         assert!(f.as_f64().unwrap().iter().all(|&x| x == 0.0), "{name}");
     }
+    assert_eq!(z.temporal_extrapolation_of_perturbed_exner.levels(), NLEV);
     assert_eq!(
-        z.temporal_extrapolation_of_perturbed_exner.levels(),
+        z.perturbed_theta_v_at_cells_on_half_levels.levels(),
         NLEV + 1
     );
     assert_eq!(
@@ -668,4 +669,41 @@ fn assert_close(what: &str, slot: &str, want: &[f64], got: &[f64]) {
             "{what}: `{slot}`[{i}] {a:e} vs {b:e}"
         );
     }
+}
+
+#[test]
+fn a_substep_refuses_what_it_cannot_run() {
+    let [grid, _] = common::grids();
+    let config = NonHydrostaticConfig::default();
+    let mut solver = SolveNonhydro::new(config.clone(), grid, &vertical(), NFLAT_GRADP).unwrap();
+    let statics = *solver.statics();
+    let mut state = random_state(&config, &statics, grid, &vertical(), 3).unwrap();
+    let flags = substeps()[0].0;
+    let mut hook = Recorder::default();
+    // Programs not yet in the catalog are named.
+    let missing = solver.missing_programs();
+    if !missing.is_empty() {
+        let e = solver
+            .time_step(&mut state.clone(), 0.0, DTIME, 5, flags, 0.0, &mut hook)
+            .unwrap_err()
+            .to_string();
+        assert!(missing.iter().all(|m| e.contains(m)), "{e}");
+    }
+    // IAU without iau_init.
+    let iau = SubstepFlags {
+        is_iau_active: true,
+        ..flags
+    };
+    let e = solver
+        .time_step(&mut state.clone(), 0.0, DTIME, 5, iau, 0.0, &mut hook)
+        .unwrap_err();
+    assert!(e.to_string().contains("iau_init"), "{e}");
+    // A state of other levels.
+    let other = SolveNonhydro::new(config.clone(), grid, &vertical_of(NLEV + 2), NFLAT_GRADP);
+    let e = other
+        .unwrap()
+        .time_step(&mut state, 0.0, DTIME, 5, flags, 0.0, &mut hook)
+        .unwrap_err();
+    assert!(e.to_string().contains("levels"), "{e}");
+    assert!(hook.0.is_empty(), "nothing ran: {:?}", hook.0);
 }

@@ -338,9 +338,11 @@ fn run_adapted(
 }
 
 /// Where an argument's values lie in a larger slot field: the first `nlev` levels of a
-/// half-level field bound to a full-level argument (ICON4Py's `z_exner_ex_pr`, `nlev + 1`
-/// levels, read as a `CellKField`), or the lowest full level `nlev − 1` of a level field
-/// bound to a horizontal argument (ICON4Py's one-level view of `z_hydro_corr`).
+/// half-level field bound to a full-level argument (a GT4Py `CellKField` argument given
+/// a field of `nlev + 1` levels), or the lowest full level `nlev − 1` of a level field
+/// bound to a horizontal argument (ICON4Py's one-level view of `z_hydro_corr`, which
+/// `compute_hydrostatic_correction_term` writes on level `nlev − 1` and
+/// `compute_rho_theta_pgrad_and_update_vn` reads as an edge field).
 fn part_of(view: Dims, want: Dims, grid: &Grid, nlev: usize) -> Option<std::ops::Range<usize>> {
     use foehn::ir::VKind;
     let same = view.horizontal == want.horizontal && view.local == want.local;

@@ -351,6 +351,14 @@ impl<'a> SolveNonhydro<'a> {
         exchange: &mut dyn HaloExchange,
     ) -> Result<()> {
         self.core.check_levels(state.nlev())?;
+        if let Engine::Cuda(_) = self.core.engine() {
+            return Err(Error::Variant {
+                program: "solve_nonhydro".into(),
+                message: "the CUDA engine does not run SolveNonhydro yet (interpreter, CPU \
+                          and reference do)"
+                    .into(),
+            });
+        }
         if flags.is_iau_active && !self.config.iau_init {
             return Err(Error::Variant {
                 program: "solve_nonhydro".into(),

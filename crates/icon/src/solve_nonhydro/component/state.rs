@@ -151,8 +151,8 @@ state_struct! {
         horizontal_gradient_of_normal_wind_divergence,
         /// dw/dz for the 3D divergence damping (Cell, K); ICON `z_dwdz_dd`.
         dwdz_at_cells_on_model_levels,
-        /// Time-extrapolated Exner perturbation, `nlev + 1` levels (Cell, KHalf); ICON
-        /// `z_exner_ex_pr`.
+        /// Time-extrapolated Exner perturbation (Cell, K; ICON4Py allocates `nlev + 1`
+        /// levels, the last never written or read); ICON `z_exner_ex_pr`.
         temporal_extrapolation_of_perturbed_exner,
         /// Its first vertical derivative (Cell, K); ICON `z_dexner_dz_c(1)`.
         ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels,
@@ -198,9 +198,9 @@ impl IntermediateFields {
                 | "d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels"
                 | "nonhydro_buoy_at_cells_on_half_levels"
                 | "perturbed_rho_at_cells_on_model_levels"
-                | "perturbed_theta_v_at_cells_on_model_levels" => ck.clone(),
-                "temporal_extrapolation_of_perturbed_exner"
-                | "perturbed_theta_v_at_cells_on_half_levels" => ch.clone(),
+                | "perturbed_theta_v_at_cells_on_model_levels"
+                | "temporal_extrapolation_of_perturbed_exner" => ck.clone(),
+                "perturbed_theta_v_at_cells_on_half_levels" => ch.clone(),
                 "rayleigh_damping_factor" | "interpolated_fourth_order_divdamp_factor" => k.clone(),
                 _ => ek.clone(),
             })
