@@ -29,7 +29,9 @@
 //! ([`steps::bindings`]); the velocity advection's own work fields (`z_v_grad_w`,
 //! `z_w_con_c_full`, `vcfl`) are the component's workspace.
 //!
-//! Schedules: [`Schedule::Unfused`] (one program per call) for now.
+//! Schedules: [`Schedule::Unfused`] (one program per call) and [`Schedule::Optimised`]
+//! (every call optimised on its own by foehn's optimiser; the substep is not linked into
+//! one program, so [`Schedule::Fused`] is refused for now).
 
 pub mod inputs;
 pub mod plan;
@@ -41,6 +43,7 @@ use crate::common::component::{Core, Names};
 use crate::common::constants::{CPD, DBL_EPS, GRAV, P0REF, RD, RD_O_CVD};
 use crate::common::exchange::Exchange as HaloExchange;
 use crate::common::plan::Plan;
+use crate::common::runner::optimised;
 pub use crate::common::runner::{Engine, Schedule};
 use crate::fields::vertical::VerticalGrid;
 use crate::velocity_advection::component::{self as va, max_abs_vertical_cfl};
@@ -167,6 +170,7 @@ pub struct SolveNonhydro<'a> {
     params: NonHydrostaticParams,
     statics: Statics,
     core: Core<'a>,
+    schedule: Schedule,
     /// The kind (plan index) of each substep variant run so far.
     kinds: HashMap<Variants, usize>,
     /// The `dtime` of the previous substep (ICON4Py `_dtime_previous_substep`).
@@ -190,13 +194,7 @@ impl<'a> SolveNonhydro<'a> {
             .into_iter()
             .map(|(n, dims)| (n.to_string(), Field::zeros(grid, nlev, dims, F64)))
             .collect();
-        let plan = Plan::new(
-            Schedule::Unfused,
-            0,
-            steps::SEGMENTS,
-            |_| unreachable!(),
-            |_| unreachable!(),
-        )?;
+        let plan = empty_plan(Schedule::Unfused)?;
         let core = Core::new(
             NAMES,
             grid,
@@ -212,10 +210,33 @@ impl<'a> SolveNonhydro<'a> {
             params,
             statics,
             core,
+            schedule: Schedule::Unfused,
             kinds: HashMap::new(),
             dtime_previous_substep: 0.0,
             cfl_at,
         })
+    }
+
+    /// Selects the schedule: [`Schedule::Unfused`] or [`Schedule::Optimised`] (see the
+    /// module doc); [`Schedule::Fused`] is refused.
+    pub fn with_schedule(mut self, schedule: Schedule) -> Result<SolveNonhydro<'a>> {
+        if schedule == Schedule::Fused {
+            return Err(Error::Variant {
+                program: "solve_nonhydro".into(),
+                message: "the substep is not linked into one program yet: Schedule::Unfused \
+                          or Schedule::Optimised"
+                    .into(),
+            });
+        }
+        self.schedule = schedule;
+        self.kinds.clear();
+        self.core.set_plan(empty_plan(schedule)?)?;
+        Ok(self)
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
     }
 
     /// Selects the engine (interpreter, CPU or reference; CUDA is not yet supported).
@@ -285,7 +306,12 @@ impl<'a> SolveNonhydro<'a> {
                 message: format!("programs not in the catalog yet: {}", missing.join(", ")),
             });
         }
-        let segments = plan::unfused_segments(&self.statics, &items)?;
+        let mut segments = plan::unfused_segments(&self.statics, &items)?;
+        if self.schedule == Schedule::Optimised {
+            for segment in segments.iter_mut() {
+                *segment = std::mem::take(segment).into_iter().map(optimised).collect();
+            }
+        }
         let k = self.core.add_kind(segments)?;
         self.kinds.insert(*variants, k);
         Ok(k)
@@ -389,6 +415,18 @@ impl<'a> SolveNonhydro<'a> {
         self.dtime_previous_substep = dtime;
         Ok(())
     }
+}
+
+/// A plan of no kinds yet: the component adds a kind per substep variant when it first
+/// runs one ([`Core::add_kind`]).
+fn empty_plan(schedule: Schedule) -> Result<Plan> {
+    Plan::new(
+        schedule,
+        0,
+        steps::SEGMENTS,
+        |_| unreachable!(),
+        |_| unreachable!(),
+    )
 }
 
 /// The component's own work fields: the velocity advection's `z_v_grad_w`,
