@@ -24,6 +24,11 @@
 //!
 //! The inputs are realistic random fields with ICON's signs and sizes, as the diffusion's
 //! and the velocity advection's are.
+//!
+//! The component ([`component::SolveNonhydro`], ICON4Py's `SolveNonhydro.time_step`)
+//! calls these programs in ICON's order with the velocity advection's, its configuration
+//! with ICON's defaults and the parameters derived from it in [`config`]
+//! (`NonHydrostaticConfig`, `NonHydrostaticParams`).
 
 pub mod component;
 pub mod config;
