@@ -94,7 +94,8 @@ pub const NFLATLEV: i32 = diagnostics::NFLATLEV;
 
 /// The catalog's `nflat_gradp`: below [`NFLATLEV`] (as in ICON, where the
 /// multi-level pressure gradient starts below the flat levels), levels on both sides of
-/// it in a 10-level test column (ICON4Py's stencil test uses 34 of 65 levels).
+/// it in a 10-level test column (ICON4Py's stencil test uses `nflatlev = 5`,
+/// `nflat_gradp = 34`, the values of MeteoSwiss' ch1 experiment).
 pub const NFLAT_GRADP: i32 = 6;
 
 /// The program's fields (ICON4Py's names in the docs; `(Cell, K)` unless stated).
