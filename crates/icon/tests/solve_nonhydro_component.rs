@@ -738,3 +738,43 @@ fn the_fused_schedule_is_refused_for_now() {
     let e = solver.with_schedule(Schedule::Fused).err().unwrap();
     assert!(e.to_string().contains("not linked"), "{e}");
 }
+
+#[test]
+fn a_substep_runs_the_specialised_programs_in_icons_order() {
+    let [global, limited] = common::grids();
+    for grid in [global, limited] {
+        let mut solver = SolveNonhydro::new(
+            NonHydrostaticConfig::default(),
+            grid,
+            &vertical(),
+            NFLAT_GRADP,
+        )
+        .unwrap();
+        for flags in [substeps()[0].0, substeps()[1].0] {
+            let v = solver.variants(flags, 0.004, DTIME);
+            let want: Vec<String> = describe(&step_list(&v))
+                .iter()
+                .filter(|l| !l.starts_with("exchange") && *l != "max_vertical_cfl")
+                .flat_map(|l| match l.as_str() {
+                    l if l.starts_with("velocity_advection predictor") => vec![
+                        "compute_diagnostics_from_normal_wind".to_string(),
+                        "compute_advection_in_predictor_vertical_momentum".into(),
+                        "compute_advection_in_horizontal_momentum".into(),
+                    ],
+                    "velocity_advection corrector" => vec![
+                        "compute_advection_in_corrector_vertical_momentum".to_string(),
+                        "compute_advection_in_horizontal_momentum".into(),
+                    ],
+                    l => vec![l.split(' ').next().unwrap().to_string()],
+                })
+                .collect();
+            let got: Vec<String> = solver
+                .programs(&v)
+                .unwrap()
+                .iter()
+                .map(|p| p.name.clone())
+                .collect();
+            assert_eq!(got, want, "{} {flags:?}", grid.name);
+        }
+    }
+}
