@@ -219,14 +219,20 @@ impl JwConfig {
     }
 
     /// `η` where `Φ(η, φ) = geopotential` by ICON's Newton iteration, and the temperature
-    /// of its last step (at the `η` before the last update, as ICON takes it).
+    /// of its last step (at the `η` before the last update, as ICON takes it). A step
+    /// that leaves `η` unchanged ends the iteration: every later step would repeat it,
+    /// so the result is bit for bit that of ICON's [`NEWTON_STEPS`] steps.
     fn solve_eta(&self, geopotential: f64, lat: Latitude) -> (f64, f64) {
         let mut eta = NEWTON_START;
         let mut temperature = f64::NAN;
         for _ in 0..NEWTON_STEPS {
             let (phi, t) = self.geopotential_and_temperature(eta, lat);
             temperature = t;
-            eta -= (phi - geopotential) / (-RD / eta * t);
+            let next = eta - (phi - geopotential) / (-RD / eta * t);
+            if next == eta {
+                break;
+            }
+            eta = next;
         }
         (eta, temperature)
     }
@@ -365,4 +371,30 @@ pub fn jablonowski_williamson(
         eta_v,
         eta_v_e,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopping_at_a_fixed_point_gives_icons_hundred_steps_bit_for_bit() {
+        let config = JwConfig::default();
+        for i in 0..400 {
+            let (z, lat) = (-400.0 + 60.0 * i as f64, -1.5 + 0.0075 * i as f64);
+            let l = Latitude::new(lat);
+            let (mut eta, mut t) = (NEWTON_START, f64::NAN);
+            for _ in 0..NEWTON_STEPS {
+                let (phi, temp) = config.geopotential_and_temperature(eta, l);
+                t = temp;
+                eta -= (phi - GRAV * z) / (-RD / eta * temp);
+            }
+            let (e, tt) = config.solve_eta(GRAV * z, l);
+            assert_eq!(
+                (e.to_bits(), tt.to_bits()),
+                (eta.to_bits(), t.to_bits()),
+                "z {z}, lat {lat}"
+            );
+        }
+    }
 }
