@@ -12,7 +12,7 @@ use crate::solve_nonhydro::config::{DivergenceDamping, NonHydrostaticConfig};
 use crate::velocity_advection::component::inputs::random_state as va_random_state;
 use foehn::error::Result;
 use foehn::ir::Role;
-use foehn::runtime::field::Field;
+use foehn::runtime::field::{Field, FieldData};
 use foehn_grid::Grid;
 use std::collections::BTreeMap;
 
@@ -85,5 +85,29 @@ pub fn random_state(
     }
     let mut state = SolveNonhydroState::from_named(named, grid, nlev)?;
     state.max_vertical_cfl = 0.0;
+    read_at_or_below_nflat_gradp(&mut state.metric.vertoffset_gradp, statics.nflat_gradp);
     Ok(state)
+}
+
+/// Clamps the offsets of the pressure gradient so that a level `k > nflat_gradp` reads
+/// its neighbours at `k + offset ≥ nflat_gradp`, as ICON's offsets do (its search for
+/// the neighbour's level starts at the edge's `flat_idx ≥ nflat_gradp`), so that the
+/// programs read the derivatives of `z_exner_ex_pr` only where
+/// `compute_perturbed_quantities_and_interpolation` computed them.
+fn read_at_or_below_nflat_gradp(vertoffset_gradp: &mut Field, nflat_gradp: i32) {
+    let (n, local, levels) = (
+        vertoffset_gradp.shape()[0],
+        vertoffset_gradp.shape()[1],
+        vertoffset_gradp.levels(),
+    );
+    let lowest = |k: usize| nflat_gradp - k as i32;
+    let at: Vec<(usize, i32)> = ((nflat_gradp.max(0) as usize + 1)..levels)
+        .flat_map(|k| (0..local).flat_map(move |j| (0..n).map(move |h| (h, j, k))))
+        .map(|(h, j, k)| (vertoffset_gradp.flat_index(h, j, k), lowest(k)))
+        .collect();
+    if let FieldData::I32(offsets) = vertoffset_gradp.data_mut() {
+        for (i, min) in at {
+            offsets[i] = offsets[i].max(min);
+        }
+    }
 }
