@@ -503,3 +503,55 @@ fn a_substep_runs_the_specialised_programs_in_icons_order() {
         }
     }
 }
+
+#[test]
+fn a_substep_on_caller_owned_views_is_the_substep_on_the_state() {
+    let [_, grid] = common::grids();
+    let config = NonHydrostaticConfig::default();
+    let new = || {
+        SolveNonhydro::new(config.clone(), grid, &vertical(), NFLAT_GRADP)
+            .unwrap()
+            .with_engine(Engine::Reference)
+    };
+    let statics = *new().statics();
+    let state = random_state(&config, &statics, grid, &vertical(), 11).unwrap();
+    let (flags, fac) = substeps()[0];
+    let mut want = state.clone();
+    new()
+        .time_step(
+            &mut want,
+            fac,
+            DTIME,
+            5,
+            flags,
+            0.0,
+            &mut Recorder::default(),
+        )
+        .unwrap();
+    let mut got = state;
+    let mut max = got.max_vertical_cfl;
+    let mut views = got.views_mut();
+    new()
+        .time_step_views(
+            &mut views,
+            &mut max,
+            (fac, DTIME, 5, 0.0),
+            flags,
+            &mut Recorder::default(),
+        )
+        .unwrap();
+    drop(views);
+    got.max_vertical_cfl = max;
+    assert_eq!(got, want);
+    // A wrong number of views is refused before anything runs.
+    let e = new()
+        .time_step_views(
+            &mut got.views_mut()[1..],
+            &mut max,
+            (fac, DTIME, 5, 0.0),
+            flags,
+            &mut Recorder::default(),
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("field views given"), "{e}");
+}

@@ -50,7 +50,7 @@ use crate::velocity_advection::component::{self as va, max_abs_vertical_cfl};
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::ir::Scalar;
-use foehn::runtime::field::Field;
+use foehn::runtime::field::{Field, FieldData, FieldView};
 use foehn_grid::Grid;
 pub use state::SolveNonhydroState;
 use std::collections::HashMap;
@@ -175,7 +175,11 @@ pub struct SolveNonhydro<'a> {
     kinds: HashMap<Variants, usize>,
     /// The `dtime` of the previous substep (ICON4Py `_dtime_previous_substep`).
     dtime_previous_substep: f64,
+    /// The position of `vertical_cfl` among the work fields.
     cfl_at: usize,
+    /// The slot of `enh_divdamp_fac`, and its values (K), written into it every substep.
+    enh_at: usize,
+    enh_divdamp_fac: Field,
 }
 
 impl<'a> SolveNonhydro<'a> {
@@ -205,6 +209,14 @@ impl<'a> SolveNonhydro<'a> {
             plan,
         )?;
         let cfl_at = core.work_index("vertical_cfl").expect("a work field");
+        let enh_at = SolveNonhydroState::names()
+            .position(|n| n == "interpolated_fourth_order_divdamp_factor")
+            .expect("a slot");
+        let enh_divdamp_fac = Field::new(
+            foehn::ir::Dims::from_list(&[K.into()]).map_err(Error::Field)?,
+            vec![nlev],
+            FieldData::F64(params.enh_divdamp_fac.clone()),
+        )?;
         Ok(SolveNonhydro {
             config,
             params,
@@ -214,6 +226,8 @@ impl<'a> SolveNonhydro<'a> {
             kinds: HashMap::new(),
             dtime_previous_substep: 0.0,
             cfl_at,
+            enh_at,
+            enh_divdamp_fac,
         })
     }
 
@@ -377,6 +391,27 @@ impl<'a> SolveNonhydro<'a> {
         exchange: &mut dyn HaloExchange,
     ) -> Result<()> {
         self.core.check_levels(state.nlev())?;
+        let mut max = state.max_vertical_cfl;
+        let mut views = state.views_mut();
+        let scalars = (divdamp_fac_o2, dtime, ndyn_substeps_var, iau_wgt_dyn);
+        self.time_step_views(&mut views, &mut max, scalars, flags, exchange)?;
+        drop(views);
+        state.max_vertical_cfl = max;
+        Ok(())
+    }
+
+    /// [`SolveNonhydro::time_step`] on fields the caller owns: `state` holds views of
+    /// every slot in [`SolveNonhydroState::names`] order (placeholders where no program
+    /// of the substep binds one), updated in place; `max_vertical_cfl` is the running
+    /// CFL maximum; `(divdamp_fac_o2, dtime, ndyn_substeps_var, iau_wgt_dyn)` as there.
+    pub fn time_step_views(
+        &mut self,
+        state: &mut [FieldView],
+        max_vertical_cfl: &mut f64,
+        (divdamp_fac_o2, dtime, ndyn_substeps_var, iau_wgt_dyn): (f64, f64, usize, f64),
+        flags: SubstepFlags,
+        exchange: &mut dyn HaloExchange,
+    ) -> Result<()> {
         if let Engine::Cuda(_) = self.core.engine() {
             return Err(Error::Variant {
                 program: "solve_nonhydro".into(),
@@ -393,25 +428,26 @@ impl<'a> SolveNonhydro<'a> {
         }
         let variants = self.variants(flags, divdamp_fac_o2, dtime);
         let kind = self.kind(&variants)?;
-        let enh = state
-            .intermediate
-            .interpolated_fourth_order_divdamp_factor
-            .as_f64_mut()
-            .ok_or_else(|| Error::Field("enh_divdamp_fac: not an f64 field".into()))?;
-        enh.copy_from_slice(&self.params.enh_divdamp_fac);
+        let slots = SolveNonhydroState::names().count();
+        if state.len() != slots {
+            return Err(Error::Field(format!(
+                "solve_nonhydro: {} field views given, a SolveNonhydroState has {slots}",
+                state.len()
+            )));
+        }
+        state[self.enh_at].copy_from(&self.enh_divdamp_fac)?;
         let scalars = self.scalar_values(divdamp_fac_o2, dtime, ndyn_substeps_var, iau_wgt_dyn);
         let (grid, cfl_at) = (self.core.grid(), self.cfl_at);
         let reduce_first = variants.velocity_advection_predictor.is_some();
-        let mut max = state.max_vertical_cfl;
         let reduce = |segment: usize, work: &[Field]| {
             if segment > 0 || reduce_first {
-                max = max.max(max_abs_vertical_cfl(grid, &work[cfl_at])?);
+                let cfl = max_abs_vertical_cfl(grid, &work[cfl_at])?;
+                *max_vertical_cfl = max_vertical_cfl.max(cfl);
             }
             Ok(())
         };
         self.core
-            .run_views_with(kind, &mut state.views_mut(), &scalars, exchange, reduce)?;
-        state.max_vertical_cfl = max;
+            .run_views_with(kind, state, &scalars, exchange, reduce)?;
         self.dtime_previous_substep = dtime;
         Ok(())
     }

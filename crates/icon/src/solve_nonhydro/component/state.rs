@@ -15,10 +15,10 @@
 //! The tendencies of the velocity advection have two slots each as in the velocity
 //! advection's state (`…_predictor`, `…_corrector`; ICON4Py's `PredictorCorrectorPair`).
 //!
-//! ICON's `z_alpha`, `z_beta`, `z_w_expl`, `z_exner_expl`, `z_q`, `z_contr_w_fl_l`,
-//! `z_rho_expl` and `z_th_ddz_exner_c`'s partners of the implicit solver live only
-//! inside one program (`vertically_implicit_solver_at_{predictor,corrector}_step`, as
-//! in ICON4Py): they are that program's temporaries, not fields of the state.
+//! ICON's `z_alpha`, `z_beta`, `z_w_expl`, `z_exner_expl`, `z_q`, `z_contr_w_fl_l`
+//! and `z_rho_expl` of the implicit solver live only inside one program
+//! (`vertically_implicit_solver_at_{predictor,corrector}_step`, as in ICON4Py): they are
+//! that program's temporaries, not fields of the state.
 
 use crate::common::state::FieldGroup;
 pub use crate::common::state::PrognosticState;
