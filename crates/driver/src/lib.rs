@@ -7,9 +7,12 @@
 //! - [`diagnostics`]: quantities diagnosed from a prognostic state (surface pressure);
 //! - [`layout`]: row-major columns ↔ foehn fields.
 //!
-//! The time loop, the output (NetCDF) and the run configuration come later.
+//! - [`time_loop`]: the dycore's time loop (substeps, diffusion, swaps, CFL watch mode).
+//!
+//! The output (NetCDF) and the run configuration come later.
 #![deny(missing_docs)]
 
 pub mod diagnostics;
 pub mod initial;
 pub mod layout;
+pub mod time_loop;
