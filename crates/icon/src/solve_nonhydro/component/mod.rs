@@ -27,7 +27,10 @@
 //! first run (the common layer's [`Core::add_kind`]). Program arguments are bound to
 //! the slots of [`SolveNonhydroState`] by ICON4Py's keyword arguments
 //! ([`steps::bindings`]); the velocity advection's own work fields (`z_v_grad_w`,
-//! `z_w_con_c_full`, `vcfl`) are the component's workspace.
+//! `z_w_con_c_full`, `vcfl`) are the component's workspace. `z_hydro_corr` is one
+//! (Edge, K) slot: `compute_hydrostatic_correction_term` writes its level `nlev − 1`,
+//! which `compute_rho_theta_pgrad_and_update_vn` reads as an edge field (the runner
+//! hands it that level, as ICON4Py's one-level view).
 //!
 //! Schedules: [`Schedule::Unfused`] (one program per call) and [`Schedule::Optimised`]
 //! (every call optimised on its own by foehn's optimiser; the substep is not linked into
