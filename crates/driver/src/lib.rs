@@ -7,12 +7,14 @@
 //! - [`diagnostics`]: quantities diagnosed from a prognostic state (surface pressure);
 //! - [`layout`]: row-major columns ↔ foehn fields.
 //!
-//! - [`time_loop`]: the dycore's time loop (substeps, diffusion, swaps, CFL watch mode).
+//! - [`time_loop`]: the dycore's time loop (substeps, diffusion, swaps, CFL watch mode);
+//! - [`jw_run`]: a JW run assembled from the fields, the initial state and the components.
 //!
 //! The output (NetCDF) and the run configuration come later.
 #![deny(missing_docs)]
 
 pub mod diagnostics;
 pub mod initial;
+pub mod jw_run;
 pub mod layout;
 pub mod time_loop;

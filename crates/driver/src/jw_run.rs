@@ -1,0 +1,91 @@
+//! A Jablonowski–Williamson run assembled from its parts: the static fields over the
+//! JW surface, the initial state ([`initial::jw`](crate::initial::jw)), the solver and
+//! the diffusion on one engine, and the [`Dycore`] time loop over them. What
+//! `foehn run jw` and the tests build; the caller owns the grid and the fields, so the
+//! loop can borrow them for the whole run.
+
+use crate::initial::jw::{jablonowski_williamson, JwConfig};
+use crate::time_loop::{Dycore, LoopSettings};
+use foehn::error::{Error, Result};
+use foehn_grid::Grid;
+use foehn_icon::common::runner::Engine;
+use foehn_icon::diffusion::component::Diffusion;
+use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
+use foehn_icon::diffusion::inputs::state as diffusion_state;
+use foehn_icon::fields::static_fields::GridFields;
+use foehn_icon::fields::topography::{JwTopography, Topography};
+use foehn_icon::fields::vertical::VerticalConfig;
+use foehn_icon::solve_nonhydro::component::SolveNonhydro;
+use foehn_icon::solve_nonhydro::config::NonHydrostaticConfig;
+
+/// Everything a JW run is made of besides the grid.
+#[derive(Debug, Clone)]
+pub struct JwRunSpec {
+    /// The vertical grid (levels, model top, SLEVE options).
+    pub vertical: VerticalConfig,
+    /// The initial state: the steady state, or the baroclinic wave (its perturbation).
+    pub initial: JwConfig,
+    /// The time loop.
+    pub settings: LoopSettings,
+    /// The nonhydrostatic solver.
+    pub nonhydro: NonHydrostaticConfig,
+    /// The diffusion.
+    pub diffusion: DiffusionConfig,
+}
+
+impl JwRunSpec {
+    /// ICON's JW setup with `levels` levels and a time step of `dtime` seconds: the
+    /// baroclinic wave (`steady`: the steady state), 5 substeps, ICON's solver and
+    /// diffusion defaults.
+    pub fn icon(levels: usize, dtime: f64, steady: bool) -> JwRunSpec {
+        JwRunSpec {
+            vertical: VerticalConfig::new(levels),
+            initial: if steady {
+                JwConfig::steady_state()
+            } else {
+                JwConfig::default()
+            },
+            settings: LoopSettings::icon(dtime),
+            nonhydro: NonHydrostaticConfig::default(),
+            diffusion: DiffusionConfig::default(),
+        }
+    }
+}
+
+/// The static fields of `grid` for `spec`'s vertical grid over the JW surface.
+pub fn fields<'g>(grid: &'g Grid, spec: &JwRunSpec) -> Result<GridFields<'g>> {
+    let topography = Topography::JablonowskiWilliamson(JwTopography::default());
+    GridFields::compute(grid, spec.vertical.clone(), &topography)
+        .map_err(|e| Error::Field(format!("JW run: {e}")))
+}
+
+/// The time loop of `spec` on `fields` from the JW initial state, its programs run by
+/// `engine`.
+pub fn dycore<'a>(
+    fields: &'a GridFields<'a>,
+    spec: &JwRunSpec,
+    engine: Engine<'a>,
+) -> Result<Dycore<'a>> {
+    let grid = fields.grid();
+    let fail = |e: &dyn std::fmt::Display| Error::Field(format!("JW run: {e}"));
+    let initial = jablonowski_williamson(fields, &spec.initial).map_err(|e| fail(&e))?;
+    let state = foehn_icon::solve_nonhydro::grid_state(fields, &initial.prognostic)
+        .map_err(|e| fail(&e))?;
+    let vertical = &fields.statics.vertical;
+    let solver = SolveNonhydro::new(
+        spec.nonhydro.clone(),
+        grid,
+        vertical,
+        fields.statics.metrics.nflat_gradp,
+    )?
+    .with_engine(engine);
+    let params = DiffusionParams::new(&spec.diffusion, vertical, false);
+    let diffusion = Diffusion::new(&spec.diffusion, &params, grid, vertical)?.with_engine(engine);
+    let dstate = diffusion_state::grid_state(fields, &spec.diffusion, 0).map_err(|e| fail(&e))?;
+    Dycore::new(
+        solver,
+        Some((diffusion, dstate)),
+        state,
+        spec.settings.clone(),
+    )
+}
