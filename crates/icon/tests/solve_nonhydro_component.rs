@@ -517,17 +517,28 @@ fn a_substep_on_caller_owned_views_is_the_substep_on_the_state() {
     let state = random_state(&config, &statics, grid, &vertical(), 11).unwrap();
     let (flags, fac) = substeps()[0];
     let mut want = state.clone();
-    new()
-        .time_step(
-            &mut want,
-            fac,
-            DTIME,
-            5,
-            flags,
-            0.0,
-            &mut Recorder::default(),
-        )
+    let mut solver = new();
+    assert!(
+        solver
+            .variants(flags, fac, DTIME)
+            .recompute_rayleigh_damping_factor
+    );
+    let mut hook = Recorder::default();
+    solver
+        .time_step(&mut want, fac, DTIME, 5, flags, 0.0, &mut hook)
         .unwrap();
+    // The Rayleigh factor is recomputed only when dtime changes (ICON4Py
+    // `_get_rayleigh_damping_factor`).
+    assert!(
+        !solver
+            .variants(flags, fac, DTIME)
+            .recompute_rayleigh_damping_factor
+    );
+    assert!(
+        solver
+            .variants(flags, fac, 0.5 * DTIME)
+            .recompute_rayleigh_damping_factor
+    );
     let mut got = state;
     let mut max = got.max_vertical_cfl;
     let mut views = got.views_mut();
