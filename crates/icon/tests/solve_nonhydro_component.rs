@@ -566,3 +566,60 @@ fn a_substep_on_caller_owned_views_is_the_substep_on_the_state() {
         .unwrap_err();
     assert!(e.to_string().contains("field views given"), "{e}");
 }
+
+#[test]
+fn an_iau_substep_agrees_with_the_chained_references() {
+    let [_, grid] = common::grids();
+    let config = NonHydrostaticConfig {
+        iau_init: true,
+        ..NonHydrostaticConfig::default()
+    };
+    let new = |engine| {
+        SolveNonhydro::new(config.clone(), grid, &vertical(), NFLAT_GRADP)
+            .unwrap()
+            .with_engine(engine)
+    };
+    let statics = *new(Engine::Reference).statics();
+    let state = random_state(&config, &statics, grid, &vertical(), 13).unwrap();
+    let flags = SubstepFlags {
+        is_iau_active: true,
+        ..substeps()[1].0
+    };
+    let mut after = Vec::new();
+    for engine in [Engine::Reference, Engine::Interpreter] {
+        let mut s = state.clone();
+        new(engine)
+            .time_step(&mut s, 0.0, DTIME, 5, flags, 0.5, &mut Recorder::default())
+            .unwrap();
+        after.push(s);
+    }
+    for slot in SolveNonhydroState::names() {
+        let (Some(a), Some(b)) = (
+            after[0].field(slot).unwrap().as_f64(),
+            after[1].field(slot).unwrap().as_f64(),
+        ) else {
+            continue;
+        };
+        assert_close("iau substep", slot, a, b);
+    }
+    assert_ne!(after[0].next.vn, state.next.vn);
+    // The increments were added: without IAU the substep ends elsewhere.
+    let mut without = state.clone();
+    let off = SubstepFlags {
+        is_iau_active: false,
+        ..flags
+    };
+    new(Engine::Reference)
+        .time_step(
+            &mut without,
+            0.0,
+            DTIME,
+            5,
+            off,
+            0.5,
+            &mut Recorder::default(),
+        )
+        .unwrap();
+    assert_ne!(without.next.vn, after[0].next.vn);
+    assert_ne!(without.next.rho, after[0].next.rho);
+}
