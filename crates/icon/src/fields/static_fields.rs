@@ -15,8 +15,9 @@
 //!   `cells_aw_verts`;
 //! - `geofac_n2s` (Cell, C2E2CO: own cell first) is also split into `geofac_n2s_c` (its
 //!   first column) and `geofac_n2s_nbh` (Cell, C2E2C: the other three);
-//! - `wgtfacq_e` is a full-level field whose levels `nlev − 3 .. nlev` hold the
-//!   computed weights of those levels (ICON's `wgtfacq_e(3), (2), (1)`), 0 above;
+//! - `wgtfacq_e` and `wgtfacq_c` are full-level fields whose levels `nlev − 3 .. nlev`
+//!   hold the computed weights of those levels (ICON's `wgtfacq_e(3), (2), (1)`), 0
+//!   above;
 //! - `zd_vertoffset` is 0 where the truly horizontal diffusion does not apply, except
 //!   on the lowest level, where it is −1: the program reads levels `k + off` and
 //!   `k + off + 1` of the neighbours everywhere and selects the result only where
@@ -25,6 +26,10 @@
 //!   cells (all of a single-domain grid);
 //! - the edge and cell geometry (`tangent_orientation`, `inv_*_length`, `edge_area`,
 //!   `primal/dual_normal_vert_x/y`, `coriolis_frequency`, `cell_area`) is the grid's.
+//!
+//! The fields only the nonhydrostatic solver reads (the reference atmosphere, the
+//! pressure-gradient metrics, the solver's weights and masks, `pos_on_tplane_e`,
+//! `e_flx_avg`, the normals at the cells) are mapped in [`solver_fields`].
 //!
 //! [`synthetic_prognostics`] gives a prognostic state over these fields until the
 //! Jablonowski–Williamson initial state exists.
@@ -44,6 +49,8 @@ use foehn_testkit::SplitMix64;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt;
+
+mod solver_fields;
 
 /// Every name [`GridFields::field`] knows (the state names of the diffusion and
 /// velocity-advection components' constant fields, and aliases under ICON's names).
@@ -97,6 +104,33 @@ pub const NAMES: &[&str] = &[
     "zd_diffcoef",
     "zd_intcoef",
     "zd_vertoffset",
+    // The nonhydrostatic solver's (see `solver_fields`).
+    "primal_normal_cell_x",
+    "primal_normal_cell_y",
+    "dual_normal_cell_x",
+    "dual_normal_cell_y",
+    "pos_on_tplane_e_x",
+    "pos_on_tplane_e_y",
+    "e_flx_avg",
+    "wgtfacq_c",
+    "exner_exfac",
+    "exner_ref_mc",
+    "rho_ref_mc",
+    "rho_ref_me",
+    "theta_ref_me",
+    "theta_ref_ic",
+    "d_exner_dz_ref_ic",
+    "d2dexdz2_fac1_mc",
+    "d2dexdz2_fac2_mc",
+    "zdiff_gradp",
+    "vertoffset_gradp",
+    "pg_exdist",
+    "vwind_impl_wgt",
+    "vwind_expl_wgt",
+    "hmask_dd3d",
+    "scalfac_dd3d",
+    "rayleigh_w",
+    "mask_prog_halo_c",
 ];
 
 /// Why the fields of a grid cannot be computed or handed out.
@@ -289,7 +323,7 @@ impl<'g> GridFields<'g> {
             "coeff2_dwdz" => self.columns(name, (CELL, K), &m.coeff2_dwdz)?,
             "wgtfac_c" => self.columns(name, (CELL, KHALF), &m.wgtfac_c)?,
             "wgtfac_e" => self.columns(name, (EDGE, KHALF), &m.wgtfac_e)?,
-            "wgtfacq_e" => self.lowest_levels(name, &m.wgtfacq_e)?,
+            "wgtfacq_e" => self.lowest_levels(name, Location::Edge, &m.wgtfacq_e)?,
             "ddxn_z_full" => self.columns(name, (EDGE, K), &m.ddxn_z_full)?,
             "ddxt_z_full" => self.columns(name, (EDGE, K), &m.ddxt_z_full)?,
             "coeff_gradekin" => self.row_major(name, (EDGE, E2C), 2, &m.coeff_gradekin)?,
@@ -301,37 +335,45 @@ impl<'g> GridFields<'g> {
                 self.f64_field((CELL, C2E2C, K), |c, j, k| m.zd_intcoef.get(c, j, k))
             }
             "zd_vertoffset" => self.zd_vertoffset()?,
-            _ => return Err(GridFieldsError::UnknownField(name.to_string())),
+            _ => match self.solver_field(name) {
+                Some(field) => field?,
+                None => return Err(GridFieldsError::UnknownField(name.to_string())),
+            },
         };
         Ok(field)
     }
 
-    /// An `f64` field of `dims` whose value at point `h`, local slot `j`, level `k` is
-    /// `f(h, j, k)`, computed in parallel over groups of [`ROWS_PER_TASK`] rows
-    /// `(j, k)`, point by point within a group: the fields module's row-major sources
-    /// are read a cache line (several levels of one point) at a time.
+    /// An `f64` field of `dims` (with a horizontal dimension) whose value at point `h`,
+    /// local slot `j`, level `k` is `f(h, j, k)`, computed in parallel ([`fill_rows`]).
     fn f64_field(
         &self,
         dims: impl IntoDims,
         f: impl Fn(usize, usize, usize) -> f64 + Sync,
     ) -> Field {
         let mut field = Field::zeros(self.grid, self.nlev(), dims, F64);
-        let n = field.shape().first().copied().unwrap_or(1).max(1);
-        let width = field.dims().local.map_or(1, |c| c.width());
-        let data = field.as_f64_mut().expect("an f64 field");
-        data.par_chunks_mut(n * ROWS_PER_TASK)
-            .enumerate()
-            .for_each(|(task, rows)| {
-                let first = task * ROWS_PER_TASK;
-                let count = rows.len() / n;
-                for h in 0..n {
-                    for r in 0..count {
-                        let row = first + r;
-                        rows[r * n + h] = f(h, row % width, row / width);
-                    }
-                }
-            });
+        let (n, width) = Self::extents(&field);
+        fill_rows(field.as_f64_mut().expect("an f64 field"), n, width, f);
         field
+    }
+
+    /// [`GridFields::f64_field`] for an `i32` field (level offsets).
+    fn i32_field(
+        &self,
+        dims: impl IntoDims,
+        f: impl Fn(usize, usize, usize) -> i32 + Sync,
+    ) -> Field {
+        let mut field = Field::zeros(self.grid, self.nlev(), dims, I32);
+        let (n, width) = Self::extents(&field);
+        if let FieldData::I32(data) = field.data_mut() {
+            fill_rows(data, n, width, f);
+        }
+        field
+    }
+
+    /// Points (at least 1) and neighbours per point of `field`.
+    fn extents(field: &Field) -> (usize, usize) {
+        let n = field.shape().first().copied().unwrap_or(1).max(1);
+        (n, field.dims().local.map_or(1, |c| c.width()))
     }
 
     /// An error unless `found == expected`.
@@ -414,14 +456,20 @@ impl<'g> GridFields<'g> {
         Ok(self.f64_field(zeros.dims().list(), |h, _, k| f.get(h, k)))
     }
 
-    /// `wgtfacq_e`: the weights of the lowest three levels (`[n_edges, 3]`, column `j`
-    /// weighs level `nlev − 3 + j`) on those levels of a full-level field, 0 above.
-    fn lowest_levels(&self, name: &str, f: &Columns) -> Result<Field, GridFieldsError> {
+    /// `wgtfacq_e`, `wgtfacq_c`: the weights of the lowest three levels (`[n, 3]`,
+    /// column `j` weighs level `nlev − 3 + j`) on those levels of a full-level field
+    /// at `location`, 0 above.
+    fn lowest_levels(
+        &self,
+        name: &str,
+        location: Location,
+        f: &Columns,
+    ) -> Result<Field, GridFieldsError> {
         let nlev = self.nlev();
-        self.check(name, f.len(), self.grid.size(Location::Edge))?;
+        self.check(name, f.len(), self.grid.size(location))?;
         self.check(name, f.levels(), 3)?;
         Ok(
-            self.f64_field((EDGE, K), |e, _, k| match (k + 3).checked_sub(nlev) {
+            self.f64_field((location, K), |e, _, k| match (k + 3).checked_sub(nlev) {
                 Some(j) => f.get(e, j),
                 None => 0.0,
             }),
@@ -439,30 +487,40 @@ impl<'g> GridFields<'g> {
             nc * 3 * nlev,
         )?;
         self.check("zd_diffcoef", m.zd_diffcoef.as_slice().len(), nc * nlev)?;
-        let mut field = Field::zeros(self.grid, nlev, (CELL, C2E2C, K), I32);
-        let n = nc.max(1);
-        if let FieldData::I32(data) = field.data_mut() {
-            data.par_chunks_mut(n * ROWS_PER_TASK)
-                .enumerate()
-                .for_each(|(task, rows)| {
-                    let count = rows.len() / n;
-                    for c in 0..n {
-                        for r in 0..count {
-                            let row = task * ROWS_PER_TASK + r;
-                            let (j, k) = (row % 3, row / 3);
-                            rows[r * n + c] = if m.zd_diffcoef.get(c, k) != 0.0 {
-                                m.zd_vertoffset.get(c, j, k)
-                            } else if k + 1 == nlev {
-                                -1
-                            } else {
-                                0
-                            };
-                        }
-                    }
-                });
-        }
-        Ok(field)
+        Ok(self.i32_field((CELL, C2E2C, K), |c, j, k| {
+            if m.zd_diffcoef.get(c, k) != 0.0 {
+                m.zd_vertoffset.get(c, j, k)
+            } else if k + 1 == nlev {
+                -1
+            } else {
+                0
+            }
+        }))
     }
+}
+
+/// Fills `data` (`n` points × rows of (local slot `j`, level `k`), column-major) with
+/// `f(h, j, k)` in parallel over groups of [`ROWS_PER_TASK`] rows, point by point
+/// within a group: the fields module's row-major sources are read a cache line
+/// (several levels of one point) at a time.
+fn fill_rows<T: Send>(
+    data: &mut [T],
+    n: usize,
+    width: usize,
+    f: impl Fn(usize, usize, usize) -> T + Sync,
+) {
+    data.par_chunks_mut(n * ROWS_PER_TASK)
+        .enumerate()
+        .for_each(|(task, rows)| {
+            let first = task * ROWS_PER_TASK;
+            let count = rows.len() / n;
+            for h in 0..n {
+                for r in 0..count {
+                    let row = first + r;
+                    rows[r * n + h] = f(h, row % width, row / width);
+                }
+            }
+        });
 }
 
 /// The noise of the component states' synthetic prognostic fields (`grid_state`): ± 3 m/s

@@ -32,9 +32,12 @@
 
 pub mod component;
 pub mod config;
+pub mod grid_state;
 pub mod inputs;
 pub mod references;
 pub mod stencils;
+
+pub use grid_state::grid_state;
 
 use crate::common::constants::{CVD, P0REF, RD};
 use foehn_testkit::catalog::Entry;
