@@ -63,6 +63,53 @@ pub struct BenchArgs {
     /// report, e.g. one an interrupted run left behind.
     #[arg(long)]
     from: Option<PathBuf>,
+    /// Only the variants with these static values (`name=value`, comma-separated, e.g.
+    /// `--only at_first_substep=true,is_iau_active=true`); a program without one of the
+    /// names keeps all its values of it.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+}
+
+/// The `name=value` pairs of `--only`, checked against the chosen programs: every name
+/// must be a static argument of at least one of them.
+fn only_filter(a: &BenchArgs, chosen: &[&Entry]) -> Result<Vec<(String, String)>> {
+    let mut pairs = Vec::new();
+    for item in &a.only {
+        let Some((name, value)) = item.split_once('=') else {
+            bail!("--only `{item}`: expected name=value (e.g. at_first_substep=true)");
+        };
+        let mut known = std::collections::BTreeSet::new();
+        for entry in chosen {
+            for variant in entry.variants()? {
+                known.extend(variant.0.keys().cloned());
+            }
+        }
+        if !known.contains(name) {
+            let names: Vec<String> = known.into_iter().collect();
+            bail!(
+                "--only `{name}`: no chosen program has this static argument (they have: {})",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            );
+        }
+        pairs.push((name.to_string(), value.to_string()));
+    }
+    Ok(pairs)
+}
+
+/// The variants of `entry` that `--only`'s pairs keep.
+fn variants_kept(entry: &Entry, only: &[(String, String)]) -> Result<Vec<foehn::ir::Variant>> {
+    Ok(entry
+        .variants()?
+        .into_iter()
+        .filter(|v| {
+            only.iter()
+                .all(|(name, value)| v.get(name).is_none_or(|x| x.to_string() == *value))
+        })
+        .collect())
 }
 
 /// Every program foehn knows.
@@ -127,9 +174,10 @@ pub fn run(a: BenchArgs) -> Result<()> {
     let info = grid_info(&grid, a.levels);
     let device = format!("host CPU ({} threads)", rayon::current_num_threads());
     let mut report = BenchReport::new(&device, peak, info);
+    let only = only_filter(&a, &chosen)?;
     let mut jobs = Vec::new();
     for entry in chosen {
-        for variant in entry.variants()? {
+        for variant in variants_kept(entry, &only)? {
             for &e in &engines {
                 for cfg in &cfgs {
                     // The reference and the interpreter have no schedules.
@@ -218,9 +266,10 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
         bw.memcpy_gbs
     );
     let mut report = BenchReport::new(&device, bw.kernel_gbs, grid_info(&grid, a.levels));
+    let only = only_filter(a, chosen)?;
     let mut jobs = Vec::new();
     for entry in chosen {
-        for variant in entry.variants()? {
+        for variant in variants_kept(entry, &only)? {
             for cfg in &cfgs {
                 jobs.push((*entry, variant.clone(), cfg));
             }

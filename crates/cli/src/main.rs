@@ -14,6 +14,7 @@ mod fields_write;
 mod grid_cmd;
 mod grid_load;
 mod limits;
+mod plot_cmd;
 mod run_cmd;
 
 use clap::{Parser, Subcommand};
@@ -43,6 +44,8 @@ enum Command {
     Exec(exec_cmd::ExecArgs),
     /// Show a program's typed IR, content hash, minimal bytes and generated code.
     Explain(explain_cmd::ExplainArgs),
+    /// Draw a lat/lon map (PNG) of a cell field of a run's NetCDF output.
+    Plot(plot_cmd::PlotArgs),
     /// Inspect or clear the compiled-program cache (FOEHN_CACHE_DIR).
     #[command(subcommand)]
     Cache(cache_cmd::CacheCommand),
@@ -70,6 +73,7 @@ fn main() {
         Command::Compile(a) => compile_cmd::run(a),
         Command::Exec(a) => exec_cmd::run(a),
         Command::Compare(a) => compare_cmd::run(a),
+        Command::Plot(a) => plot_cmd::run(a),
     };
     // Per-program metrics (FOEHN_METRICS ≥ 1): table on stderr, GT4Py-layout JSON.
     if let Err(e) = foehn_metrics::finish() {

@@ -17,4 +17,5 @@ pub mod diagnostics;
 pub mod initial;
 pub mod jw_run;
 pub mod layout;
+pub mod output;
 pub mod time_loop;

@@ -6,7 +6,8 @@
 //! - [`report`]: the benchmark report that `foehn bench` writes (JSON + table).
 //! - [`compare`]: speedups between reports in three formats (our bench report, GT4Py metrics,
 //!   ICON's OpenACC/Bencher timers; see [`load`] and [`openacc_map`]).
-//! - [`plot`]: bar-chart PNGs drawn with an embedded font (no system fonts needed).
+//! - [`plot`]: bar-chart PNGs drawn with an embedded font (no system fonts needed); [`map`]:
+//!   lat/lon maps of a cell field (model output) with a colour bar.
 //! - Small shared helpers: [`stats`], [`table`], [`fsio`], [`variant`].
 #![deny(missing_docs)]
 
@@ -17,6 +18,7 @@ pub mod gt4py;
 pub mod key;
 pub mod lines;
 pub mod load;
+pub mod map;
 pub mod openacc_map;
 pub mod plot;
 pub mod registry;

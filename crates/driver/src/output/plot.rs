@@ -1,0 +1,114 @@
+//! Lat/lon maps of output fields ([`foehn_metrics::map::CellMap`]): a cell field of a
+//! [`Snapshot`] at one level, or any cell field with its description (what `foehn plot`
+//! reads from a file). Pressures in Pa are shown in hPa; the title names the field, its
+//! level and the time in days.
+
+use super::{variable, OutputError, Snapshot, Vertical};
+use foehn_grid::{Grid, Location};
+use foehn_metrics::map::CellMap;
+use std::path::Path;
+
+/// What a map shows besides the values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapLabel<'a> {
+    /// The variable's name.
+    pub name: &'a str,
+    /// Its description.
+    pub long_name: &'a str,
+    /// Its units.
+    pub units: &'a str,
+    /// The level shown (`"level 35"`, `"850 hPa"`), if any.
+    pub level: Option<String>,
+    /// Seconds since the start.
+    pub time: f64,
+}
+
+/// `day 9`, `day 0.25`: a time in days, up to two decimals.
+pub fn day_label(time: f64) -> String {
+    let days = format!("{:.2}", time / 86_400.0);
+    let days = days.trim_end_matches('0').trim_end_matches('.');
+    format!("day {days}")
+}
+
+/// The map of `values` at cell centres `lon`, `lat` (degrees) with `label`: Pa turned
+/// into hPa, the title `long name (name), level, day d`.
+pub fn cell_map(lon: Vec<f64>, lat: Vec<f64>, mut values: Vec<f64>, label: &MapLabel) -> CellMap {
+    let mut units = label.units.to_string();
+    if units == "Pa" {
+        values.iter_mut().for_each(|v| *v /= 100.0);
+        units = "hPa".to_string();
+    }
+    let mut title = format!("{} ({})", label.long_name, label.name);
+    if let Some(level) = &label.level {
+        title.push_str(&format!(", {level}"));
+    }
+    title.push_str(&format!(", {}", day_label(label.time)));
+    CellMap {
+        title,
+        units,
+        lon,
+        lat,
+        values,
+        region: None,
+        range: None,
+    }
+}
+
+/// The map of the cell field `name` of `snapshot` at level (or pressure level) index
+/// `level` (ignored for a surface field) on `grid`.
+pub fn snapshot_map(
+    grid: &Grid,
+    snapshot: &Snapshot,
+    name: &str,
+    level: usize,
+) -> Result<CellMap, OutputError> {
+    let info = variable(name)
+        .filter(|v| v.location == Location::Cell)
+        .ok_or_else(|| OutputError::Shape(format!("no cell field `{name}` to map")))?;
+    let field = snapshot
+        .field(name)
+        .expect("every variable is in a snapshot");
+    let k = if info.vertical == Vertical::Surface {
+        0
+    } else {
+        level
+    };
+    if k >= field.levels() {
+        return Err(OutputError::Shape(format!(
+            "`{name}` has {} levels, not {}",
+            field.levels(),
+            level + 1
+        )));
+    }
+    let level_text = match info.vertical {
+        Vertical::Surface => None,
+        Vertical::Pressure => Some(format!("{:.0} hPa", snapshot.pressure_levels[k] / 100.0)),
+        Vertical::Full | Vertical::Half => Some(format!("level {}", k + 1)),
+    };
+    let g = &grid.geometry;
+    let degrees = |x: &[f64]| x.iter().map(|v| v.to_degrees()).collect();
+    Ok(cell_map(
+        degrees(&g.cell_lon),
+        degrees(&g.cell_lat),
+        (0..field.len()).map(|c| field.get(c, k)).collect(),
+        &MapLabel {
+            name,
+            long_name: info.long_name,
+            units: info.units,
+            level: level_text,
+            time: snapshot.time,
+        },
+    ))
+}
+
+/// Writes the map of [`snapshot_map`] to the PNG `path` (atomically).
+pub fn write_snapshot_map(
+    grid: &Grid,
+    snapshot: &Snapshot,
+    name: &str,
+    level: usize,
+    path: &Path,
+) -> Result<(), OutputError> {
+    snapshot_map(grid, snapshot, name, level)?.render_png(path)?;
+    Ok(())
+}

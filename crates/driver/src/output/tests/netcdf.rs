@@ -1,0 +1,224 @@
+//! The NetCDF output read back: CF attributes, dimensions, values (missing values as the
+//! fill value), deterministic bytes, atomic files (an output that fails leaves the ones
+//! written before whole), `ncdump -h` where installed, and the reader's refusals.
+
+use super::super::netcdf::{NetcdfOutput, OutputFile, FILL_VALUE};
+use super::super::{Snapshot, Vertical, VARIABLES};
+use super::{cases, Case};
+use foehn_grid::Location;
+
+fn write(case: &Case, dir: &std::path::Path, time: f64) -> std::path::PathBuf {
+    let snapshot = Snapshot {
+        time,
+        ..case.snapshot.clone()
+    };
+    NetcdfOutput::new(dir, "jw")
+        .write(&case.fields, &snapshot)
+        .unwrap()
+}
+
+/// Every variable with its CF attributes, dimensions and values.
+#[test]
+fn read_back() {
+    for case in cases() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(case, dir.path(), 86_400.0);
+        assert_eq!(path.file_name().unwrap(), "jw_0001d00h00m00s.nc");
+        let f = OutputFile::open(&path).unwrap();
+        let grid = case.fields.grid();
+        assert_eq!(
+            f.text_attribute("", "Conventions").as_deref(),
+            Some("CF-1.8")
+        );
+        assert_eq!(
+            f.text_attribute("time", "units").as_deref(),
+            Some("seconds since 2000-01-01 00:00:00")
+        );
+        assert_eq!(
+            f.text_attribute("time", "calendar").as_deref(),
+            Some("proleptic_gregorian")
+        );
+        assert_eq!(f.times().unwrap(), [86_400.0]);
+        for (name, standard) in [
+            ("clon", "longitude"),
+            ("clat", "latitude"),
+            ("elon", "longitude"),
+            ("elat", "latitude"),
+        ] {
+            assert_eq!(f.text_attribute(name, "units").as_deref(), Some("radian"));
+            assert_eq!(
+                f.text_attribute(name, "standard_name").as_deref(),
+                Some(standard)
+            );
+        }
+        assert_eq!(
+            f.text_attribute("clon", "bounds").as_deref(),
+            Some("clon_bnds")
+        );
+        let (lon, lat) = f.cell_lon_lat().unwrap();
+        assert_eq!(lon[7], grid.geometry.cell_lon[7].to_degrees());
+        assert_eq!(lat.len(), grid.size(Location::Cell));
+        let bnds = f.variable("clat_bnds").unwrap();
+        assert_eq!(
+            bnds.dims,
+            [("ncells".to_string(), lat.len()), ("nv".to_string(), 3)]
+        );
+        let z = f.variable("z_ifc").unwrap();
+        assert_eq!(z.dim("height_2"), Some(case.fields.nlev() + 1));
+        for (info, field) in case.snapshot.iter() {
+            let v = f.variable(info.name).unwrap();
+            let standard = f
+                .text_attribute(info.name, "standard_name")
+                .unwrap_or_default();
+            assert_eq!(standard, info.standard_name, "{}", info.name);
+            assert_eq!(v.units, info.units);
+            assert_eq!(v.long_name, info.long_name);
+            let coords = f.text_attribute(info.name, "coordinates").unwrap();
+            let horizontal = if info.location == Location::Edge {
+                "nedges"
+            } else {
+                "ncells"
+            };
+            assert_eq!(
+                coords,
+                if horizontal == "nedges" {
+                    "elat elon"
+                } else {
+                    "clat clon"
+                }
+            );
+            let vertical = match info.vertical {
+                Vertical::Surface => None,
+                Vertical::Full => Some("height"),
+                Vertical::Half => Some("height_2"),
+                Vertical::Pressure => Some("plev"),
+            };
+            let names: Vec<&str> = v.dims.iter().map(|(n, _)| n.as_str()).collect();
+            let mut want = vec!["time"];
+            want.extend(vertical);
+            want.push(horizontal);
+            assert_eq!(names, want, "{}", info.name);
+            let n = field.len();
+            for (i, x) in v.values.iter().enumerate() {
+                let (k, h) = (i / n, i % n);
+                let y = field.get(h, k);
+                assert!(
+                    *x == y || (x.is_nan() && y.is_nan()),
+                    "{} [{k}, {h}]: {x} {y}",
+                    info.name
+                );
+            }
+        }
+        if case.fields.grid().is_limited_area() {
+            // The first boundary row has no cell wind: written as the fill value.
+            let u = f.variable("u").unwrap();
+            assert!(u.values[0].is_nan());
+        }
+    }
+}
+
+/// The same snapshot gives the same bytes; no temporary file stays behind; a failed
+/// output leaves those written before whole and readable.
+#[test]
+fn atomic_and_deterministic() {
+    let case = cases()[1];
+    let dir = tempfile::tempdir().unwrap();
+    let first = write(case, dir.path(), 0.0);
+    let bytes = std::fs::read(&first).unwrap();
+    assert_eq!(write(case, dir.path(), 0.0), first);
+    assert_eq!(std::fs::read(&first).unwrap(), bytes);
+    let second = write(case, dir.path(), 21_600.0);
+    // The third output's name is taken by a folder: that write fails.
+    let out = NetcdfOutput::new(dir.path(), "jw");
+    std::fs::create_dir(out.path(43_200.0)).unwrap();
+    let snapshot = Snapshot {
+        time: 43_200.0,
+        ..case.snapshot.clone()
+    };
+    let e = out.write(&case.fields, &snapshot).unwrap_err().to_string();
+    assert!(e.contains("jw_0000d12h00m00s.nc"), "{e}");
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "jw_0000d00h00m00s.nc",
+            "jw_0000d06h00m00s.nc",
+            "jw_0000d12h00m00s.nc"
+        ]
+    );
+    assert_eq!(std::fs::read(&first).unwrap(), bytes);
+    assert_eq!(
+        OutputFile::open(&second).unwrap().times().unwrap(),
+        [21_600.0]
+    );
+}
+
+/// `ncdump -h` (netcdf-bin) reads the header, where installed.
+#[test]
+fn ncdump_reads_it() {
+    let Ok(out) = std::process::Command::new("ncdump")
+        .arg("-h")
+        .arg("/dev/null")
+        .output()
+    else {
+        eprintln!("ncdump not installed: skipped");
+        return;
+    };
+    let _ = out;
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(cases()[0], dir.path(), 0.0);
+    let out = std::process::Command::new("ncdump")
+        .arg("-h")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    for want in [
+        "time = UNLIMITED ; // (1 currently)",
+        ":Conventions = \"CF-1.8\"",
+        "double ps(time, ncells)",
+        "double vn(time, height, nedges)",
+        "double w(time, height_2, ncells)",
+        "ps:standard_name = \"surface_air_pressure\"",
+        "temp_p:coordinates = \"clat clon\"",
+    ] {
+        assert!(text.contains(want), "missing `{want}` in\n{text}");
+    }
+    assert!(
+        text.contains(&format!("{FILL_VALUE:e}").replace("e36", "e+36")[..8])
+            || text.contains("_FillValue")
+    );
+    assert_eq!(VARIABLES.len(), 13);
+}
+
+/// A missing file, a file that is not NetCDF and a missing variable are named.
+#[test]
+fn reader_refusals() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.nc");
+    let e = OutputFile::open(&missing).err().unwrap().to_string();
+    assert!(e.contains("none.nc") && e.contains("no such file"), "{e}");
+    let text = dir.path().join("text.nc");
+    std::fs::write(&text, "not netcdf").unwrap();
+    let e = OutputFile::open(&text).err().unwrap().to_string();
+    assert!(
+        e.contains("text.nc") && e.contains("not a NetCDF file"),
+        "{e}"
+    );
+    let path = write(cases()[0], dir.path(), 0.0);
+    let e = OutputFile::open(&path)
+        .unwrap()
+        .variable("psl")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no variable `psl`") && e.contains("ps,"), "{e}");
+}
