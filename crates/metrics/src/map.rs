@@ -190,7 +190,11 @@ fn tick(v: f64, span: f64) -> String {
     let v = if v.abs() < span.abs() * 1e-9 { 0.0 } else { v };
     let mag = v.abs().max(span.abs());
     if mag != 0.0 && !(1e-2..1e6).contains(&mag) {
-        return if v == 0.0 { "0".to_string() } else { format!("{v:.2e}") };
+        return if v == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{v:.2e}")
+        };
     }
     let digits = (1.0 - span.abs().log10().floor()).clamp(0.0, 6.0) as usize;
     format!("{v:.digits$}")
