@@ -1,6 +1,7 @@
 //! Loop nests: a kernel's points (a thread per point on the GPU, loops on the CPU),
-//! the stencils computed at each point (guarded by their domains when fused), stores,
-//! and scan columns.
+//! the stencils computed at each point (guarded by their domains when fused; a member
+//! whose fixed domain lies inside another's is nested in that guard and reuses what it
+//! computed, ADR 0012), stores, and scan columns.
 
 use super::*;
 
@@ -90,19 +91,7 @@ impl<'a> Gen<'a> {
         if members.len() == 1 {
             self.point(st)?;
         } else {
-            for (m, &member) in members.iter().enumerate() {
-                self.st = member;
-                let d = |i: usize| self.dom_bound(4 * m + i);
-                let mut guard = format!("if (h >= {} && h < {}", d(0), d(1));
-                if has_k {
-                    write!(guard, " && k >= {} && k < {}", d(2), d(3)).unwrap();
-                }
-                self.line(format!("/* stencil `{}` */", member.name));
-                self.open(format!("{guard})"));
-                self.point(member)?;
-                self.close();
-            }
-            self.st = st;
+            self.fused_members(members, has_k)?;
         }
         for _ in 0..open {
             self.close();
@@ -113,6 +102,58 @@ impl<'a> Gen<'a> {
             self.out.insert_str(at, &text);
         }
         Ok(std::mem::take(&mut self.out))
+    }
+
+    /// The members of a fused kernel at the current point, each under the guard of its
+    /// domain. With domains fixed at compile time, a member whose domain lies inside the
+    /// previous one's is emitted inside that guard (the same guard is not repeated), so
+    /// the values the outer member computed at the point are reused, not recomputed
+    /// ([`member_order`]).
+    fn fused_members(&mut self, members: &[&'a Stencil], has_k: bool) -> Result<(), CodegenError> {
+        let st = self.st;
+        let domains: Option<Vec<[i64; 4]>> = self.fixed_domains.as_ref().map(|d| {
+            (0..members.len())
+                .map(|m| [d[4 * m], d[4 * m + 1], d[4 * m + 2], d[4 * m + 3]])
+                .collect()
+        });
+        let order = match &domains {
+            Some(d) => member_order(self.prog, members, d),
+            None => (0..members.len()).collect(),
+        };
+        let mut open: Vec<[i64; 4]> = Vec::new();
+        for m in order {
+            let member = members[m];
+            self.st = member;
+            let inner = domains.as_ref().map(|d| d[m]);
+            // Close the guards that do not contain this member's domain.
+            while let (Some(top), Some(g)) = (open.last(), inner) {
+                if contains(top, &g) {
+                    break;
+                }
+                open.pop();
+                self.close();
+            }
+            self.line(format!("/* stencil `{}` */", member.name));
+            if inner.is_none() || open.last() != inner.as_ref() {
+                let d = |i: usize| self.dom_bound(4 * m + i);
+                let mut guard = format!("if (h >= {} && h < {}", d(0), d(1));
+                if has_k {
+                    write!(guard, " && k >= {} && k < {}", d(2), d(3)).unwrap();
+                }
+                self.open(format!("{guard})"));
+                open.push(inner.unwrap_or([0; 4]));
+            }
+            self.point(member)?;
+            if inner.is_none() {
+                open.pop();
+                self.close();
+            }
+        }
+        for _ in open {
+            self.close();
+        }
+        self.st = st;
+        Ok(())
     }
 
     /// Member domain bound `i` of a fused kernel: a constant when sizes are fixed at
@@ -266,4 +307,37 @@ impl<'a> Gen<'a> {
         }
         Ok(())
     }
+}
+
+/// Whether the domain `outer` (`[h0, h1, k0, k1]`) contains `inner`.
+fn contains(outer: &[i64; 4], inner: &[i64; 4]) -> bool {
+    outer[0] <= inner[0] && inner[1] <= outer[1] && outer[2] <= inner[2] && inner[3] <= outer[3]
+}
+
+/// The order in which a fused kernel's members are emitted: as scheduled, or, when no
+/// member reads what another one writes and no two write the same field (so any order
+/// computes the same), larger domains first (stable: by level count, then point count,
+/// descending), so that members on smaller domains nest inside them and share what
+/// they computed.
+fn member_order(prog: &Program, members: &[&Stencil], domains: &[[i64; 4]]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    let independent = members.iter().all(|a| {
+        let read = prog.fields_read(a.root);
+        members.iter().all(|b| {
+            std::ptr::eq(*a, *b)
+                || b.outputs
+                    .iter()
+                    .all(|o| !read.contains(o) && !a.outputs.contains(o))
+        })
+    });
+    if independent {
+        order.sort_by_key(|&m| {
+            let d = &domains[m];
+            (
+                std::cmp::Reverse(d[3] - d[2]),
+                std::cmp::Reverse(d[1] - d[0]),
+            )
+        });
+    }
+    order
 }
