@@ -19,6 +19,7 @@ use std::path::PathBuf;
 
 /// Options of `foehn plot`.
 #[derive(ClapArgs)]
+#[cfg_attr(not(feature = "netcdf"), allow(dead_code))]
 pub struct PlotArgs {
     /// The NetCDF output file.
     file: PathBuf,
@@ -80,6 +81,7 @@ fn parse_region(s: &str) -> std::result::Result<foehn_metrics::map::Region, Stri
 
 /// Which time of the axis `--time` asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(not(feature = "netcdf"), allow(dead_code))]
 enum TimeChoice {
     /// An index into the time axis.
     Index(usize),
@@ -87,6 +89,7 @@ enum TimeChoice {
     Seconds(f64),
 }
 
+#[cfg_attr(not(feature = "netcdf"), allow(dead_code))]
 fn parse_time(s: &str) -> Result<TimeChoice> {
     let s = s.trim();
     if let Ok(i) = s.parse::<usize>() {

@@ -3,6 +3,8 @@
 //! maps of surface and level fields, pressure levels (stored and interpolated), the
 //! same bytes every time, and clear refusals of a missing file, variable, time or level.
 
+#![cfg(feature = "netcdf")]
+
 use foehn_driver::initial::jw::{jablonowski_williamson, JwConfig};
 use foehn_driver::output::netcdf::NetcdfOutput;
 use foehn_driver::output::{Snapshot, DEFAULT_PRESSURE_LEVELS};

@@ -6,8 +6,10 @@
 //! - [`Snapshot`]: all of them for one output time, under the names of [`VARIABLES`]
 //!   (the prognostics under ICON4Py's names `vn`, `w`, `rho`, `exner`, `theta_v`);
 //! - [`OutputSchedule`]: which steps are output times;
-//! - `netcdf` (feature `netcdf`): the NetCDF writer and reader;
-//! - [`plot`]: a cell field of a snapshot as a lat/lon map PNG (`foehn_metrics::map`).
+//! - `netcdf` (feature `netcdf`): the NetCDF writer (`NetcdfOutput`; a run's `DIR/NAME.nc`
+//!   becomes `DIR/NAME_DDDDdHHhMMmSSs.nc`, one file per output time) and reader;
+//! - [`plot`]: a cell field of a snapshot as a lat/lon map PNG (`foehn_metrics::map`),
+//!   and the maps a run draws at each output time ([`plot::write_maps`]).
 //!
 //! Why one file per output time: each file is written to a temporary beside its name and
 //! renamed into place when complete ([`foehn_fsio::Staged`]), so every write is atomic

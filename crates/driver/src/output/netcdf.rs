@@ -51,6 +51,22 @@ impl NetcdfOutput {
         }
     }
 
+    /// Output named after one path, `DIR/NAME.nc` (a run's `output` option): the files
+    /// `DIR/NAME_DDDDdHHhMMmSSs.nc`, one per output time.
+    pub fn from_path(path: &Path) -> NetcdfOutput {
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let prefix = path.file_stem().map_or_else(
+            || "output".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        NetcdfOutput::new(dir, &prefix)
+    }
+
     /// The path of the file of the output at `time` seconds.
     pub fn path(&self, time: f64) -> PathBuf {
         self.dir.join(file_name(&self.prefix, time))

@@ -5,8 +5,8 @@
 
 use super::{variable, OutputError, Snapshot, Vertical};
 use foehn_grid::{Grid, Location};
-use foehn_metrics::map::CellMap;
-use std::path::Path;
+use foehn_metrics::map::{CellMap, Region};
+use std::path::{Path, PathBuf};
 
 /// What a map shows besides the values.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,4 +111,67 @@ pub fn write_snapshot_map(
 ) -> Result<(), OutputError> {
     snapshot_map(grid, snapshot, name, level)?.render_png(path)?;
     Ok(())
+}
+
+/// A map a run draws at every output time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapRequest {
+    /// The cell variable (one of [`VARIABLES`](super::VARIABLES)).
+    pub name: String,
+    /// The level (or pressure level) index, 0-based; ignored for surface fields.
+    pub level: usize,
+    /// The box shown; `None`: the grid's.
+    pub region: Option<Region>,
+    /// The colour scale's limits in the map's units (hPa for pressures); `None`: the
+    /// values' range.
+    pub range: Option<(f64, f64)>,
+}
+
+impl MapRequest {
+    /// The map of `name` at level index `level`, box and colour scale from the data.
+    pub fn new(name: &str, level: usize) -> MapRequest {
+        MapRequest {
+            name: name.to_string(),
+            level,
+            region: None,
+            range: None,
+        }
+    }
+
+    /// The file name of this map at `time`: `{prefix}_{name}[_L{level + 1}]_DDDDdHHhMMmSSs.png`.
+    pub fn file_name(&self, prefix: &str, time: f64) -> String {
+        let surface = variable(&self.name).is_some_and(|v| v.vertical == Vertical::Surface);
+        let level = if surface {
+            String::new()
+        } else {
+            format!("_L{}", self.level + 1)
+        };
+        format!(
+            "{prefix}_{}{level}_{}.png",
+            self.name,
+            super::time_label(time)
+        )
+    }
+}
+
+/// Draws every map of `requests` for `snapshot` into `dir` (named by
+/// [`MapRequest::file_name`]); returns the paths written.
+pub fn write_maps(
+    grid: &Grid,
+    snapshot: &Snapshot,
+    requests: &[MapRequest],
+    dir: &Path,
+    prefix: &str,
+) -> Result<Vec<PathBuf>, OutputError> {
+    requests
+        .iter()
+        .map(|r| {
+            let mut map = snapshot_map(grid, snapshot, &r.name, r.level)?;
+            map.region = r.region.or(map.region);
+            map.range = r.range.or(map.range);
+            let path = dir.join(r.file_name(prefix, snapshot.time));
+            map.render_png(&path)?;
+            Ok(path)
+        })
+        .collect()
 }

@@ -2,8 +2,8 @@
 //! fill value), deterministic bytes, atomic files (an output that fails leaves the ones
 //! written before whole), `ncdump -h` where installed, and the reader's refusals.
 
-use super::super::netcdf::{NetcdfOutput, OutputFile, FILL_VALUE};
-use super::super::{Snapshot, Vertical, VARIABLES};
+use super::super::netcdf::{NetcdfOutput, OutputFile};
+use super::super::{Snapshot, Vertical};
 use super::{cases, Case};
 use foehn_grid::Location;
 
@@ -117,6 +117,21 @@ fn read_back() {
     }
 }
 
+/// A run's output path names the folder and the start of the file names.
+#[test]
+fn from_path() {
+    let out = NetcdfOutput::from_path(std::path::Path::new("runs/jw.nc"));
+    assert_eq!(
+        out.path(21_600.0),
+        std::path::Path::new("runs/jw_0000d06h00m00s.nc")
+    );
+    let out = NetcdfOutput::from_path(std::path::Path::new("jw.nc"));
+    assert_eq!(
+        out.path(0.0),
+        std::path::Path::new("./jw_0000d00h00m00s.nc")
+    );
+}
+
 /// The same snapshot gives the same bytes; no temporary file stays behind; a failed
 /// output leaves those written before whole and readable.
 #[test]
@@ -157,47 +172,57 @@ fn atomic_and_deterministic() {
     );
 }
 
-/// `ncdump -h` (netcdf-bin) reads the header, where installed.
-#[test]
-fn ncdump_reads_it() {
-    let Ok(out) = std::process::Command::new("ncdump")
-        .arg("-h")
-        .arg("/dev/null")
-        .output()
-    else {
-        eprintln!("ncdump not installed: skipped");
-        return;
-    };
-    let _ = out;
-    let dir = tempfile::tempdir().unwrap();
-    let path = write(cases()[0], dir.path(), 0.0);
-    let out = std::process::Command::new("ncdump")
-        .arg("-h")
-        .arg(&path)
-        .output()
-        .unwrap();
+/// The output of a command-line tool, `None` when it is not installed.
+fn tool(name: &str, args: &[&str]) -> Option<String> {
+    let out = std::process::Command::new(name).args(args).output().ok()?;
     assert!(
         out.status.success(),
-        "{}",
+        "{name} {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8(out.stdout).unwrap();
-    for want in [
-        "time = UNLIMITED ; // (1 currently)",
-        ":Conventions = \"CF-1.8\"",
-        "double ps(time, ncells)",
-        "double vn(time, height, nedges)",
-        "double w(time, height_2, ncells)",
-        "ps:standard_name = \"surface_air_pressure\"",
-        "temp_p:coordinates = \"clat clon\"",
-    ] {
-        assert!(text.contains(want), "missing `{want}` in\n{text}");
+    Some(String::from_utf8(out.stdout).unwrap())
+}
+
+/// `ncdump -h` (netcdf-bin) reads the header and CDO the grid, levels and time, where
+/// installed: CDO sees the unstructured grid with its cell bounds and averages `ps`.
+#[test]
+fn ncdump_and_cdo_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(cases()[0], dir.path(), 0.0);
+    let p = path.to_str().unwrap();
+    match tool("ncdump", &["-h", p]) {
+        None => eprintln!("ncdump not installed: skipped"),
+        Some(text) => {
+            for want in [
+                "time = UNLIMITED ; // (1 currently)",
+                ":Conventions = \"CF-1.8\"",
+                "double ps(time, ncells)",
+                "double vn(time, height, nedges)",
+                "double w(time, height_2, ncells)",
+                "ps:standard_name = \"surface_air_pressure\"",
+                "temp_p:coordinates = \"clat clon\"",
+                "ps:_FillValue = 9.96920996838687e+36",
+            ] {
+                assert!(text.contains(want), "missing `{want}` in\n{text}");
+            }
+        }
     }
-    assert!(
-        text.contains(&format!("{FILL_VALUE:e}").replace("e36", "e+36")[..8])
-            || text.contains("_FillValue")
-    );
-    assert_eq!(VARIABLES.len(), 13);
+    match tool("cdo", &["-s", "sinfon", p]) {
+        None => eprintln!("cdo not installed: skipped"),
+        Some(text) => {
+            for want in [
+                "unstructured",
+                "cellbounds",
+                "plev : 85000 Pa",
+                "proleptic_gregorian",
+            ] {
+                assert!(text.contains(want), "missing `{want}` in\n{text}");
+            }
+            let mean = tool("cdo", &["-s", "outputf,%.3f", "-fldmean", "-selname,ps", p]).unwrap();
+            let mean: f64 = mean.trim().parse().unwrap();
+            assert!((mean - 100_000.0).abs() < 100.0, "{mean}");
+        }
+    }
 }
 
 /// A missing file, a file that is not NetCDF and a missing variable are named.
