@@ -4,6 +4,8 @@
 //!   on by `FOEHN_METRICS` and written at exit in GT4Py's metrics JSON layout ([`gt4py`]);
 //!   samples are grouped by [`key::ProgramKey`].
 //! - [`report`]: the benchmark report that `foehn bench` writes (JSON + table).
+//! - [`timer_report`]: the end-of-run timer report of a model run (per component and
+//!   program, % of the run, simulated days per day) and its progress bar.
 //! - [`compare`]: speedups between reports in three formats (our bench report, GT4Py metrics,
 //!   ICON's OpenACC/Bencher timers; see [`load`] and [`openacc_map`]).
 //! - [`plot`]: bar-chart PNGs drawn with an embedded font (no system fonts needed); [`map`]:
@@ -26,6 +28,7 @@ pub mod report;
 pub mod snapshot;
 pub mod stats;
 pub mod table;
+pub mod timer_report;
 pub mod variant;
 
 pub use compare::{compare_columns, compare_files, Comparison, Row};
