@@ -9,10 +9,13 @@
 //!
 //! - [`time_loop`]: the dycore's time loop (substeps, diffusion, swaps, CFL watch mode);
 //! - [`jw_run`]: a JW run assembled from the fields, the initial state and the components.
+//! - [`config`]: a run's configuration (TOML with ICON's JW defaults, every option
+//!   validated, printed back for `foehn run jw --print-config`).
 //!
-//! The output (NetCDF) and the run configuration come later.
+//! The output (NetCDF) comes later.
 #![deny(missing_docs)]
 
+pub mod config;
 pub mod diagnostics;
 pub mod initial;
 pub mod jw_run;
