@@ -16,6 +16,7 @@ mod grid_load;
 mod limits;
 mod plot_cmd;
 mod run_cmd;
+mod run_jw;
 
 use clap::{Parser, Subcommand};
 
@@ -29,7 +30,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the main job: ICON's diffusion component for a few steps (GPU if present).
+    /// Run the main job: ICON's diffusion component for a few steps (GPU if present);
+    /// `foehn run jw`: the Jablonowski–Williamson test (configuration only, for now).
     Run(run_cmd::RunArgs),
     /// Generate, inspect and convert grids.
     #[command(subcommand)]

@@ -23,7 +23,11 @@ use std::time::Instant;
 
 /// Options of `foehn run`.
 #[derive(ClapArgs)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct RunArgs {
+    /// `foehn run jw`: the Jablonowski–Williamson test ([`crate::run_jw`]).
+    #[command(subcommand)]
+    jw: Option<RunSubcommand>,
     /// What to run (for now: `diffusion`, ICON's diffusion component; the full dycore on
     /// the Jablonowski–Williamson test comes later).
     #[arg(default_value = "diffusion")]
@@ -50,6 +54,14 @@ pub struct RunArgs {
     topography: Topography,
 }
 
+/// The runs with their own options.
+#[derive(clap::Subcommand)]
+enum RunSubcommand {
+    /// ICON's dycore on the Jablonowski–Williamson test (validates the configuration;
+    /// the time loop is not available yet).
+    Jw(crate::run_jw::JwArgs),
+}
+
 fn norms(state: &DiffusionState) -> String {
     ["vn", "w", "theta_v", "exner"]
         .iter()
@@ -71,6 +83,9 @@ fn topography_name(t: &Topography) -> &'static str {
 
 /// Runs `foehn run`.
 pub fn run(a: RunArgs) -> Result<()> {
+    if let Some(RunSubcommand::Jw(jw)) = a.jw {
+        return crate::run_jw::run(jw);
+    }
     if a.component != "diffusion" {
         bail!("unknown component `{}` (available: diffusion)", a.component);
     }

@@ -1,0 +1,182 @@
+//! `foehn run jw` through the real binary: the configuration's refusals (a misspelt key
+//! in a file named with its line, `--days` with `--steps`, a bad duration, invalid
+//! values), `--print-config` output that reads back, flags over the file, and the
+//! clear stop (status 2) of a valid run while the time loop does not exist.
+
+use std::path::Path;
+use std::process::Command;
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn foehn(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
+        .args(args)
+        .output()
+        .expect("the foehn binary runs");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn jw(extra: &[&str]) -> Run {
+    let mut args = vec!["run", "jw"];
+    args.extend_from_slice(extra);
+    foehn(&args)
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// A refusal: status 1 and every part in the message on stderr.
+fn assert_refused(r: &Run, parts: &[&str]) {
+    assert_eq!(
+        r.code,
+        Some(1),
+        "stdout: {}\nstderr: {}",
+        r.stdout,
+        r.stderr
+    );
+    for p in parts {
+        assert!(r.stderr.contains(p), "`{p}` missing from: {}", r.stderr);
+    }
+}
+
+#[test]
+fn misspelt_key_in_a_file_names_key_file_line_and_valid_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "jw.toml",
+        "[run]\nlevels = 35\n\n[nonhydrostatic]\ndivdamp_fc = 0.004\n",
+    );
+    let r = jw(&["--config", &file, "--print-config"]);
+    assert_refused(
+        &r,
+        &[
+            &format!("{file}:5"),
+            "unknown key `divdamp_fc`",
+            "[nonhydrostatic]",
+            "divdamp_fac",
+        ],
+    );
+    assert!(r.stdout.is_empty());
+}
+
+#[test]
+fn days_with_steps_is_refused() {
+    let r = jw(&["--days", "1", "--steps", "3"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--days") && r.stderr.contains("--steps"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "both.toml", "[run]\ndays = 1.0\nsteps = 3\n");
+    assert_refused(&jw(&["--config", &file]), &["days and steps", "either"]);
+}
+
+#[test]
+fn bad_durations_and_values_are_refused() {
+    let r = jw(&["--output-interval", "6 hours"]);
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr.contains("not a duration") && r.stderr.contains("\"10 steps\""),
+        "{}",
+        r.stderr
+    );
+    let r = jw(&[
+        "--output",
+        "jw.nc",
+        "--output-interval",
+        "7m",
+        "--print-config",
+    ]);
+    assert_refused(&r, &["--output-interval", "7m", "multiple of dtime"]);
+    assert_refused(&jw(&["--dtime", "-300"]), &["--dtime", "-300", "positive"]);
+    assert_refused(&jw(&["--days", "0.001"]), &["--days", "0.288 time steps"]);
+    assert_refused(&jw(&["--substeps", "0"]), &["--substeps", "at least one"]);
+    assert_refused(
+        &jw(&["--grid", "torus_100000mx100000m_res1000m"]),
+        &["sphere"],
+    );
+    let r = jw(&["--levels", "0"]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("1 to 1000"), "{}", r.stderr);
+    let r = jw(&["--backend", "gpu"]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("auto, cpu or cuda"), "{}", r.stderr);
+}
+
+#[test]
+fn printed_configuration_parses_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = jw(&[
+        "--grid",
+        "r2b5",
+        "--levels",
+        "40",
+        "--steady",
+        "--steps",
+        "12",
+        "--output",
+        "out.nc",
+        "--output-interval",
+        "1h",
+        "--print-config",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    for line in [
+        "grid = \"r2b5\"",
+        "levels = 40",
+        "steady = true",
+        "dtime = 150.0",
+        "steps = 12",
+        "output = \"out.nc\"",
+        "output_interval = \"1h\"",
+        "divdamp_fac = 0.0025",
+        "hdiff_efdt_ratio = 10.0",
+    ] {
+        assert!(
+            r.stdout.contains(line),
+            "`{line}` missing from:\n{}",
+            r.stdout
+        );
+    }
+    let file = write(dir.path(), "printed.toml", &r.stdout);
+    let again = jw(&["--config", &file, "--print-config"]);
+    assert_eq!(again.code, Some(0), "{}", again.stderr);
+    assert_eq!(again.stdout, r.stdout);
+    // Flags override the file.
+    let over = jw(&["--config", &file, "--days", "2", "--print-config"]);
+    assert_eq!(over.code, Some(0), "{}", over.stderr);
+    assert!(over.stdout.contains("days = 2.0") && !over.stdout.contains("\nsteps = 12"));
+    assert!(over.stdout.contains("levels = 40"));
+}
+
+#[test]
+fn valid_run_stops_clearly_while_the_time_loop_is_missing() {
+    let r = jw(&["--grid", "r2b4", "--steps", "2"]);
+    assert_eq!(r.code, Some(2), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("configuration valid"), "{}", r.stdout);
+    assert!(r.stdout.contains("2 steps"), "{}", r.stdout);
+    assert!(r.stderr.contains("not available yet") && r.stderr.contains("nothing was run"));
+}
+
+#[test]
+fn missing_config_file_is_named() {
+    assert_refused(
+        &jw(&["--config", "/nonexistent/jw.toml"]),
+        &["/nonexistent/jw.toml", "cannot read"],
+    );
+}
