@@ -33,6 +33,8 @@ pub mod interval;
 pub mod sections;
 
 use crate::initial::jw::JwConfig;
+use crate::jw_run::JwRunSpec;
+use crate::time_loop::LoopSettings;
 use foehn_grid::{GridKind, GridSpec};
 use foehn_icon::diffusion::config::DiffusionConfig;
 use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
@@ -276,6 +278,31 @@ impl RunSetup {
     /// Simulated seconds of the run.
     pub fn simulated_seconds(&self) -> f64 {
         self.steps as f64 * self.dtime
+    }
+
+    /// The time loop's settings: dtime, substeps, the CFL watch mode, diffusion every
+    /// step (and before the loop when configured), no tracer fluxes.
+    pub fn loop_settings(&self) -> LoopSettings {
+        LoopSettings {
+            dtime: self.dtime,
+            ndyn_substeps: self.config.run.ndyn_substeps,
+            ndyn_substeps_max: self.max_ndyn_substeps,
+            vcfl_threshold: self.config.cfl.vertical_cfl_threshold,
+            apply_diffusion: true,
+            diffuse_before_loop: self.config.run.diffuse_before_time_loop,
+            lprep_adv: false,
+        }
+    }
+
+    /// What [`crate::jw_run`] builds a run from.
+    pub fn jw_run_spec(&self) -> JwRunSpec {
+        JwRunSpec {
+            vertical: self.vertical.clone(),
+            initial: self.jw,
+            settings: self.loop_settings(),
+            nonhydro: self.nonhydrostatic.clone(),
+            diffusion: self.diffusion.clone(),
+        }
     }
 }
 

@@ -67,6 +67,19 @@ fn defaults_are_icon_jw_experiment() {
     assert_eq!(s.config.run.backend, Backend::Auto);
     assert!(!s.config.run.diffuse_before_time_loop);
     assert_eq!(s.simulated_seconds(), 9.0 * 86400.0);
+    let spec = s.jw_run_spec();
+    assert_eq!(spec.vertical, s.vertical);
+    assert_eq!(spec.initial, s.jw);
+    assert_eq!(spec.nonhydro, s.nonhydrostatic);
+    assert_eq!(spec.diffusion, s.diffusion);
+    let l = spec.settings;
+    assert_eq!(
+        (l.dtime, l.ndyn_substeps, l.ndyn_substeps_max),
+        (300.0, 5, 12)
+    );
+    assert_eq!(l.vcfl_threshold, 0.85);
+    assert!(l.apply_diffusion && !l.diffuse_before_loop && !l.lprep_adv);
+    l.validate().unwrap();
 }
 
 #[test]
