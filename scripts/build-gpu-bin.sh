@@ -14,7 +14,7 @@ cp "$TARGET/release/foehn" "$BIN/foehn"
 cargo test --release -p foehn -p foehn-gpu -p foehn-icon --no-run --message-format=json 2>/dev/null \
   | python3 -c '
 import sys, json, shutil
-keep = {"cuda_backend", "shared_code", "cpu_backend", "device", "examples", "semantics", "random_programs", "diffusion_gpu", "diffusion_component", "velocity_advection_component", "cuda_graphs"}
+keep = {"cuda_backend", "shared_code", "cpu_backend", "device", "examples", "semantics", "random_programs", "diffusion_gpu", "diffusion_component", "velocity_advection_component", "cuda_graphs", "solve_nonhydro_gpu"}
 for line in sys.stdin:
     try:
         m = json.loads(line)

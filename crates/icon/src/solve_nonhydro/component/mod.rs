@@ -3,7 +3,9 @@
 //! catalog called in ICON's order ([`steps::step_list`]), with the velocity advection's
 //! calls and its CFL reductions, the halo exchanges through an
 //! [`Exchange`](crate::common::exchange::Exchange) hook, on the interpreter, the CPU
-//! backend or the chained plain-Rust references.
+//! backend or the chained plain-Rust references, or on a CUDA device with the state
+//! kept there for the whole run ([`cuda`]: upload once, substeps and swaps on the
+//! device, download on request).
 //!
 //! ```text
 //! time_step(state, divdamp_fac_o2, dtime, ndyn_substeps_var, flags, iau_wgt_dyn):
@@ -36,6 +38,7 @@
 //! (every call optimised on its own by foehn's optimiser; the substep is not linked into
 //! one program, so [`Schedule::Fused`] is refused for now).
 
+pub mod cuda;
 pub mod inputs;
 pub mod plan;
 pub mod state;
@@ -256,7 +259,8 @@ impl<'a> SolveNonhydro<'a> {
         self.schedule
     }
 
-    /// Selects the engine (interpreter, CPU or reference; CUDA is not yet supported).
+    /// Selects the engine (interpreter, CPU, reference, or CUDA: see [`cuda`] for the
+    /// state kept on the device).
     pub fn with_engine(mut self, engine: Engine<'a>) -> SolveNonhydro<'a> {
         self.core.set_engine(engine);
         self
@@ -394,9 +398,12 @@ impl<'a> SolveNonhydro<'a> {
         exchange: &mut dyn HaloExchange,
     ) -> Result<()> {
         self.core.check_levels(state.nlev())?;
+        let scalars = (divdamp_fac_o2, dtime, ndyn_substeps_var, iau_wgt_dyn);
+        if let Engine::Cuda(cuda) = self.core.engine() {
+            return self.time_step_through_device(cuda, state, scalars, flags, exchange);
+        }
         let mut max = state.max_vertical_cfl;
         let mut views = state.views_mut();
-        let scalars = (divdamp_fac_o2, dtime, ndyn_substeps_var, iau_wgt_dyn);
         self.time_step_views(&mut views, &mut max, scalars, flags, exchange)?;
         drop(views);
         state.max_vertical_cfl = max;
@@ -418,17 +425,12 @@ impl<'a> SolveNonhydro<'a> {
         if let Engine::Cuda(_) = self.core.engine() {
             return Err(Error::Variant {
                 program: "solve_nonhydro".into(),
-                message: "the CUDA engine does not run SolveNonhydro yet (interpreter, CPU \
-                          and reference do)"
+                message: "the CUDA engine runs a SolveNonhydroState (time_step) or a \
+                          device state (upload, time_step_on_device), not host views"
                     .into(),
             });
         }
-        if flags.is_iau_active && !self.config.iau_init {
-            return Err(Error::Variant {
-                program: "solve_nonhydro".into(),
-                message: "is_iau_active needs a configuration with iau_init".into(),
-            });
-        }
+        self.check_flags(flags)?;
         let variants = self.variants(flags, divdamp_fac_o2, dtime);
         let kind = self.kind(&variants)?;
         let slots = SolveNonhydroState::names().count();
@@ -452,6 +454,19 @@ impl<'a> SolveNonhydro<'a> {
         self.core
             .run_views_with(kind, state, &scalars, exchange, reduce)?;
         self.dtime_previous_substep = dtime;
+        Ok(())
+    }
+}
+
+impl SolveNonhydro<'_> {
+    /// The flags are ones the configuration can run (`is_iau_active` needs `iau_init`).
+    fn check_flags(&self, flags: SubstepFlags) -> Result<()> {
+        if flags.is_iau_active && !self.config.iau_init {
+            return Err(Error::Variant {
+                program: "solve_nonhydro".into(),
+                message: "is_iau_active needs a configuration with iau_init".into(),
+            });
+        }
         Ok(())
     }
 }

@@ -1,0 +1,802 @@
+//! The solver on the GPU with its state on the device for the whole run: upload the
+//! [`SolveNonhydroState`] once ([`SolveNonhydro::upload`] →
+//! [`DeviceSolveNonhydroState`]), run substeps on it
+//! ([`SolveNonhydro::time_step_on_device`]: kernels are only enqueued), swap the
+//! prognostic pair and the tendency pairs between substeps without copying
+//! ([`DeviceSolveNonhydroState::swap_prognostic`] and the tendency swaps), download on
+//! request ([`DeviceSolveNonhydroState::download`]).
+//!
+//! Each slot of the state (and each of the component's work fields) is one device
+//! buffer, named by the slot it held at upload. A substep's kind (its [`Variants`])
+//! appears when first run; its programs are compiled then (NVRTC, cached on disk and in
+//! the backend) and bound to the buffers.
+//!
+//! **Swaps.** A bound program holds its fields' pointers by value (in its argument
+//! block and in the CUDA graphs recorded from it, ADR 0011), so a swap cannot rewrite
+//! them. The device state keeps a [`Parity`]: which buffer of each pair (`current_*` /
+//! `next_*`, the two slots of the normal-wind tendency, the two of the vertical-wind
+//! tendency) each slot name points at; a swap flips one bit and copies nothing. The
+//! bindings are kept per kind *and* parity, bound when that combination first runs: at
+//! most 8 bindings of a kind (in ICON's loop of 5 substeps a kind meets 2 to 4), each
+//! with its own temporaries. Binding once per combination and never again is cheaper at
+//! run time than rebinding at every swap (a binding allocates its temporaries and
+//! builds every kernel's argument block); the memory is the bindings' temporaries,
+//! small beside the state.
+//!
+//! **Narrowed arguments.** Where a program declares less than its slot holds (the first
+//! `nlev` levels of a half-level slot, or `z_hydro_corr`'s level `nlev − 1` read as an
+//! edge field, see `common::runner`'s `part_of`), the program is bound to a view into
+//! the slot's buffer at that offset (an alias argument named `<slot>__at_<offset>`):
+//! nothing is copied, the program writes the slot in place.
+//!
+//! **Reductions.** The velocity advection's `vertical_cfl` is a device buffer; after
+//! each CFL point of the substep (ICON's `max_vcfl_dyn`) a kernel folds its largest
+//! magnitude into a running maximum in device memory
+//! ([`crate::common::device_max`]); [`DeviceSolveNonhydroState::max_vertical_cfl`]
+//! downloads those 8 bytes, the only copy to the host a substep makes.
+//!
+//! **Exchanges.** At ICON's exchange points the substep calls a [`DeviceExchange`] hook
+//! with the device buffers of the exchanged slots ([`ExchangedField`]); on one process
+//! it is [`NoExchange`]. The kernels before it are enqueued, not finished: a hook that
+//! moves data queues its work on the same stream or synchronises it first.
+//!
+//! [`SolveNonhydro::time_step`] on [`Engine::Cuda`](super::Engine::Cuda) uploads the
+//! host state, runs the substep, and downloads it again (the host hook gets the
+//! exchanged fields downloaded and uploaded back): a convenience for tests, not for a
+//! run. [`SolveNonhydro::time_step_views`] on the CUDA engine is refused (views are host
+//! memory).
+
+use super::state::{SolveNonhydroState, CURRENT, NEXT};
+use super::{Schedule, SolveNonhydro, SubstepFlags, Variants, SCALARS};
+use crate::common::cuda::declarations;
+use crate::common::device_max::{MaxAbs, RunningMax};
+use crate::common::exchange::{Exchange as HaloExchange, NoExchange};
+use crate::common::runner::{part_of, Exchange, ExchangeMode, Step};
+use crate::velocity_advection::component::reduction_range;
+use foehn::codegen::Sizes;
+use foehn::error::{Error, Result};
+use foehn::ir::layout::indices_fit;
+use foehn::ir::{self, DType, FieldType, Role, Scalar};
+use foehn::runtime::cuda::{Bound, CudaBackend, CudaCompiled, DeviceArgs};
+use foehn::runtime::field::{Field, FieldData, FieldView};
+use foehn_gpu::{DeviceBuffer, DevicePtr, Gpu, GpuError};
+use foehn_grid::Location;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// The two slots of the normal-wind tendency (predictor, corrector).
+const VN_TENDENCY: [&str; 2] = [
+    "normal_wind_advective_tendency_predictor",
+    "normal_wind_advective_tendency_corrector",
+];
+/// The two slots of the vertical-wind tendency (predictor, corrector).
+const W_TENDENCY: [&str; 2] = [
+    "vertical_wind_advective_tendency_predictor",
+    "vertical_wind_advective_tendency_corrector",
+];
+/// The work field the CFL reductions read.
+const VERTICAL_CFL: &str = "vertical_cfl";
+/// The slot of the fourth-order divergence-damping profile.
+const ENH_DIVDAMP_FAC: &str = "interpolated_fourth_order_divdamp_factor";
+
+/// Which buffer of each pair the slot names point at: `false` is the buffer the slot
+/// held at upload, `true` the other one of its pair.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Parity {
+    /// The prognostic pair (`current_*` ↔ `next_*`).
+    pub prognostic: bool,
+    /// The normal-wind tendency's predictor and corrector slots.
+    pub normal_wind_tendency: bool,
+    /// The vertical-wind tendency's predictor and corrector slots.
+    pub vertical_wind_tendency: bool,
+}
+
+impl Parity {
+    /// The buffer (named by the slot that held it at upload) that `slot` points at.
+    pub fn buffer<'n>(&self, slot: &'n str) -> &'n str {
+        let prognostic = CURRENT
+            .iter()
+            .zip(NEXT)
+            .map(|(a, b)| (self.prognostic, *a, b));
+        let tendencies = [
+            (self.normal_wind_tendency, VN_TENDENCY[0], VN_TENDENCY[1]),
+            (self.vertical_wind_tendency, W_TENDENCY[0], W_TENDENCY[1]),
+        ];
+        for (swapped, a, b) in prognostic.chain(tendencies) {
+            if swapped && slot == a {
+                return b;
+            }
+            if swapped && slot == b {
+                return a;
+            }
+        }
+        slot
+    }
+}
+
+/// A field of the device state as an exchange hook sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExchangedField {
+    /// The slot name.
+    pub name: String,
+    /// Its device memory (foehn's column-major layout).
+    pub ptr: DevicePtr,
+    /// Its size in bytes.
+    pub bytes: usize,
+    /// Its dimensions and element type.
+    pub ty: FieldType,
+}
+
+/// Halo exchange of device fields (the device counterpart of
+/// [`common::exchange::Exchange`](crate::common::exchange::Exchange)).
+pub trait DeviceExchange {
+    /// Starts exchanging the halos of `fields` (all on `location`).
+    fn start(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()>;
+
+    /// Waits for the exchange begun by [`DeviceExchange::start`] and writes the received
+    /// halo values into `fields`.
+    fn wait(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()>;
+
+    /// A blocking exchange: [`DeviceExchange::start`], then [`DeviceExchange::wait`].
+    fn exchange(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()> {
+        self.start(location, fields)?;
+        self.wait(location, fields)
+    }
+}
+
+impl DeviceExchange for NoExchange {
+    fn start(&mut self, _: Location, _: &[ExchangedField]) -> Result<()> {
+        Ok(())
+    }
+
+    fn wait(&mut self, _: Location, _: &[ExchangedField]) -> Result<()> {
+        Ok(())
+    }
+}
+
+fn gpu_err(what: &str) -> impl Fn(GpuError) -> Error + '_ {
+    move |e| Error::Field(format!("solve_nonhydro device state: {what}: {e}"))
+}
+
+/// One slot's device buffer.
+struct SlotBuffer {
+    buf: DeviceBuffer,
+    ty: FieldType,
+    shape: Vec<usize>,
+}
+
+impl SlotBuffer {
+    fn upload(gpu: &Gpu, name: &str, f: &Field) -> Result<SlotBuffer> {
+        let buf = match f.data() {
+            FieldData::F64(v) => DeviceBuffer::from_slice(gpu, v),
+            FieldData::F32(v) => DeviceBuffer::from_slice(gpu, v),
+            FieldData::I32(v) => DeviceBuffer::from_slice(gpu, v),
+            FieldData::Bool(v) => DeviceBuffer::from_slice(gpu, v),
+        }
+        .map_err(gpu_err(name))?;
+        Ok(SlotBuffer {
+            buf,
+            ty: f.field_type(),
+            shape: f.shape().to_vec(),
+        })
+    }
+
+    fn download(&self, gpu: &Gpu, name: &str, f: &mut Field) -> Result<()> {
+        if f.shape() != self.shape.as_slice() || f.field_type() != self.ty {
+            return Err(Error::Field(format!(
+                "solve_nonhydro device state: `{name}` is {} on the host, {} on the device",
+                f.describe(),
+                foehn::runtime::field::describe(self.ty.dims, &self.shape, self.ty.dtype)
+            )));
+        }
+        match f.data_mut() {
+            FieldData::F64(v) => self.buf.download(gpu, v),
+            FieldData::F32(v) => self.buf.download(gpu, v),
+            FieldData::I32(v) => self.buf.download(gpu, v),
+            FieldData::Bool(v) => {
+                let mut bytes = vec![0u8; v.len()];
+                let r = self.buf.download(gpu, &mut bytes);
+                v.iter_mut().zip(bytes).for_each(|(b, x)| *b = x != 0);
+                r
+            }
+        }
+        .map_err(gpu_err(name))
+    }
+
+    fn upload_from(&self, gpu: &Gpu, name: &str, f: &Field) -> Result<()> {
+        match f.data() {
+            FieldData::F64(v) => self.buf.upload(gpu, v),
+            FieldData::F32(v) => self.buf.upload(gpu, v),
+            FieldData::I32(v) => self.buf.upload(gpu, v),
+            FieldData::Bool(v) => self.buf.upload(gpu, v),
+        }
+        .map_err(gpu_err(name))
+    }
+}
+
+/// A step of a bound kind.
+enum DeviceStep<'c> {
+    /// A bound program and its scalars: (index among the program's, index in
+    /// [`SCALARS`], the program's type).
+    Call {
+        bound: Bound<'c>,
+        scalars: Vec<(usize, usize, DType)>,
+    },
+    /// An exchange point with the device fields it exchanges.
+    Exchange {
+        exchange: Exchange,
+        fields: Vec<ExchangedField>,
+    },
+}
+
+/// The steps of one kind bound for one parity.
+struct DeviceKind<'c> {
+    // Declared before `_compiled`: the bindings borrow the compiled programs.
+    segments: Vec<Vec<DeviceStep<'c>>>,
+    _compiled: Vec<Arc<CudaCompiled>>,
+}
+
+/// Where the reduction reads `vertical_cfl`: the horizontal range, the levels and the
+/// distance between levels, in elements.
+#[derive(Debug, Clone, Copy)]
+struct CflLayout {
+    cells: (usize, usize),
+    levels: usize,
+    stride: usize,
+}
+
+/// The solver's state on a CUDA device, with the programs of every substep kind run so
+/// far bound to it (per [`Parity`]).
+pub struct DeviceSolveNonhydroState<'c> {
+    // Declared before `slots`: the bindings point into the buffers and are dropped first.
+    kinds: HashMap<(Variants, Parity), DeviceKind<'c>>,
+    /// The buffers, by the slot (or work field) that held them at upload.
+    slots: BTreeMap<String, SlotBuffer>,
+    parity: Parity,
+    /// The schedule the bindings were made for.
+    schedule: Schedule,
+    max: RunningMax,
+    max_abs: MaxAbs,
+    /// The running maximum before the first reduction (the state's).
+    start: f64,
+    /// Whether a substep has reduced into `max`.
+    reduced: bool,
+    cfl: CflLayout,
+    cuda: &'c CudaBackend,
+    grid: String,
+    nlev: usize,
+}
+
+impl<'a> SolveNonhydro<'a> {
+    /// Uploads every field of `state` (placeholders left out), the solver's work fields
+    /// and its fourth-order divergence-damping profile to `cuda`'s device once.
+    pub fn upload<'c>(
+        &self,
+        cuda: &'c CudaBackend,
+        state: &SolveNonhydroState,
+    ) -> Result<DeviceSolveNonhydroState<'c>> {
+        self.core.check_levels(state.nlev())?;
+        let gpu = cuda.gpu();
+        let work = self.core.workspace();
+        let fields = SolveNonhydroState::names()
+            .map(|n| (n, state.field(n).expect("a slot")))
+            .chain(work.iter().map(|(n, f)| (*n, *f)));
+        let mut slots = BTreeMap::new();
+        for (name, field) in fields {
+            let field = if name == ENH_DIVDAMP_FAC {
+                &self.enh_divdamp_fac
+            } else {
+                field
+            };
+            if !field.shape().is_empty() {
+                slots.insert(name.to_string(), SlotBuffer::upload(gpu, name, field)?);
+            }
+        }
+        let cfl = work[VERTICAL_CFL];
+        let max_abs = MaxAbs::new(gpu)?;
+        Ok(DeviceSolveNonhydroState {
+            kinds: HashMap::new(),
+            slots,
+            parity: Parity::default(),
+            schedule: self.schedule,
+            max: max_abs.running(gpu)?,
+            max_abs,
+            start: state.max_vertical_cfl,
+            reduced: false,
+            cfl: CflLayout {
+                cells: reduction_range(self.core.grid(), cfl)?,
+                levels: cfl.levels(),
+                stride: cfl.flat_index(0, 0, 1) - cfl.flat_index(0, 0, 0),
+            },
+            cuda,
+            grid: self.core.grid().name.clone(),
+            nlev: self.core.nlev(),
+        })
+    }
+
+    /// [`SolveNonhydro::time_step`] on the device state `dev`: binds the substep's kind
+    /// for `dev`'s parity when first run, enqueues its programs, the CFL reductions and
+    /// the exchanges through `exchange` (nothing waits, nothing is copied; errors of
+    /// the kernels' run-time checks surface in [`DeviceSolveNonhydroState::finish`] or
+    /// [`DeviceSolveNonhydroState::download`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn time_step_on_device(
+        &mut self,
+        dev: &mut DeviceSolveNonhydroState<'_>,
+        divdamp_fac_o2: f64,
+        dtime: f64,
+        ndyn_substeps_var: usize,
+        flags: SubstepFlags,
+        iau_wgt_dyn: f64,
+        exchange: &mut dyn DeviceExchange,
+    ) -> Result<()> {
+        let (grid, nlev) = (self.core.grid(), self.core.nlev());
+        if dev.grid != grid.name || dev.nlev != nlev {
+            return Err(Error::Field(format!(
+                "solve_nonhydro: a device state of {} with {} levels, the solver's grid is {} \
+                 with {nlev}",
+                dev.grid, dev.nlev, grid.name
+            )));
+        }
+        self.check_flags(flags)?;
+        let variants = self.variants(flags, divdamp_fac_o2, dtime);
+        let kind = self.kind(&variants)?;
+        if dev.schedule != self.schedule {
+            dev.kinds.clear();
+            dev.schedule = self.schedule;
+        }
+        let key = (variants, dev.parity);
+        if !dev.kinds.contains_key(&key) {
+            let bound = dev.bind_kind(self, kind)?;
+            dev.kinds.insert(key, bound);
+        }
+        let scalars = self.scalar_values(divdamp_fac_o2, dtime, ndyn_substeps_var, iau_wgt_dyn);
+        let reduce_first = variants.velocity_advection_predictor.is_some();
+        dev.launch(&key, &scalars, reduce_first, exchange)?;
+        self.dtime_previous_substep = dtime;
+        Ok(())
+    }
+
+    /// [`SolveNonhydro::time_step`] on the CUDA engine: upload, one substep on the
+    /// device, download (the host `exchange` gets the exchanged fields downloaded, and
+    /// they are uploaded back after it).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn time_step_through_device(
+        &mut self,
+        cuda: &CudaBackend,
+        state: &mut SolveNonhydroState,
+        (divdamp_fac_o2, dtime, ndyn_substeps_var, iau_wgt_dyn): (f64, f64, usize, f64),
+        flags: SubstepFlags,
+        exchange: &mut dyn HaloExchange,
+    ) -> Result<()> {
+        let mut dev = self.upload(cuda, state)?;
+        let mut hook = HostHook {
+            hook: exchange,
+            gpu: cuda.gpu(),
+            grid: self.core.grid(),
+            nlev: self.core.nlev(),
+        };
+        self.time_step_on_device(
+            &mut dev,
+            divdamp_fac_o2,
+            dtime,
+            ndyn_substeps_var,
+            flags,
+            iau_wgt_dyn,
+            &mut hook,
+        )?;
+        dev.download(state)
+    }
+}
+
+/// A host exchange hook called with the exchanged device fields downloaded, which are
+/// uploaded back after it.
+struct HostHook<'h> {
+    hook: &'h mut dyn HaloExchange,
+    gpu: &'h Gpu,
+    grid: &'h foehn_grid::Grid,
+    nlev: usize,
+}
+
+impl HostHook<'_> {
+    fn call(&mut self, mode: ExchangeMode, location: Location, f: &[ExchangedField]) -> Result<()> {
+        let mut host = Vec::with_capacity(f.len());
+        for x in f {
+            let shape = Field::grid_shape(self.grid, self.nlev, x.ty.dims);
+            let mut field = Field::zeros(self.grid, self.nlev, x.ty.dims.list(), x.ty.dtype);
+            let slot = SlotBuffer {
+                // SAFETY: a view of the slot's buffer, valid during this call; never freed.
+                buf: unsafe { DeviceBuffer::borrowed(x.ptr, x.bytes) },
+                ty: x.ty,
+                shape,
+            };
+            slot.download(self.gpu, &x.name, &mut field)?;
+            host.push((slot, field));
+        }
+        let names: Vec<&str> = f.iter().map(|x| x.name.as_str()).collect();
+        let mut views: Vec<FieldView> = host.iter_mut().map(|(_, f)| f.view_mut()).collect();
+        match mode {
+            ExchangeMode::Blocking => self.hook.exchange(location, &names, &mut views),
+            ExchangeMode::Start => self.hook.start(location, &names, &mut views),
+            ExchangeMode::Wait => self.hook.wait(location, &names, &mut views),
+        }?;
+        drop(views);
+        for ((slot, field), x) in host.iter().zip(f) {
+            slot.upload_from(self.gpu, &x.name, field)?;
+        }
+        Ok(())
+    }
+}
+
+impl DeviceExchange for HostHook<'_> {
+    fn start(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()> {
+        self.call(ExchangeMode::Start, location, fields)
+    }
+
+    fn wait(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()> {
+        self.call(ExchangeMode::Wait, location, fields)
+    }
+
+    fn exchange(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()> {
+        self.call(ExchangeMode::Blocking, location, fields)
+    }
+}
+
+/// Runs an exchange point through a device hook.
+fn exchange_on_device(
+    hook: &mut dyn DeviceExchange,
+    x: &Exchange,
+    fields: &[ExchangedField],
+) -> Result<()> {
+    match x.mode {
+        ExchangeMode::Blocking => hook.exchange(x.location, fields),
+        ExchangeMode::Start => hook.start(x.location, fields),
+        ExchangeMode::Wait => hook.wait(x.location, fields),
+    }
+}
+
+/// An argument of a bound program: its name there, and where it lies.
+struct Argument {
+    ty: FieldType,
+    buffer: String,
+    /// Offset into the buffer, in bytes.
+    offset: usize,
+}
+
+impl<'c> DeviceSolveNonhydroState<'c> {
+    /// Compiles the programs of `kind` of `solver`'s plan and binds them for the
+    /// current parity.
+    fn bind_kind(&self, solver: &SolveNonhydro<'_>, kind: usize) -> Result<DeviceKind<'c>> {
+        let core = &solver.core;
+        let (grid, nlev) = (core.grid(), core.nlev());
+        let cuda = self.cuda;
+        let mut arguments: BTreeMap<String, Argument> = BTreeMap::new();
+        let mut compiled = Vec::new();
+        // Per segment: the programs to bind (arguments renamed where narrowed) or the
+        // exchange points.
+        let mut prepared: Vec<Vec<Result<(ir::Program, usize), &Exchange>>> = Vec::new();
+        for segment in core.plan().segments(kind) {
+            let mut steps = Vec::new();
+            for step in segment {
+                let c = match step {
+                    Step::Call(c) => c,
+                    Step::Exchange(x) => {
+                        steps.push(Err(x));
+                        continue;
+                    }
+                };
+                let program = c.program();
+                let mut schedule = c.schedule.clone();
+                schedule.idx32 &= indices_fit(program, grid, nlev);
+                compiled.push(cuda.compile(program, &schedule, Sizes::of(grid, nlev))?);
+                let mut bound = program.clone();
+                for d in bound.fields.iter_mut().filter(|d| d.role != Role::Temp) {
+                    let (name, arg) = self.argument(&program.name, &d.name, d.ty, grid, nlev)?;
+                    d.name = name.clone();
+                    arguments.insert(name, arg);
+                }
+                steps.push(Ok((bound, compiled.len() - 1)));
+            }
+            prepared.push(steps);
+        }
+        let dev = self.device_args(&arguments, grid, nlev)?;
+        let mut segments = Vec::new();
+        for steps in prepared {
+            let mut bound_steps = Vec::new();
+            for step in steps {
+                bound_steps.push(match step {
+                    Ok((program, at)) => {
+                        let named = scalar_positions(&program)?;
+                        // SAFETY: the compiled program is kept in the `DeviceKind` beside
+                        // the binding, declared after it (dropped last); an `Arc`'s
+                        // contents do not move.
+                        let c: &'c CudaCompiled = unsafe { &*Arc::as_ptr(&compiled[at]) };
+                        let bound = cuda.bind(&program, c, grid, nlev, &dev)?;
+                        let scalars = named
+                            .into_iter()
+                            .map(|(name, at, dtype)| Ok((bound.scalar_index(name)?, at, dtype)))
+                            .collect::<Result<_>>()?;
+                        DeviceStep::Call { bound, scalars }
+                    }
+                    Err(x) => DeviceStep::Exchange {
+                        exchange: x.clone(),
+                        fields: x
+                            .fields
+                            .iter()
+                            .map(|n| self.exchanged(n))
+                            .collect::<Result<_>>()?,
+                    },
+                });
+            }
+            segments.push(bound_steps);
+        }
+        Ok(DeviceKind {
+            segments,
+            _compiled: compiled,
+        })
+    }
+
+    /// The name a program binds the slot `slot` by and where it lies: the slot itself
+    /// when the program declares what the slot holds, else an alias of the part it
+    /// declares (`part_of`).
+    fn argument(
+        &self,
+        program: &str,
+        slot: &str,
+        ty: FieldType,
+        grid: &foehn_grid::Grid,
+        nlev: usize,
+    ) -> Result<(String, Argument)> {
+        let buffer = self.parity.buffer(slot).to_string();
+        let err = |message: String| Error::Argument {
+            program: program.to_string(),
+            arg: slot.to_string(),
+            message,
+        };
+        let held = self
+            .slots
+            .get(&buffer)
+            .ok_or_else(|| err("not uploaded: a placeholder in the state".into()))?;
+        if held.ty == ty {
+            let arg = Argument {
+                ty,
+                buffer,
+                offset: 0,
+            };
+            return Ok((slot.to_string(), arg));
+        }
+        let range = part_of(held.ty.dims, ty.dims, grid, nlev)
+            .filter(|_| held.ty.dtype == ty.dtype)
+            .ok_or_else(|| {
+                err(format!(
+                    "the slot holds {}, the argument is {}",
+                    held.ty, ty
+                ))
+            })?;
+        let arg = Argument {
+            ty,
+            buffer,
+            offset: range.start * ty.dtype.size_bytes(),
+        };
+        Ok((format!("{slot}__at_{}", range.start), arg))
+    }
+
+    /// Device arguments viewing the buffers as `arguments` say, and every scalar of
+    /// [`SCALARS`] (set per launch).
+    fn device_args(
+        &self,
+        arguments: &BTreeMap<String, Argument>,
+        grid: &foehn_grid::Grid,
+        nlev: usize,
+    ) -> Result<DeviceArgs> {
+        let decls: Vec<(&str, FieldType)> =
+            arguments.iter().map(|(n, a)| (n.as_str(), a.ty)).collect();
+        let storage = declarations("solve_nonhydro_device", &decls, &[])?;
+        let mut dev = DeviceArgs::default();
+        for (name, a) in arguments {
+            let held = &self.slots[&a.buffer];
+            let bytes = Field::grid_shape(grid, nlev, a.ty.dims)
+                .iter()
+                .product::<usize>()
+                * a.ty.dtype.size_bytes();
+            if a.offset + bytes > held.buf.bytes() {
+                return Err(Error::Field(format!(
+                    "solve_nonhydro device state: `{name}` needs {bytes} bytes at {}, its buffer \
+                     `{}` holds {}",
+                    a.offset,
+                    a.buffer,
+                    held.buf.bytes()
+                )));
+            }
+            // SAFETY: a view into a buffer of this device state, which outlives the
+            // bindings made from these arguments (see the field order of the state).
+            unsafe {
+                dev.borrow_field(
+                    &storage,
+                    name,
+                    held.buf.ptr() + a.offset as DevicePtr,
+                    bytes,
+                    grid,
+                    nlev,
+                )?
+            };
+        }
+        for s in SCALARS {
+            dev.set_scalar(s, Scalar::F64(0.0));
+        }
+        Ok(dev)
+    }
+
+    /// The device field of the slot `name` for an exchange hook.
+    fn exchanged(&self, name: &str) -> Result<ExchangedField> {
+        let buffer = self.parity.buffer(name);
+        let held = self.slots.get(buffer).ok_or_else(|| {
+            Error::Field(format!(
+                "solve_nonhydro device state: `{name}` is exchanged but was not uploaded"
+            ))
+        })?;
+        Ok(ExchangedField {
+            name: name.to_string(),
+            ptr: held.buf.ptr(),
+            bytes: held.buf.bytes(),
+            ty: held.ty,
+        })
+    }
+
+    /// Enqueues the bound kind `key` with the substep's `scalars` (in [`SCALARS`]
+    /// order), the CFL reductions and the exchanges.
+    fn launch(
+        &mut self,
+        key: &(Variants, Parity),
+        scalars: &[Scalar],
+        reduce_first: bool,
+        hook: &mut dyn DeviceExchange,
+    ) -> Result<()> {
+        let gpu = self.cuda.gpu();
+        let kind = self.kinds.get_mut(key).expect("bound before launched");
+        let cfl = self.slots.get(VERTICAL_CFL).expect("a work field");
+        let n = kind.segments.len();
+        for (i, segment) in kind.segments.iter_mut().enumerate() {
+            for step in segment.iter_mut() {
+                match step {
+                    DeviceStep::Call { bound, scalars: at } => {
+                        for &(i, j, dtype) in at.iter() {
+                            bound.set_scalar_at(i, scalars[j].cast(dtype));
+                        }
+                        bound.launch()?;
+                    }
+                    DeviceStep::Exchange { exchange, fields } => {
+                        exchange_on_device(hook, exchange, fields)?
+                    }
+                }
+            }
+            if i + 1 < n && (i > 0 || reduce_first) {
+                let CflLayout {
+                    cells,
+                    levels,
+                    stride,
+                } = self.cfl;
+                // SAFETY: the buffer holds the whole field (`levels` levels `stride`
+                // apart, the range within a level) and lives as long as `self`.
+                unsafe {
+                    self.max_abs
+                        .enqueue(gpu, cfl.buf.ptr(), cells, levels, stride, &self.max)?
+                };
+                self.reduced = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Swaps the prognostic pair (ICON4Py `prognostic_states.swap()`): the `current_*`
+    /// slots point at the buffers `next_*` pointed at and back; nothing is copied.
+    pub fn swap_prognostic(&mut self) {
+        self.parity.prognostic ^= true;
+    }
+
+    /// Swaps the predictor and corrector slots of the normal-wind tendency.
+    pub fn swap_normal_wind_tendency(&mut self) {
+        self.parity.normal_wind_tendency ^= true;
+    }
+
+    /// Swaps the predictor and corrector slots of the vertical-wind tendency.
+    pub fn swap_vertical_wind_tendency(&mut self) {
+        self.parity.vertical_wind_tendency ^= true;
+    }
+
+    /// Which buffer each slot of a pair points at.
+    pub fn parity(&self) -> Parity {
+        self.parity
+    }
+
+    /// The device field of the slot `name` (as the slots point now): for a component
+    /// that works on the same device memory (the diffusion on the prognostic state).
+    pub fn field(&self, name: &str) -> Result<ExchangedField> {
+        self.exchanged(name)
+    }
+
+    /// The running maximum of the CFL number (ICON's `max_vcfl_dyn`): the state's at
+    /// upload and every reduction since. Waits for the device and downloads 8 bytes.
+    pub fn max_vertical_cfl(&self) -> Result<f64> {
+        if !self.reduced {
+            return Ok(self.start);
+        }
+        Ok(self.start.max(self.max.get(self.cuda.gpu())?))
+    }
+
+    /// Sets the running maximum (the driver's reset of `max_vcfl_dyn`).
+    pub fn set_max_vertical_cfl(&mut self, value: f64) -> Result<()> {
+        self.max.reset(self.cuda.gpu())?;
+        self.start = value;
+        self.reduced = false;
+        Ok(())
+    }
+
+    /// Waits for the device and reports the first failed run-time check.
+    pub fn finish(&self) -> Result<()> {
+        for kind in self.kinds.values() {
+            for step in kind.segments.iter().flatten() {
+                if let DeviceStep::Call { bound, .. } = step {
+                    bound.finish()?;
+                }
+            }
+        }
+        self.cuda
+            .gpu()
+            .synchronize()
+            .map_err(gpu_err("synchronize"))
+    }
+
+    /// Waits, checks, and copies every uploaded slot (as the slots point now) and the
+    /// CFL maximum into `state`.
+    pub fn download(&self, state: &mut SolveNonhydroState) -> Result<()> {
+        self.finish()?;
+        let gpu = self.cuda.gpu();
+        for name in SolveNonhydroState::names() {
+            let Some(held) = self.slots.get(self.parity.buffer(name)) else {
+                continue;
+            };
+            let field = state.field_mut(name).expect("a slot");
+            held.download(gpu, name, field)?;
+        }
+        state.max_vertical_cfl = self.max_vertical_cfl()?;
+        Ok(())
+    }
+
+    /// Waits, checks, and returns the solver's work fields (velocity advection's
+    /// `z_v_grad_w`, `z_w_con_c_full`, `vertical_cfl`), by name.
+    pub fn download_workspace(
+        &self,
+        solver: &SolveNonhydro<'_>,
+    ) -> Result<BTreeMap<String, Field>> {
+        self.finish()?;
+        let gpu = self.cuda.gpu();
+        let mut out = BTreeMap::new();
+        for (name, f) in solver.core.workspace() {
+            let mut f = f.clone();
+            self.slots[name].download(gpu, name, &mut f)?;
+            out.insert(name.to_string(), f);
+        }
+        Ok(out)
+    }
+}
+
+/// Per scalar of `program`: its name, its index in [`SCALARS`], its type (an error
+/// names a scalar the solver does not give, before anything is bound).
+fn scalar_positions(program: &ir::Program) -> Result<Vec<(&str, usize, DType)>> {
+    program
+        .scalars
+        .iter()
+        .map(|s| {
+            let at = SCALARS
+                .iter()
+                .position(|n| *n == s.name)
+                .ok_or_else(|| Error::Argument {
+                    program: program.name.clone(),
+                    arg: s.name.clone(),
+                    message: "no such solve_nonhydro scalar".into(),
+                })?;
+            Ok((s.name.as_str(), at, s.dtype))
+        })
+        .collect()
+}

@@ -1,0 +1,376 @@
+//! The nonhydrostatic solver on the CUDA engine with its state on the device (issue 15):
+//! several substeps uploaded once, run with the driver's swaps of the prognostic pair
+//! and of the tendency slots done on the device (no copies), downloaded after each
+//! substep for the comparison, agree with the CPU backend running the same sequence on
+//! the host, on a global grid with pentagons and a limited-area grid:
+//!
+//! - the realistic random state (`component::inputs::random_state`), three substeps
+//!   (first of the initial step, a middle one, the last), unfused;
+//! - the state from the grid's fields (`solve_nonhydro::grid_state` over the
+//!   Jablonowski–Williamson surface with a perturbed prognostic state), six substeps (a
+//!   whole step of five and the first of the next: every flag changes, the Rayleigh
+//!   factor at the first), optimised;
+//! - `time_step` on the CUDA engine (upload, substep, download) with a host exchange
+//!   hook that sees ICON's four exchange points.
+//!
+//! Every field of the state and the CFL maximum agree to round-off: `|gpu − cpu| ≤
+//! TOL · max|cpu|` over each field (not bitwise: the device contracts to FMA and the
+//! order of its operations differs). Without a GPU the device tests skip, saying so
+//! (and fail with `FOEHN_REQUIRE_GPU=1`).
+
+mod common;
+
+use foehn::error::Result;
+use foehn::runtime::cuda::CudaBackend;
+use foehn::runtime::field::FieldView;
+use foehn_grid::{Grid, Location};
+use foehn_icon::common::exchange::{Exchange, NoExchange};
+use foehn_icon::common::state::{FieldGroup, PrognosticState};
+use foehn_icon::fields::static_fields::{synthetic_prognostics, GridFields};
+use foehn_icon::fields::topography::{JwTopography, Topography};
+use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
+use foehn_icon::solve_nonhydro::component::cuda::Parity;
+use foehn_icon::solve_nonhydro::component::inputs::random_state;
+use foehn_icon::solve_nonhydro::component::{
+    Engine, Schedule, SolveNonhydro, SolveNonhydroState, SubstepFlags,
+};
+use foehn_icon::solve_nonhydro::config::{second_order_divdamp_factor, NonHydrostaticConfig};
+use foehn_icon::solve_nonhydro::grid_state;
+use foehn_icon::solve_nonhydro::stencils::compute_perturbed_quantities_and_interpolation as p5;
+
+/// Agreement of the device with the CPU, relative to each field's largest magnitude.
+const TOL: f64 = 1e-10;
+/// Substeps per step.
+const SUBSTEPS: usize = 5;
+
+/// The CUDA backend with a private cache, or `None` after saying why the test skips.
+fn cuda(what: &str) -> Option<(tempfile::TempDir, CudaBackend)> {
+    let dir = tempfile::tempdir().unwrap();
+    match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
+        Ok(c) => Some((dir, c)),
+        Err(e) => {
+            foehn_gpu::skip_without_gpu(what, &e);
+            None
+        }
+    }
+}
+
+/// ICON's substep flags of substep `s` of step `n`.
+fn flags(n: usize, s: usize) -> SubstepFlags {
+    SubstepFlags {
+        at_first_substep: s == 0,
+        at_last_substep: s + 1 == SUBSTEPS,
+        lprep_adv: true,
+        at_initial_timestep: n == 0,
+        is_iau_active: false,
+    }
+}
+
+/// A substep's arguments: flags, `divdamp_fac_o2`, `dtime`, and the swaps before it
+/// (vertical-wind tendency, normal-wind tendency).
+struct Substep {
+    flags: SubstepFlags,
+    divdamp_fac_o2: f64,
+    dtime: f64,
+    swap_w: bool,
+    swap_vn: bool,
+}
+
+/// Substep `i` of a run of steps of `SUBSTEPS` substeps of `dtime`, as the driver calls
+/// it (ICON4Py's driver: the tendency swaps before every substep but the first of the
+/// run, resp. of the step).
+fn substep(config: &NonHydrostaticConfig, i: usize, dtime: f64) -> Substep {
+    let (n, s) = (i / SUBSTEPS, i % SUBSTEPS);
+    let step = dtime * SUBSTEPS as f64;
+    Substep {
+        flags: flags(n, s),
+        divdamp_fac_o2: second_order_divdamp_factor(config, (n as f64 + 0.5) * step, step),
+        dtime,
+        swap_w: i > 0,
+        swap_vn: s != 0,
+    }
+}
+
+/// Runs `substeps` on `host` with the CPU backend and on `device` (from the same state)
+/// with the state on the device, comparing after each substep.
+fn compare_runs(
+    what: &str,
+    cpu: &mut SolveNonhydro,
+    device: &mut SolveNonhydro,
+    cuda: &CudaBackend,
+    mut host: SolveNonhydroState,
+    substeps: &[Substep],
+) {
+    let mut dev = device.upload(cuda, &host).unwrap();
+    let mut got = host.clone();
+    for (i, s) in substeps.iter().enumerate() {
+        if s.swap_w {
+            host.diagnostic.swap_vertical_wind_tendency();
+            dev.swap_vertical_wind_tendency();
+        }
+        if s.swap_vn {
+            host.diagnostic.swap_normal_wind_tendency();
+            dev.swap_normal_wind_tendency();
+        }
+        let args = (s.divdamp_fac_o2, s.dtime, SUBSTEPS, s.flags, 0.0);
+        cpu.time_step(
+            &mut host,
+            args.0,
+            args.1,
+            args.2,
+            args.3,
+            args.4,
+            &mut NoExchange,
+        )
+        .unwrap_or_else(|e| panic!("{what}: cpu substep {i}: {e}"));
+        device
+            .time_step_on_device(
+                &mut dev,
+                args.0,
+                args.1,
+                args.2,
+                args.3,
+                args.4,
+                &mut NoExchange,
+            )
+            .unwrap_or_else(|e| panic!("{what}: device substep {i}: {e}"));
+        dev.download(&mut got)
+            .unwrap_or_else(|e| panic!("{what}: download after substep {i}: {e}"));
+        assert_states_agree(&format!("{what} substep {i}"), &host, &got);
+        host.swap_prognostic();
+        dev.swap_prognostic();
+    }
+    // The state on the device swapped as the host's: the slots download in place.
+    dev.download(&mut got).unwrap();
+    assert_states_agree(&format!("{what} at the end"), &host, &got);
+}
+
+/// Every f64 slot and the CFL maximum agree to [`TOL`] relative to the slot's largest
+/// magnitude; the other slots are equal.
+fn assert_states_agree(what: &str, want: &SolveNonhydroState, got: &SolveNonhydroState) {
+    for slot in SolveNonhydroState::names() {
+        let (a, b) = (want.field(slot).unwrap(), got.field(slot).unwrap());
+        let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) else {
+            assert_eq!(a, b, "{what}: `{slot}`");
+            continue;
+        };
+        assert_eq!(x.len(), y.len(), "{what}: `{slot}`");
+        let scale = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for (i, (p, q)) in x.iter().zip(y).enumerate() {
+            assert!(
+                (p - q).abs() <= TOL * scale,
+                "{what}: `{slot}`[{i}] cpu {p:e} device {q:e} (largest {scale:e})"
+            );
+        }
+    }
+    let (a, b) = (want.max_vertical_cfl, got.max_vertical_cfl);
+    assert!(
+        (a - b).abs() <= TOL * a.abs(),
+        "{what}: max_vertical_cfl cpu {a} device {b}"
+    );
+}
+
+/// 10 levels up to 75 km with the catalog's `nflatlev`, `nrdmax` and `kstart_moist`
+/// (the programs' input generators are built for them).
+fn random_vertical() -> VerticalGrid {
+    VerticalGrid::new(VerticalConfig {
+        model_top_height: 75000.0,
+        rayleigh_damping_height: 20000.0,
+        flat_height: 10000.0,
+        htop_moist_proc: 15000.0,
+        ..VerticalConfig::new(10)
+    })
+}
+
+fn solver<'g>(
+    grid: &'g Grid,
+    vertical: &VerticalGrid,
+    nflat_gradp: usize,
+    schedule: Schedule,
+    engine: Engine<'g>,
+) -> SolveNonhydro<'g> {
+    SolveNonhydro::new(NonHydrostaticConfig::default(), grid, vertical, nflat_gradp)
+        .unwrap()
+        .with_schedule(schedule)
+        .unwrap()
+        .with_engine(engine)
+}
+
+#[test]
+fn substeps_on_the_random_state_agree_with_the_cpu() {
+    let Some((_dir, cuda)) = cuda("the CUDA solve_nonhydro test on the random state") else {
+        return;
+    };
+    let vertical = random_vertical();
+    let nflat_gradp = p5::NFLAT_GRADP as usize;
+    let config = NonHydrostaticConfig::default();
+    let dtime = foehn_icon::velocity_advection::component::inputs::DTIME;
+    for grid in common::grids() {
+        let mut cpu = solver(
+            grid,
+            &vertical,
+            nflat_gradp,
+            Schedule::Unfused,
+            Engine::Cpu(common::cpu()),
+        );
+        let mut device = solver(
+            grid,
+            &vertical,
+            nflat_gradp,
+            Schedule::Unfused,
+            Engine::Cuda(&cuda),
+        );
+        let state = random_state(&config, cpu.statics(), grid, &vertical, 3).unwrap();
+        // The first substep of the initial step, a middle one, the last one.
+        let substeps: Vec<Substep> = [0, 1, 4]
+            .into_iter()
+            .map(|i| substep(&config, i, dtime))
+            .collect();
+        let what = format!("{} random", grid.name);
+        compare_runs(
+            &what,
+            &mut cpu,
+            &mut device,
+            &cuda,
+            state.clone(),
+            &substeps,
+        );
+
+        // time_step on the CUDA engine: upload, substep, download; the host hook sees
+        // ICON's exchange points.
+        let s = substep(&config, 0, dtime);
+        let (mut want, mut got) = (state.clone(), state);
+        cpu.time_step(
+            &mut want,
+            s.divdamp_fac_o2,
+            dtime,
+            SUBSTEPS,
+            s.flags,
+            0.0,
+            &mut NoExchange,
+        )
+        .unwrap();
+        let mut hook = Recorder::default();
+        device
+            .time_step(
+                &mut got,
+                s.divdamp_fac_o2,
+                dtime,
+                SUBSTEPS,
+                s.flags,
+                0.0,
+                &mut hook,
+            )
+            .unwrap();
+        assert_states_agree(&format!("{what} time_step"), &want, &got);
+        assert_eq!(hook.0.len(), 8, "{what}: {:?}", hook.0);
+        // Host views are refused on the CUDA engine.
+        let mut max = 0.0;
+        let mut views = got.views_mut();
+        let flags = s.flags;
+        let e = device
+            .time_step_views(
+                &mut views,
+                &mut max,
+                (0.0, dtime, 5, 0.0),
+                flags,
+                &mut NoExchange,
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("device state"), "{e}");
+    }
+}
+
+#[test]
+fn substeps_on_the_grid_state_agree_with_the_cpu() {
+    let Some((_dir, cuda)) = cuda("the CUDA solve_nonhydro test on the grid state") else {
+        return;
+    };
+    let config = NonHydrostaticConfig::default();
+    let dtime = 300.0 / SUBSTEPS as f64;
+    for grid in common::grids() {
+        let vertical = VerticalConfig {
+            model_top_height: 75000.0,
+            rayleigh_damping_height: 50000.0,
+            flat_height: 5000.0,
+            htop_moist_proc: 20000.0,
+            ..VerticalConfig::new(15)
+        };
+        let jw = Topography::JablonowskiWilliamson(JwTopography::default());
+        let f = GridFields::compute(grid, vertical, &jw).unwrap();
+        let mut named = synthetic_prognostics(&f, 3.0, 5);
+        let prognostic = <PrognosticState as FieldGroup>::from_named(&mut named).unwrap();
+        let state = grid_state(&f, &prognostic).unwrap();
+        let (v, nflat_gradp) = (&f.statics.vertical, f.statics.metrics.nflat_gradp);
+        let cpu_engine = Engine::Cpu(common::cpu());
+        let mut cpu = solver(grid, v, nflat_gradp, Schedule::Unfused, cpu_engine);
+        let mut device = solver(
+            grid,
+            v,
+            nflat_gradp,
+            Schedule::Optimised,
+            Engine::Cuda(&cuda),
+        );
+        let substeps: Vec<Substep> = (0..SUBSTEPS + 1)
+            .map(|i| substep(&config, i, dtime))
+            .collect();
+        let what = format!("{} grid state", grid.name);
+        compare_runs(&what, &mut cpu, &mut device, &cuda, state, &substeps);
+    }
+}
+
+/// Records the exchange calls it gets.
+#[derive(Default)]
+struct Recorder(Vec<String>);
+
+impl Exchange for Recorder {
+    fn start(&mut self, location: Location, names: &[&str], _: &mut [FieldView]) -> Result<()> {
+        self.0
+            .push(format!("start {location:?} {}", names.join(",")));
+        Ok(())
+    }
+
+    fn wait(&mut self, location: Location, names: &[&str], _: &mut [FieldView]) -> Result<()> {
+        self.0
+            .push(format!("wait {location:?} {}", names.join(",")));
+        Ok(())
+    }
+}
+
+#[test]
+fn a_swap_points_each_slot_of_a_pair_at_the_other_buffer() {
+    let none = Parity::default();
+    assert_eq!(none.buffer("current_vn"), "current_vn");
+    let swapped = Parity {
+        prognostic: true,
+        ..none
+    };
+    for (a, b) in [
+        ("current_vn", "next_vn"),
+        ("next_theta_v", "current_theta_v"),
+    ] {
+        assert_eq!(swapped.buffer(a), b);
+    }
+    assert_eq!(swapped.buffer("mass_flx_me"), "mass_flx_me");
+    let vn = Parity {
+        normal_wind_tendency: true,
+        ..none
+    };
+    assert_eq!(
+        vn.buffer("normal_wind_advective_tendency_predictor"),
+        "normal_wind_advective_tendency_corrector"
+    );
+    assert_eq!(
+        vn.buffer("vertical_wind_advective_tendency_predictor"),
+        "vertical_wind_advective_tendency_predictor"
+    );
+    let w = Parity {
+        vertical_wind_tendency: true,
+        ..none
+    };
+    assert_eq!(
+        w.buffer("vertical_wind_advective_tendency_corrector"),
+        "vertical_wind_advective_tendency_predictor"
+    );
+    assert_eq!(w.buffer("current_w"), "current_w");
+}
