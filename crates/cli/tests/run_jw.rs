@@ -174,6 +174,17 @@ fn valid_run_stops_clearly_while_the_time_loop_is_missing() {
 }
 
 #[test]
+fn limited_area_and_grid_files() {
+    let r = jw(&["--grid", "r2b6:cap:46,8,800", "--print-config"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("dtime = 75.0"), "{}", r.stdout);
+    assert_refused(
+        &jw(&["--grid", "/nonexistent/grid.nc"]),
+        &["/nonexistent/grid.nc"],
+    );
+}
+
+#[test]
 fn missing_config_file_is_named() {
     assert_refused(
         &jw(&["--config", "/nonexistent/jw.toml"]),

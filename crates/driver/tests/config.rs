@@ -409,6 +409,13 @@ fn flags_override_the_file() {
 }
 
 #[test]
+fn integers_are_accepted_for_real_numbers() {
+    let s = setup("[run]\ndays = 2\ndtime = 600\n[vertical]\nmodel_top_height = 30000\n").unwrap();
+    assert_eq!((s.steps, s.dtime), (288, 600.0));
+    assert_eq!(s.vertical.model_top_height, 30000.0);
+}
+
+#[test]
 fn missing_file_is_named() {
     let e = RunConfig::from_file(std::path::Path::new("/nonexistent/jw.toml")).unwrap_err();
     assert_has(&e.to_string(), &["/nonexistent/jw.toml", "cannot read"]);
