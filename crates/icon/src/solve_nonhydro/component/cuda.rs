@@ -219,7 +219,7 @@ enum DeviceStep<'c> {
     /// A bound program and its scalars: (index among the program's, index in
     /// [`SCALARS`], the program's type).
     Call {
-        bound: Bound<'c>,
+        bound: Box<Bound<'c>>,
         scalars: Vec<(usize, usize, DType)>,
     },
     /// An exchange point with the device fields it exchanges.
@@ -516,7 +516,10 @@ impl<'c> DeviceSolveNonhydroState<'c> {
                             .into_iter()
                             .map(|(name, at, dtype)| Ok((bound.scalar_index(name)?, at, dtype)))
                             .collect::<Result<_>>()?;
-                        DeviceStep::Call { bound, scalars }
+                        DeviceStep::Call {
+                            bound: Box::new(bound),
+                            scalars,
+                        }
                     }
                     Err(x) => DeviceStep::Exchange {
                         exchange: x.clone(),
