@@ -125,6 +125,9 @@ pub struct ExchangedField {
     pub bytes: usize,
     /// Its dimensions and element type.
     pub ty: FieldType,
+    /// Its shape (empty for a slot the state does not hold: a placeholder, with a null
+    /// pointer and no bytes).
+    pub shape: Vec<usize>,
 }
 
 /// Halo exchange of device fields (the device counterpart of
@@ -373,8 +376,6 @@ impl<'a> SolveNonhydro<'a> {
         let mut hook = HostHook {
             hook: exchange,
             gpu: cuda.gpu(),
-            grid: self.core.grid(),
-            nlev: self.core.nlev(),
         };
         self.time_step_on_device(
             &mut dev,
@@ -394,24 +395,32 @@ impl<'a> SolveNonhydro<'a> {
 struct HostHook<'h> {
     hook: &'h mut dyn HaloExchange,
     gpu: &'h Gpu,
-    grid: &'h foehn_grid::Grid,
-    nlev: usize,
 }
 
 impl HostHook<'_> {
     fn call(&mut self, mode: ExchangeMode, location: Location, f: &[ExchangedField]) -> Result<()> {
         let mut host = Vec::with_capacity(f.len());
         for x in f {
-            let shape = Field::grid_shape(self.grid, self.nlev, x.ty.dims);
-            let mut field = Field::zeros(self.grid, self.nlev, x.ty.dims.list(), x.ty.dtype);
+            if x.shape.is_empty() {
+                host.push((None, Field::placeholder()));
+                continue;
+            }
+            let n = x.shape.iter().product::<usize>();
+            let zeros = match x.ty.dtype {
+                DType::F64 => FieldData::F64(vec![0.0; n]),
+                DType::F32 => FieldData::F32(vec![0.0; n]),
+                DType::I32 => FieldData::I32(vec![0; n]),
+                DType::Bool => FieldData::Bool(vec![false; n]),
+            };
+            let mut field = Field::new(x.ty.dims, x.shape.clone(), zeros)?;
             let slot = SlotBuffer {
                 // SAFETY: a view of the slot's buffer, valid during this call; never freed.
                 buf: unsafe { DeviceBuffer::borrowed(x.ptr, x.bytes) },
                 ty: x.ty,
-                shape,
+                shape: x.shape.clone(),
             };
             slot.download(self.gpu, &x.name, &mut field)?;
-            host.push((slot, field));
+            host.push((Some(slot), field));
         }
         let names: Vec<&str> = f.iter().map(|x| x.name.as_str()).collect();
         let mut views: Vec<FieldView> = host.iter_mut().map(|(_, f)| f.view_mut()).collect();
@@ -422,7 +431,9 @@ impl HostHook<'_> {
         }?;
         drop(views);
         for ((slot, field), x) in host.iter().zip(f) {
-            slot.upload_from(self.gpu, &x.name, field)?;
+            if let Some(slot) = slot {
+                slot.upload_from(self.gpu, &x.name, field)?;
+            }
         }
         Ok(())
     }
@@ -523,11 +534,7 @@ impl<'c> DeviceSolveNonhydroState<'c> {
                     }
                     Err(x) => DeviceStep::Exchange {
                         exchange: x.clone(),
-                        fields: x
-                            .fields
-                            .iter()
-                            .map(|n| self.exchanged(n))
-                            .collect::<Result<_>>()?,
+                        fields: x.fields.iter().map(|n| self.exchanged(n)).collect(),
                     },
                 });
             }
@@ -631,19 +638,23 @@ impl<'c> DeviceSolveNonhydroState<'c> {
     }
 
     /// The device field of the slot `name` for an exchange hook.
-    fn exchanged(&self, name: &str) -> Result<ExchangedField> {
-        let buffer = self.parity.buffer(name);
-        let held = self.slots.get(buffer).ok_or_else(|| {
-            Error::Field(format!(
-                "solve_nonhydro device state: `{name}` is exchanged but was not uploaded"
-            ))
-        })?;
-        Ok(ExchangedField {
-            name: name.to_string(),
-            ptr: held.buf.ptr(),
-            bytes: held.buf.bytes(),
-            ty: held.ty,
-        })
+    fn exchanged(&self, name: &str) -> ExchangedField {
+        match self.slots.get(self.parity.buffer(name)) {
+            Some(held) => ExchangedField {
+                name: name.to_string(),
+                ptr: held.buf.ptr(),
+                bytes: held.buf.bytes(),
+                ty: held.ty,
+                shape: held.shape.clone(),
+            },
+            None => ExchangedField {
+                name: name.to_string(),
+                ptr: 0,
+                bytes: 0,
+                ty: Field::placeholder().field_type(),
+                shape: Vec::new(),
+            },
+        }
     }
 
     /// Enqueues the bound kind `key` with the substep's `scalars` (in [`SCALARS`]
@@ -714,8 +725,10 @@ impl<'c> DeviceSolveNonhydroState<'c> {
 
     /// The device field of the slot `name` (as the slots point now): for a component
     /// that works on the same device memory (the diffusion on the prognostic state).
-    pub fn field(&self, name: &str) -> Result<ExchangedField> {
-        self.exchanged(name)
+    pub fn field(&self, name: &str) -> Option<ExchangedField> {
+        self.slots
+            .contains_key(self.parity.buffer(name))
+            .then(|| self.exchanged(name))
     }
 
     /// The running maximum of the CFL number (ICON's `max_vcfl_dyn`): the state's at
