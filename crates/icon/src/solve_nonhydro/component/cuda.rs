@@ -46,21 +46,27 @@
 //! run. [`SolveNonhydro::time_step_views`] on the CUDA engine is refused (views are host
 //! memory).
 
+mod exchange;
+mod slots;
+
+pub use exchange::{DeviceExchange, ExchangedField};
+
 use super::state::{SolveNonhydroState, CURRENT, NEXT};
 use super::{Schedule, SolveNonhydro, SubstepFlags, Variants, SCALARS};
 use crate::common::cuda::declarations;
 use crate::common::device_max::{MaxAbs, RunningMax};
-use crate::common::exchange::{Exchange as HaloExchange, NoExchange};
-use crate::common::runner::{part_of, Exchange, ExchangeMode, Step};
+use crate::common::exchange::Exchange as HaloExchange;
+use crate::common::runner::{part_of, Exchange, Step};
 use crate::velocity_advection::component::reduction_range;
+use exchange::{exchange_on_device, HostHook};
 use foehn::codegen::Sizes;
 use foehn::error::{Error, Result};
 use foehn::ir::layout::indices_fit;
 use foehn::ir::{self, DType, FieldType, Role, Scalar};
 use foehn::runtime::cuda::{Bound, CudaBackend, CudaCompiled, DeviceArgs};
-use foehn::runtime::field::{Field, FieldData, FieldView};
-use foehn_gpu::{DeviceBuffer, DevicePtr, Gpu, GpuError};
-use foehn_grid::Location;
+use foehn::runtime::field::Field;
+use foehn_gpu::DevicePtr;
+use slots::{gpu_err, SlotBuffer};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -111,109 +117,6 @@ impl Parity {
             }
         }
         slot
-    }
-}
-
-/// A field of the device state as an exchange hook sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExchangedField {
-    /// The slot name.
-    pub name: String,
-    /// Its device memory (foehn's column-major layout).
-    pub ptr: DevicePtr,
-    /// Its size in bytes.
-    pub bytes: usize,
-    /// Its dimensions and element type.
-    pub ty: FieldType,
-    /// Its shape (empty for a slot the state does not hold: a placeholder, with a null
-    /// pointer and no bytes).
-    pub shape: Vec<usize>,
-}
-
-/// Halo exchange of device fields (the device counterpart of
-/// [`common::exchange::Exchange`](crate::common::exchange::Exchange)).
-pub trait DeviceExchange {
-    /// Starts exchanging the halos of `fields` (all on `location`).
-    fn start(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()>;
-
-    /// Waits for the exchange begun by [`DeviceExchange::start`] and writes the received
-    /// halo values into `fields`.
-    fn wait(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()>;
-
-    /// A blocking exchange: [`DeviceExchange::start`], then [`DeviceExchange::wait`].
-    fn exchange(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()> {
-        self.start(location, fields)?;
-        self.wait(location, fields)
-    }
-}
-
-impl DeviceExchange for NoExchange {
-    fn start(&mut self, _: Location, _: &[ExchangedField]) -> Result<()> {
-        Ok(())
-    }
-
-    fn wait(&mut self, _: Location, _: &[ExchangedField]) -> Result<()> {
-        Ok(())
-    }
-}
-
-fn gpu_err(what: &str) -> impl Fn(GpuError) -> Error + '_ {
-    move |e| Error::Field(format!("solve_nonhydro device state: {what}: {e}"))
-}
-
-/// One slot's device buffer.
-struct SlotBuffer {
-    buf: DeviceBuffer,
-    ty: FieldType,
-    shape: Vec<usize>,
-}
-
-impl SlotBuffer {
-    fn upload(gpu: &Gpu, name: &str, f: &Field) -> Result<SlotBuffer> {
-        let buf = match f.data() {
-            FieldData::F64(v) => DeviceBuffer::from_slice(gpu, v),
-            FieldData::F32(v) => DeviceBuffer::from_slice(gpu, v),
-            FieldData::I32(v) => DeviceBuffer::from_slice(gpu, v),
-            FieldData::Bool(v) => DeviceBuffer::from_slice(gpu, v),
-        }
-        .map_err(gpu_err(name))?;
-        Ok(SlotBuffer {
-            buf,
-            ty: f.field_type(),
-            shape: f.shape().to_vec(),
-        })
-    }
-
-    fn download(&self, gpu: &Gpu, name: &str, f: &mut Field) -> Result<()> {
-        if f.shape() != self.shape.as_slice() || f.field_type() != self.ty {
-            return Err(Error::Field(format!(
-                "solve_nonhydro device state: `{name}` is {} on the host, {} on the device",
-                f.describe(),
-                foehn::runtime::field::describe(self.ty.dims, &self.shape, self.ty.dtype)
-            )));
-        }
-        match f.data_mut() {
-            FieldData::F64(v) => self.buf.download(gpu, v),
-            FieldData::F32(v) => self.buf.download(gpu, v),
-            FieldData::I32(v) => self.buf.download(gpu, v),
-            FieldData::Bool(v) => {
-                let mut bytes = vec![0u8; v.len()];
-                let r = self.buf.download(gpu, &mut bytes);
-                v.iter_mut().zip(bytes).for_each(|(b, x)| *b = x != 0);
-                r
-            }
-        }
-        .map_err(gpu_err(name))
-    }
-
-    fn upload_from(&self, gpu: &Gpu, name: &str, f: &Field) -> Result<()> {
-        match f.data() {
-            FieldData::F64(v) => self.buf.upload(gpu, v),
-            FieldData::F32(v) => self.buf.upload(gpu, v),
-            FieldData::I32(v) => self.buf.upload(gpu, v),
-            FieldData::Bool(v) => self.buf.upload(gpu, v),
-        }
-        .map_err(gpu_err(name))
     }
 }
 
@@ -387,82 +290,6 @@ impl<'a> SolveNonhydro<'a> {
             &mut hook,
         )?;
         dev.download(state)
-    }
-}
-
-/// A host exchange hook called with the exchanged device fields downloaded, which are
-/// uploaded back after it.
-struct HostHook<'h> {
-    hook: &'h mut dyn HaloExchange,
-    gpu: &'h Gpu,
-}
-
-impl HostHook<'_> {
-    fn call(&mut self, mode: ExchangeMode, location: Location, f: &[ExchangedField]) -> Result<()> {
-        let mut host = Vec::with_capacity(f.len());
-        for x in f {
-            if x.shape.is_empty() {
-                host.push((None, Field::placeholder()));
-                continue;
-            }
-            let n = x.shape.iter().product::<usize>();
-            let zeros = match x.ty.dtype {
-                DType::F64 => FieldData::F64(vec![0.0; n]),
-                DType::F32 => FieldData::F32(vec![0.0; n]),
-                DType::I32 => FieldData::I32(vec![0; n]),
-                DType::Bool => FieldData::Bool(vec![false; n]),
-            };
-            let mut field = Field::new(x.ty.dims, x.shape.clone(), zeros)?;
-            let slot = SlotBuffer {
-                // SAFETY: a view of the slot's buffer, valid during this call; never freed.
-                buf: unsafe { DeviceBuffer::borrowed(x.ptr, x.bytes) },
-                ty: x.ty,
-                shape: x.shape.clone(),
-            };
-            slot.download(self.gpu, &x.name, &mut field)?;
-            host.push((Some(slot), field));
-        }
-        let names: Vec<&str> = f.iter().map(|x| x.name.as_str()).collect();
-        let mut views: Vec<FieldView> = host.iter_mut().map(|(_, f)| f.view_mut()).collect();
-        match mode {
-            ExchangeMode::Blocking => self.hook.exchange(location, &names, &mut views),
-            ExchangeMode::Start => self.hook.start(location, &names, &mut views),
-            ExchangeMode::Wait => self.hook.wait(location, &names, &mut views),
-        }?;
-        drop(views);
-        for ((slot, field), x) in host.iter().zip(f) {
-            if let Some(slot) = slot {
-                slot.upload_from(self.gpu, &x.name, field)?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl DeviceExchange for HostHook<'_> {
-    fn start(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()> {
-        self.call(ExchangeMode::Start, location, fields)
-    }
-
-    fn wait(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()> {
-        self.call(ExchangeMode::Wait, location, fields)
-    }
-
-    fn exchange(&mut self, location: Location, fields: &[ExchangedField]) -> Result<()> {
-        self.call(ExchangeMode::Blocking, location, fields)
-    }
-}
-
-/// Runs an exchange point through a device hook.
-fn exchange_on_device(
-    hook: &mut dyn DeviceExchange,
-    x: &Exchange,
-    fields: &[ExchangedField],
-) -> Result<()> {
-    match x.mode {
-        ExchangeMode::Blocking => hook.exchange(x.location, fields),
-        ExchangeMode::Start => hook.start(x.location, fields),
-        ExchangeMode::Wait => hook.wait(x.location, fields),
     }
 }
 
