@@ -68,6 +68,21 @@ pub struct BenchArgs {
     /// names keeps all its values of it.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// Relative tolerance of the verification, point by point (default 1e-12). Outputs
+    /// that are differences of nearly equal values (a gradient between neighbours on a
+    /// fine grid) lose digits to cancellation in both the reference and the backend.
+    #[arg(long, default_value_t = 1e-12, value_parser = tolerance)]
+    tolerance: f64,
+}
+
+/// A verification tolerance: positive and below 1.
+fn tolerance(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t < 1.0 => Ok(t),
+        _ => Err(format!(
+            "`{s}`: expected a relative tolerance in (0, 1), e.g. 1e-10"
+        )),
+    }
 }
 
 /// The `name=value` pairs of `--only`, checked against the chosen programs: every name
@@ -365,6 +380,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             Ok(BenchConfig {
                 runs: a.runs,
                 verify: !a.no_verify,
+                tolerance: a.tolerance,
                 opt,
                 tune,
                 ablation: label.join("+"),
