@@ -48,6 +48,8 @@
 
 mod exchange;
 mod slots;
+#[cfg(test)]
+mod tests;
 
 pub use exchange::{DeviceExchange, ExchangedField};
 
@@ -294,6 +296,7 @@ impl<'a> SolveNonhydro<'a> {
 }
 
 /// An argument of a bound program: its name there, and where it lies.
+#[derive(Debug)]
 struct Argument {
     ty: FieldType,
     buffer: String,
@@ -329,7 +332,10 @@ impl<'c> DeviceSolveNonhydroState<'c> {
                 compiled.push(cuda.compile(program, &schedule, Sizes::of(grid, nlev))?);
                 let mut bound = program.clone();
                 for d in bound.fields.iter_mut().filter(|d| d.role != Role::Temp) {
-                    let (name, arg) = self.argument(&program.name, &d.name, d.ty, grid, nlev)?;
+                    let buffer = self.parity.buffer(&d.name);
+                    let held = self.slots.get(buffer).map(|h| h.ty);
+                    let at = (grid, nlev);
+                    let (name, arg) = argument(held, buffer, &program.name, &d.name, d.ty, at)?;
                     d.name = name.clone();
                     arguments.insert(name, arg);
                 }
@@ -371,51 +377,6 @@ impl<'c> DeviceSolveNonhydroState<'c> {
             segments,
             _compiled: compiled,
         })
-    }
-
-    /// The name a program binds the slot `slot` by and where it lies: the slot itself
-    /// when the program declares what the slot holds, else an alias of the part it
-    /// declares (`part_of`).
-    fn argument(
-        &self,
-        program: &str,
-        slot: &str,
-        ty: FieldType,
-        grid: &foehn_grid::Grid,
-        nlev: usize,
-    ) -> Result<(String, Argument)> {
-        let buffer = self.parity.buffer(slot).to_string();
-        let err = |message: String| Error::Argument {
-            program: program.to_string(),
-            arg: slot.to_string(),
-            message,
-        };
-        let held = self
-            .slots
-            .get(&buffer)
-            .ok_or_else(|| err("not uploaded: a placeholder in the state".into()))?;
-        if held.ty == ty {
-            let arg = Argument {
-                ty,
-                buffer,
-                offset: 0,
-            };
-            return Ok((slot.to_string(), arg));
-        }
-        let range = part_of(held.ty.dims, ty.dims, grid, nlev)
-            .filter(|_| held.ty.dtype == ty.dtype)
-            .ok_or_else(|| {
-                err(format!(
-                    "the slot holds {}, the argument is {}",
-                    held.ty, ty
-                ))
-            })?;
-        let arg = Argument {
-            ty,
-            buffer,
-            offset: range.start * ty.dtype.size_bytes(),
-        };
-        Ok((format!("{slot}__at_{}", range.start), arg))
     }
 
     /// Device arguments viewing the buffers as `arguments` say, and every scalar of
@@ -622,6 +583,44 @@ impl<'c> DeviceSolveNonhydroState<'c> {
         }
         Ok(out)
     }
+}
+
+/// The name a program binds the slot `slot` by and where it lies (`buffer`, which holds
+/// `held`, `None` if not uploaded): the slot itself when the program declares what the
+/// slot holds (`ty`), else an alias `<slot>__at_<offset>` of the part it declares
+/// (`part_of`) on `grid` with `nlev` levels.
+fn argument(
+    held: Option<FieldType>,
+    buffer: &str,
+    program: &str,
+    slot: &str,
+    ty: FieldType,
+    (grid, nlev): (&foehn_grid::Grid, usize),
+) -> Result<(String, Argument)> {
+    let err = |message: String| Error::Argument {
+        program: program.to_string(),
+        arg: slot.to_string(),
+        message,
+    };
+    let held = held.ok_or_else(|| err("not uploaded: a placeholder in the state".into()))?;
+    let buffer = buffer.to_string();
+    if held == ty {
+        let arg = Argument {
+            ty,
+            buffer,
+            offset: 0,
+        };
+        return Ok((slot.to_string(), arg));
+    }
+    let range = part_of(held.dims, ty.dims, grid, nlev)
+        .filter(|_| held.dtype == ty.dtype)
+        .ok_or_else(|| err(format!("the slot holds {held}, the argument is {ty}")))?;
+    let arg = Argument {
+        ty,
+        buffer,
+        offset: range.start * ty.dtype.size_bytes(),
+    };
+    Ok((format!("{slot}__at_{}", range.start), arg))
 }
 
 /// Per scalar of `program`: its name, its index in [`SCALARS`], its type (an error
