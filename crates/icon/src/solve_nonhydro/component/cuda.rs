@@ -37,7 +37,7 @@
 //!
 //! **Exchanges.** At ICON's exchange points the substep calls a [`DeviceExchange`] hook
 //! with the device buffers of the exchanged slots ([`ExchangedField`]); on one process
-//! it is [`NoExchange`]. The kernels before it are enqueued, not finished: a hook that
+//! it is [`NoExchange`](crate::common::exchange::NoExchange). The kernels before it are enqueued, not finished: a hook that
 //! moves data queues its work on the same stream or synchronises it first.
 //!
 //! [`SolveNonhydro::time_step`] on [`Engine::Cuda`](super::Engine::Cuda) uploads the
