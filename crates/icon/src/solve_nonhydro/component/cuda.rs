@@ -37,8 +37,9 @@
 //!
 //! **Exchanges.** At ICON's exchange points the substep calls a [`DeviceExchange`] hook
 //! with the device buffers of the exchanged slots ([`ExchangedField`]); on one process
-//! it is [`NoExchange`](crate::common::exchange::NoExchange). The kernels before it are enqueued, not finished: a hook that
-//! moves data queues its work on the same stream or synchronises it first.
+//! it is [`NoExchange`](crate::common::exchange::NoExchange). The kernels before it are
+//! enqueued, not finished: a hook that moves data queues its work on the same stream or
+//! synchronises it first.
 //!
 //! [`SolveNonhydro::time_step`] on [`Engine::Cuda`](super::Engine::Cuda) uploads the
 //! host state, runs the substep, and downloads it again (the host hook gets the
