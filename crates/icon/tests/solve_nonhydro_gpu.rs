@@ -11,6 +11,10 @@
 //!   Jablonowski–Williamson surface with a perturbed prognostic state), six substeps (a
 //!   whole step of five and the first of the next: every flag changes, the Rayleigh
 //!   factor at the first), optimised;
+//! - two time steps as the driver's loop runs them (diffusion before the first, five
+//!   substeps with their swaps, diffusion on the next state, the swap) with the
+//!   diffusion bound to the solver's device prognostic buffers
+//!   (`DeviceSolveNonhydroState::attach_diffusion`): the whole state stays on the device;
 //! - `time_step` on the CUDA engine (upload, substep, download) with a host exchange
 //!   hook that sees ICON's four exchange points.
 //!
@@ -27,6 +31,9 @@ use foehn::runtime::field::FieldView;
 use foehn_grid::{Grid, Location};
 use foehn_icon::common::exchange::{Exchange, NoExchange};
 use foehn_icon::common::state::{FieldGroup, PrognosticState};
+use foehn_icon::diffusion::component::{Diffusion, DiffusionState};
+use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
+use foehn_icon::diffusion::inputs::state as diffusion_state;
 use foehn_icon::fields::static_fields::{synthetic_prognostics, GridFields};
 use foehn_icon::fields::topography::{JwTopography, Topography};
 use foehn_icon::fields::vertical::{VerticalConfig, VerticalGrid};
@@ -308,18 +315,7 @@ fn substeps_on_the_grid_state_agree_with_the_cpu() {
     let config = NonHydrostaticConfig::default();
     let dtime = 300.0 / SUBSTEPS as f64;
     for grid in common::grids() {
-        let vertical = VerticalConfig {
-            model_top_height: 75000.0,
-            rayleigh_damping_height: 50000.0,
-            flat_height: 5000.0,
-            htop_moist_proc: 20000.0,
-            ..VerticalConfig::new(15)
-        };
-        let jw = Topography::JablonowskiWilliamson(JwTopography::default());
-        let f = GridFields::compute(grid, vertical, &jw).unwrap();
-        let mut named = synthetic_prognostics(&f, 3.0, 5);
-        let prognostic = <PrognosticState as FieldGroup>::from_named(&mut named).unwrap();
-        let state = grid_state(&f, &prognostic).unwrap();
+        let (f, state) = jw_fields(grid);
         let (v, nflat_gradp) = (&f.statics.vertical, f.statics.metrics.nflat_gradp);
         let cpu_engine = Engine::Cpu(common::cpu());
         let mut cpu = solver(grid, v, nflat_gradp, Schedule::Unfused, cpu_engine);
@@ -335,6 +331,118 @@ fn substeps_on_the_grid_state_agree_with_the_cpu() {
             .collect();
         let what = format!("{} grid state", grid.name);
         compare_runs(&what, &mut cpu, &mut device, &cuda, state, &substeps);
+    }
+}
+
+/// The grid's fields over the Jablonowski–Williamson surface (15 levels up to 75 km)
+/// and the solver's state on them with a perturbed prognostic state.
+fn jw_fields(grid: &Grid) -> (GridFields<'_>, SolveNonhydroState) {
+    let vertical = VerticalConfig {
+        model_top_height: 75000.0,
+        rayleigh_damping_height: 50000.0,
+        flat_height: 5000.0,
+        htop_moist_proc: 20000.0,
+        ..VerticalConfig::new(15)
+    };
+    let jw = Topography::JablonowskiWilliamson(JwTopography::default());
+    let f = GridFields::compute(grid, vertical, &jw).unwrap();
+    let mut named = synthetic_prognostics(&f, 3.0, 5);
+    let prognostic = <PrognosticState as FieldGroup>::from_named(&mut named).unwrap();
+    let state = grid_state(&f, &prognostic).unwrap();
+    (f, state)
+}
+
+/// The diffusion on `target` (the current or the next prognostic state), through the
+/// diffusion state's own prognostic slot (as the driver's time loop does).
+fn diffuse_host(
+    diffusion: &mut Diffusion,
+    dstate: &mut DiffusionState,
+    target: &mut PrognosticState,
+    dtime: f64,
+    initial_run: bool,
+) {
+    std::mem::swap(&mut dstate.prognostic, target);
+    let r = diffusion.run(dstate, dtime, initial_run);
+    std::mem::swap(&mut dstate.prognostic, target);
+    r.unwrap();
+}
+
+#[test]
+fn a_time_step_with_the_diffusion_on_the_solvers_device_buffers_agrees_with_the_cpu() {
+    let Some((_dir, cuda)) = cuda("the CUDA time step with diffusion on the device") else {
+        return;
+    };
+    let nh = NonHydrostaticConfig::default();
+    let dconfig = DiffusionConfig::default();
+    let step = 300.0;
+    let dt = step / SUBSTEPS as f64;
+    for grid in common::grids() {
+        let (f, state) = jw_fields(grid);
+        let (v, nflat_gradp) = (&f.statics.vertical, f.statics.metrics.nflat_gradp);
+        let cpu_engine = Engine::Cpu(common::cpu());
+        let mut cpu = solver(grid, v, nflat_gradp, Schedule::Unfused, cpu_engine);
+        let mut device = solver(grid, v, nflat_gradp, Schedule::Unfused, Engine::Cuda(&cuda));
+        let params = DiffusionParams::new(&dconfig, v, false);
+        let new_diffusion = || Diffusion::new(&dconfig, &params, grid, v).unwrap();
+        let mut diffusion = new_diffusion().with_engine(cpu_engine);
+        let on_device = new_diffusion();
+        let programs = on_device.cuda(&cuda).unwrap();
+        let dstate = diffusion_state::grid_state(&f, &dconfig, 0).unwrap();
+        let what = format!("{} time step", grid.name);
+
+        // The CPU: the driver's step (diffusion before the first step, the substeps
+        // with their swaps, diffusion on the next state, the swap), twice.
+        let (mut host, mut hd) = (state.clone(), dstate.clone());
+        let mut dev = device.upload(&cuda, &state).unwrap();
+        dev.attach_diffusion(&programs, &dstate, grid).unwrap();
+        for n in 0..2 {
+            if n == 0 {
+                diffuse_host(&mut diffusion, &mut hd, &mut host.current, step, true);
+                dev.diffuse(step, true, true).unwrap();
+            }
+            for s in 0..SUBSTEPS {
+                let i = n * SUBSTEPS + s;
+                let sub = substep(&nh, i, dt);
+                if sub.swap_w {
+                    host.diagnostic.swap_vertical_wind_tendency();
+                    dev.swap_vertical_wind_tendency();
+                }
+                if sub.swap_vn {
+                    host.diagnostic.swap_normal_wind_tendency();
+                    dev.swap_normal_wind_tendency();
+                }
+                let a = (sub.divdamp_fac_o2, dt, SUBSTEPS, sub.flags, 0.0);
+                cpu.time_step(&mut host, a.0, a.1, a.2, a.3, a.4, &mut NoExchange)
+                    .unwrap();
+                device
+                    .time_step_on_device(&mut dev, a.0, a.1, a.2, a.3, a.4, &mut NoExchange)
+                    .unwrap_or_else(|e| panic!("{what}: substep {i}: {e}"));
+                if s + 1 != SUBSTEPS {
+                    host.swap_prognostic();
+                    dev.swap_prognostic();
+                }
+            }
+            diffuse_host(&mut diffusion, &mut hd, &mut host.next, step, false);
+            dev.diffuse(step, false, false).unwrap();
+            host.swap_prognostic();
+            dev.swap_prognostic();
+            let mut got = state.clone();
+            dev.download(&mut got).unwrap();
+            assert_states_agree(&format!("{what} {n}"), &host, &got);
+            let mut got_d = dstate.clone();
+            dev.download_diffusion(&mut got_d).unwrap();
+            for name in ["hdef_ic", "div_ic"] {
+                let (a, b) = (hd.field(name).unwrap(), got_d.field(name).unwrap());
+                let (x, y) = (a.as_f64().unwrap(), b.as_f64().unwrap());
+                let scale = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                    assert!(
+                        (p - q).abs() <= TOL * scale,
+                        "{what} {n}: diffusion `{name}`[{i}] cpu {p:e} device {q:e}"
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -47,6 +47,7 @@
 //! run. [`SolveNonhydro::time_step_views`] on the CUDA engine is refused (views are host
 //! memory).
 
+mod diffusion;
 mod exchange;
 mod slots;
 #[cfg(test)]
@@ -159,6 +160,8 @@ struct CflLayout {
 pub struct DeviceSolveNonhydroState<'c> {
     // Declared before `slots`: the bindings point into the buffers and are dropped first.
     kinds: HashMap<(Variants, Parity), DeviceKind<'c>>,
+    /// The diffusion bound to the prognostic buffers, once attached.
+    diffusion: Option<diffusion::DiffusionOnDevice<'c>>,
     /// The buffers, by the slot (or work field) that held them at upload.
     slots: BTreeMap<String, SlotBuffer>,
     parity: Parity,
@@ -205,6 +208,7 @@ impl<'a> SolveNonhydro<'a> {
         let max_abs = MaxAbs::new(gpu)?;
         Ok(DeviceSolveNonhydroState {
             kinds: HashMap::new(),
+            diffusion: None,
             slots,
             parity: Parity::default(),
             schedule: self.schedule,
@@ -545,6 +549,9 @@ impl<'c> DeviceSolveNonhydroState<'c> {
                     bound.finish()?;
                 }
             }
+        }
+        if let Some(d) = &self.diffusion {
+            d.finish()?;
         }
         self.cuda
             .gpu()
