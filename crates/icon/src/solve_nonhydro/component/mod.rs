@@ -266,6 +266,11 @@ impl<'a> SolveNonhydro<'a> {
         self
     }
 
+    /// The grid.
+    pub fn grid(&self) -> &'a Grid {
+        self.core.grid()
+    }
+
     /// The configuration.
     pub fn config(&self) -> &NonHydrostaticConfig {
         &self.config
