@@ -21,12 +21,19 @@
 //! The diffusion's state shares the prognostic fields: they are moved into it for its
 //! call and back (no copies). Halo exchanges go through the
 //! [`Exchange`](foehn_icon::common::exchange::Exchange) hook (a no-op on one process).
+//!
+//! [`DeviceDycore`] runs the same step with the whole state on a CUDA device (the
+//! solver's device state, the diffusion bound to its prognostic buffers, swaps without
+//! copies); both loops share the step ([`run_step`]).
 
 use foehn::error::{Error, Result};
+use foehn::runtime::cuda::CudaBackend;
 use foehn_icon::common::exchange::{Exchange, NoExchange};
 use foehn_icon::common::state::PrognosticState;
+use foehn_icon::diffusion::component::cuda::CudaDiffusion;
 use foehn_icon::diffusion::component::state::DiffusionState;
 use foehn_icon::diffusion::component::Diffusion;
+use foehn_icon::solve_nonhydro::component::cuda::{DeviceExchange, DeviceSolveNonhydroState};
 use foehn_icon::solve_nonhydro::component::{SolveNonhydro, SolveNonhydroState, SubstepFlags};
 use foehn_icon::solve_nonhydro::config::second_order_divdamp_factor;
 
@@ -249,57 +256,10 @@ impl<'a> Dycore<'a> {
 
     /// One time step (see the module doc).
     pub fn step(&mut self) -> Result<StepSummary> {
-        let dtime = self.settings.dtime;
-        let first_step = self.step == 0;
-        if first_step && self.settings.diffuse_before_loop {
-            self.diffuse(true, dtime)?;
-        }
-        let n = self.watch.ndyn_substeps_var;
-        let dt = dtime / n as f64;
-        let divdamp_fac_o2 =
-            second_order_divdamp_factor(self.solver.config(), self.time + 0.5 * dtime, dtime);
-        for s in 0..n {
-            let flags = SubstepFlags {
-                at_first_substep: s == 0,
-                at_last_substep: s + 1 == n,
-                lprep_adv: self.settings.lprep_adv,
-                at_initial_timestep: first_step,
-                is_iau_active: false,
-            };
-            if !(first_step && s == 0) {
-                self.state.diagnostic.swap_vertical_wind_tendency();
-            }
-            if s != 0 {
-                self.state.diagnostic.swap_normal_wind_tendency();
-            }
-            self.solver.time_step(
-                &mut self.state,
-                divdamp_fac_o2,
-                dt,
-                n,
-                flags,
-                0.0,
-                self.exchange.as_mut(),
-            )?;
-            if s + 1 != n {
-                self.state.swap_prognostic();
-            }
-        }
-        if self.settings.apply_diffusion {
-            self.diffuse(false, dtime)?;
-        }
-        self.state.swap_prognostic();
-        let cfl = self.state.max_vertical_cfl;
-        self.watch.update(cfl);
-        self.state.max_vertical_cfl = 0.0;
-        let summary = StepSummary {
-            step: self.step,
-            time: self.time + dtime,
-            substeps: n,
-            max_vertical_cfl: cfl,
-        };
+        let (step, time) = (self.step, self.time);
+        let summary = run_step(self, step, time)?;
         self.step += 1;
-        self.time += dtime;
+        self.time += summary.time - time;
         Ok(summary)
     }
 
@@ -318,6 +278,249 @@ impl<'a> Dycore<'a> {
         let result = diffusion.run(dstate, dtime, initial_run);
         std::mem::swap(&mut dstate.prognostic, target);
         result
+    }
+}
+
+/// The dycore with the whole state on a CUDA device for the run: the solver's state
+/// uploaded once ([`SolveNonhydro::upload`]), the diffusion bound to the solver's device
+/// prognostic buffers
+/// ([`attach_diffusion`](foehn_icon::solve_nonhydro::component::cuda::DeviceSolveNonhydroState::attach_diffusion)),
+/// the substeps, the diffusion and every swap on the device (the swaps flip which
+/// buffer a slot points at; nothing is copied). A step downloads only the CFL maximum
+/// (8 bytes); [`DeviceDycore::download`] copies the state back on request. The same
+/// step as [`Dycore::step`].
+pub struct DeviceDycore<'a> {
+    dev: DeviceSolveNonhydroState<'a>,
+    solver: SolveNonhydro<'a>,
+    settings: LoopSettings,
+    watch: CflWatch,
+    exchange: Box<dyn DeviceExchange + 'a>,
+    step: u64,
+    time: f64,
+}
+
+impl<'a> DeviceDycore<'a> {
+    /// The loop of `settings` (validated) over `solver` with `state` uploaded to
+    /// `cuda`'s device and `diffusion` (its device step, compiled by `Diffusion::cuda`,
+    /// and a diffusion state with its constant fields; required when the settings
+    /// diffuse) on the solver's prognostic buffers, at time 0, on one process.
+    pub fn new(
+        solver: SolveNonhydro<'a>,
+        cuda: &'a CudaBackend,
+        diffusion: Option<(&'a CudaDiffusion<'a>, &DiffusionState)>,
+        state: &SolveNonhydroState,
+        settings: LoopSettings,
+    ) -> Result<DeviceDycore<'a>> {
+        settings.validate()?;
+        if diffusion.is_none() && (settings.apply_diffusion || settings.diffuse_before_loop) {
+            return Err(Error::Field(
+                "time loop: diffusion is switched on but no diffusion component was given".into(),
+            ));
+        }
+        let mut dev = solver.upload(cuda, state)?;
+        if let Some((d, dstate)) = diffusion {
+            dev.attach_diffusion(d, dstate, solver.grid())?;
+        }
+        Ok(DeviceDycore {
+            dev,
+            watch: CflWatch::new(&settings),
+            solver,
+            settings,
+            exchange: Box::new(NoExchange),
+            step: 0,
+            time: 0.0,
+        })
+    }
+
+    /// Halo exchanges of device fields through `exchange` instead of the
+    /// single-process no-op.
+    pub fn with_exchange(mut self, exchange: Box<dyn DeviceExchange + 'a>) -> DeviceDycore<'a> {
+        self.exchange = exchange;
+        self
+    }
+
+    /// One time step (see the module doc): kernels enqueued, the CFL maximum read.
+    pub fn step(&mut self) -> Result<StepSummary> {
+        let (step, time) = (self.step, self.time);
+        let summary = run_step(self, step, time)?;
+        self.step += 1;
+        self.time += summary.time - time;
+        Ok(summary)
+    }
+
+    /// Waits and copies the solver's state (as its slots point now) into `state`.
+    pub fn download(&self, state: &mut SolveNonhydroState) -> Result<()> {
+        self.dev.download(state)
+    }
+
+    /// The device state.
+    pub fn device_state(&self) -> &DeviceSolveNonhydroState<'a> {
+        &self.dev
+    }
+
+    /// Simulated time, s.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Steps done.
+    pub fn steps_done(&self) -> u64 {
+        self.step
+    }
+
+    /// The CFL watch mode.
+    pub fn cfl_watch(&self) -> CflWatch {
+        self.watch
+    }
+}
+
+impl StepOps for DeviceDycore<'_> {
+    fn settings(&self) -> &LoopSettings {
+        &self.settings
+    }
+
+    fn watch(&mut self) -> &mut CflWatch {
+        &mut self.watch
+    }
+
+    fn divdamp_fac_o2(&self, t: f64, dtime: f64) -> f64 {
+        second_order_divdamp_factor(self.solver.config(), t, dtime)
+    }
+
+    fn swap_vertical_wind_tendency(&mut self) {
+        self.dev.swap_vertical_wind_tendency();
+    }
+
+    fn swap_normal_wind_tendency(&mut self) {
+        self.dev.swap_normal_wind_tendency();
+    }
+
+    fn swap_prognostic(&mut self) {
+        self.dev.swap_prognostic();
+    }
+
+    fn substep(&mut self, fac: f64, dt: f64, n: usize, flags: SubstepFlags) -> Result<()> {
+        let exchange = self.exchange.as_mut();
+        self.solver
+            .time_step_on_device(&mut self.dev, fac, dt, n, flags, 0.0, exchange)
+    }
+
+    fn diffuse(&mut self, initial_run: bool, dtime: f64) -> Result<()> {
+        self.dev.diffuse(dtime, initial_run, initial_run)
+    }
+
+    fn take_max_vertical_cfl(&mut self) -> Result<f64> {
+        let cfl = self.dev.max_vertical_cfl()?;
+        self.dev.set_max_vertical_cfl(0.0)?;
+        Ok(cfl)
+    }
+}
+
+/// What a time step does to a dycore's state, on the host ([`Dycore`]) or with the
+/// state on a device ([`DeviceDycore`]); [`run_step`] calls them in ICON's order.
+trait StepOps {
+    /// The loop's settings.
+    fn settings(&self) -> &LoopSettings;
+    /// The CFL watch mode.
+    fn watch(&mut self) -> &mut CflWatch;
+    /// `second_order_divdamp_factor` at simulated time `t` for steps of `dtime`.
+    fn divdamp_fac_o2(&self, t: f64, dtime: f64) -> f64;
+    /// Swaps the vertical-wind tendency slots.
+    fn swap_vertical_wind_tendency(&mut self);
+    /// Swaps the normal-wind tendency slots.
+    fn swap_normal_wind_tendency(&mut self);
+    /// Swaps the prognostic pair.
+    fn swap_prognostic(&mut self);
+    /// One substep of the solver.
+    fn substep(&mut self, fac: f64, dt: f64, n: usize, flags: SubstepFlags) -> Result<()>;
+    /// The diffusion on `next`, or on `current` before the first step (`initial_run`).
+    fn diffuse(&mut self, initial_run: bool, dtime: f64) -> Result<()>;
+    /// The step's largest vertical CFL number, reset to 0.
+    fn take_max_vertical_cfl(&mut self) -> Result<f64>;
+}
+
+/// One time step (see the module doc) of the dycore `d` at step number `step` and time
+/// `time`.
+fn run_step(d: &mut impl StepOps, step: u64, time: f64) -> Result<StepSummary> {
+    let settings = d.settings().clone();
+    let dtime = settings.dtime;
+    let first_step = step == 0;
+    if first_step && settings.diffuse_before_loop {
+        d.diffuse(true, dtime)?;
+    }
+    let n = d.watch().ndyn_substeps_var;
+    let dt = dtime / n as f64;
+    let divdamp_fac_o2 = d.divdamp_fac_o2(time + 0.5 * dtime, dtime);
+    for s in 0..n {
+        let flags = SubstepFlags {
+            at_first_substep: s == 0,
+            at_last_substep: s + 1 == n,
+            lprep_adv: settings.lprep_adv,
+            at_initial_timestep: first_step,
+            is_iau_active: false,
+        };
+        if !(first_step && s == 0) {
+            d.swap_vertical_wind_tendency();
+        }
+        if s != 0 {
+            d.swap_normal_wind_tendency();
+        }
+        d.substep(divdamp_fac_o2, dt, n, flags)?;
+        if s + 1 != n {
+            d.swap_prognostic();
+        }
+    }
+    if settings.apply_diffusion {
+        d.diffuse(false, dtime)?;
+    }
+    d.swap_prognostic();
+    let cfl = d.take_max_vertical_cfl()?;
+    d.watch().update(cfl);
+    Ok(StepSummary {
+        step,
+        time: time + dtime,
+        substeps: n,
+        max_vertical_cfl: cfl,
+    })
+}
+
+impl StepOps for Dycore<'_> {
+    fn settings(&self) -> &LoopSettings {
+        &self.settings
+    }
+
+    fn watch(&mut self) -> &mut CflWatch {
+        &mut self.watch
+    }
+
+    fn divdamp_fac_o2(&self, t: f64, dtime: f64) -> f64 {
+        second_order_divdamp_factor(self.solver.config(), t, dtime)
+    }
+
+    fn swap_vertical_wind_tendency(&mut self) {
+        self.state.diagnostic.swap_vertical_wind_tendency();
+    }
+
+    fn swap_normal_wind_tendency(&mut self) {
+        self.state.diagnostic.swap_normal_wind_tendency();
+    }
+
+    fn swap_prognostic(&mut self) {
+        self.state.swap_prognostic();
+    }
+
+    fn substep(&mut self, fac: f64, dt: f64, n: usize, flags: SubstepFlags) -> Result<()> {
+        let exchange = self.exchange.as_mut();
+        self.solver
+            .time_step(&mut self.state, fac, dt, n, flags, 0.0, exchange)
+    }
+
+    fn diffuse(&mut self, initial_run: bool, dtime: f64) -> Result<()> {
+        Dycore::diffuse(self, initial_run, dtime)
+    }
+
+    fn take_max_vertical_cfl(&mut self) -> Result<f64> {
+        Ok(std::mem::take(&mut self.state.max_vertical_cfl))
     }
 }
 
