@@ -24,7 +24,7 @@
 //!
 //! [`DeviceDycore`] runs the same step with the whole state on a CUDA device (the
 //! solver's device state, the diffusion bound to its prognostic buffers, swaps without
-//! copies); both loops share the step ([`run_step`]).
+//! copies); both loops share the step (`run_step`).
 
 use foehn::error::{Error, Result};
 use foehn::runtime::cuda::CudaBackend;
