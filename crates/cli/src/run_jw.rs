@@ -4,18 +4,30 @@
 //! anything is computed; `--print-config` prints the effective configuration as TOML
 //! (a file to edit and pass back with `--config`).
 //!
-//! The time loop is not written yet: after validating everything, the command says so
-//! and exits with status 2 (nothing is run).
+//! The run: the static fields over the JW surface, the initial state, the time loop
+//! ([`foehn_driver::jw_run`]) on the CPU backend, NetCDF output at t = 0 and every
+//! output interval (one file per time, [`NetcdfOutput`]) with a surface-pressure map of
+//! the last, a progress bar, and at the end ICON-style timers (per component; per
+//! program with `FOEHN_METRICS=1`) and the dry-mass drift. The CUDA engine does not run
+//! the whole dycore yet: `--backend cuda` is refused, `auto` runs on the CPU and says so.
 
 use crate::grid_load;
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 use clap::Args;
+use foehn::runtime::cpu::CpuBackend;
 use foehn_driver::config::interval::Interval;
 use foehn_driver::config::{grid_kind_of_name, Backend, RunConfig, RunSetup};
+use foehn_driver::jw_run;
+use foehn_driver::output::plot::write_snapshot_map;
+use foehn_driver::output::{Snapshot, DEFAULT_PRESSURE_LEVELS};
+use foehn_driver::time_loop::Dycore;
+use foehn_grid::Location;
+use foehn_icon::common::runner::Engine;
+use foehn_icon::common::state::PrognosticState;
+use foehn_icon::fields::static_fields::GridFields;
+use foehn_metrics::timer_report::{ProgramGroup, RunProgress, TimerReport, Timers};
 use std::path::PathBuf;
-
-/// The exit status of a valid run that cannot be integrated yet.
-pub const NOT_AVAILABLE: i32 = 2;
+use std::time::Instant;
 
 /// Options of `foehn run jw` (every one overrides the configuration file).
 #[derive(Args, Debug, Clone, Default)]
@@ -142,17 +154,170 @@ fn summary(s: &RunSetup) -> String {
 }
 
 /// Runs `foehn run jw`: validates; prints the configuration with `--print-config`;
-/// otherwise stops with [`NOT_AVAILABLE`] (the time loop does not exist yet).
+/// otherwise integrates (see the module doc).
 pub fn run(a: JwArgs) -> Result<()> {
     let s = setup(&a)?;
     if a.print_config {
         print!("{}", s.config.to_toml());
         return Ok(());
     }
-    println!("configuration valid: {}", summary(&s));
-    eprintln!(
-        "foehn run jw: the time integration of the dycore is not available yet (issue 16); \
-         nothing was run. `foehn run jw --print-config` prints the configuration."
+    match s.config.run.backend {
+        Backend::Cuda => bail!(
+            "--backend cuda: the whole dycore does not run on the GPU yet (its programs do: \
+             `foehn bench --backend cuda`); use --backend cpu"
+        ),
+        Backend::Auto => eprintln!("backend auto: the dycore runs on the CPU (all cores)"),
+        Backend::Cpu => {}
+    }
+    let output = s
+        .config
+        .run
+        .output
+        .as_deref()
+        .map(output_target)
+        .transpose()?;
+    println!("{}", summary(&s));
+    let start = Instant::now();
+    let mut timers = Timers::new();
+    let grid = grid_load::load(&s.config.run.grid)?;
+    let spec = s.jw_run_spec();
+    let fields = timers.time("initialisation: fields", || jw_run::fields(&grid, &spec))?;
+    let cpu = CpuBackend::default();
+    let mut dycore = timers.time("initialisation: state", || {
+        jw_run::dycore(&fields, &spec, Engine::Cpu(&cpu))
+    })?;
+    let mass0 = dry_mass(&fields, dycore.prognostic())?;
+    if let Some(out) = &output {
+        timers.time("output", || write_output(out, &fields, &dycore))?;
+    }
+    let progress = RunProgress::new(s.steps, s.dtime);
+    let mut max_cfl = 0.0f64;
+    for step in 1..=s.steps {
+        let summary = timers.time("dycore step", || dycore.step())?;
+        max_cfl = max_cfl.max(summary.max_vertical_cfl);
+        progress.set_step(step);
+        if let (Some(out), Some(every)) = (&output, s.output_every) {
+            if step % every == 0 || step == s.steps {
+                timers.time("output", || write_output(out, &fields, &dycore))?;
+            }
+        }
+    }
+    progress.finish();
+    let run_s = start.elapsed().as_secs_f64();
+    let drift = dry_mass(&fields, dycore.prognostic())? / mass0 - 1.0;
+    println!(
+        "{} steps, {:.3} simulated days in {run_s:.1} s; relative dry-mass change {drift:.2e}; \
+         largest vertical CFL number {max_cfl:.3}",
+        s.steps,
+        dycore.time() / 86_400.0
     );
-    std::process::exit(NOT_AVAILABLE);
+    if let Some(out) = &output {
+        let map = out.map_path();
+        let snapshot = snapshot(&fields, &dycore)?;
+        write_snapshot_map(&grid, &snapshot, "ps", 0, &map)?;
+        println!("wrote {}", map.display());
+    }
+    let groups = [ProgramGroup::new(
+        "dycore",
+        &foehn_icon::catalog()
+            .iter()
+            .map(|e| e.name)
+            .collect::<Vec<_>>(),
+    )];
+    let report = TimerReport::new(
+        &timers,
+        &foehn_metrics::snapshot(),
+        &groups,
+        run_s,
+        dycore.time(),
+    );
+    println!("{}", report.table());
+    Ok(())
+}
+
+/// Where the output goes: the NetCDF files (one per output time, named after `path`)
+/// and the surface-pressure map of the last one beside them.
+struct OutputTarget {
+    #[cfg(feature = "netcdf")]
+    files: foehn_driver::output::netcdf::NetcdfOutput,
+    path: PathBuf,
+}
+
+impl OutputTarget {
+    /// `<stem>_ps.png` beside the output.
+    fn map_path(&self) -> PathBuf {
+        let stem = self
+            .path
+            .file_stem()
+            .map_or_else(|| "output".into(), |s| s.to_string_lossy().into_owned());
+        self.path.with_file_name(format!("{stem}_ps.png"))
+    }
+}
+
+/// The output of `--output PATH`, refused before anything is computed when this
+/// build cannot write NetCDF.
+fn output_target(path: &str) -> Result<OutputTarget> {
+    let path = PathBuf::from(path);
+    if path.extension().and_then(|e| e.to_str()) != Some("nc") {
+        bail!(
+            "--output {}: the output is NetCDF; name it *.nc",
+            path.display()
+        );
+    }
+    #[cfg(feature = "netcdf")]
+    {
+        Ok(OutputTarget {
+            files: foehn_driver::output::netcdf::NetcdfOutput::from_path(&path),
+            path,
+        })
+    }
+    #[cfg(not(feature = "netcdf"))]
+    {
+        bail!(
+            "--output {}: this foehn was built without NetCDF (the `netcdf` feature); \
+             rebuild with default features or run without --output",
+            path.display()
+        )
+    }
+}
+
+/// The prognostic state and its diagnostics at the dycore's time.
+fn snapshot(fields: &GridFields, dycore: &Dycore) -> Result<Snapshot> {
+    Ok(Snapshot::diagnose(
+        fields,
+        dycore.prognostic(),
+        dycore.time(),
+        &DEFAULT_PRESSURE_LEVELS,
+    )?)
+}
+
+/// Writes the output file of the dycore's time.
+fn write_output(out: &OutputTarget, fields: &GridFields, dycore: &Dycore) -> Result<()> {
+    let snapshot = snapshot(fields, dycore)?;
+    #[cfg(feature = "netcdf")]
+    {
+        let path = out.files.write(fields, &snapshot)?;
+        eprintln!("wrote {}", path.display());
+    }
+    #[cfg(not(feature = "netcdf"))]
+    let _ = (out, snapshot);
+    Ok(())
+}
+
+/// Σ ρ·Δz·A over every cell and level, kg (foehn fields run horizontally fastest).
+fn dry_mass(fields: &GridFields, p: &PrognosticState) -> Result<f64> {
+    let grid = fields.grid();
+    let dz = fields.field("ddqz_z_full")?;
+    let (rho, dz) = (
+        p.rho.as_f64().context("rho is not an f64 field")?,
+        dz.as_f64().context("ddqz_z_full is not an f64 field")?,
+    );
+    let n = grid.size(Location::Cell);
+    let area = &grid.geometry.cell_area;
+    Ok(rho
+        .iter()
+        .zip(dz)
+        .enumerate()
+        .map(|(i, (r, z))| r * z * area[i % n])
+        .sum())
 }

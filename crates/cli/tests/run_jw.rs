@@ -1,7 +1,8 @@
 //! `foehn run jw` through the real binary: the configuration's refusals (a misspelt key
 //! in a file named with its line, `--days` with `--steps`, a bad duration, invalid
-//! values), `--print-config` output that reads back, flags over the file, and the
-//! clear stop (status 2) of a valid run while the time loop does not exist.
+//! values), `--print-config` output that reads back, flags over the file, and a short
+//! run on R2B2 that writes its NetCDF files (t = 0 and every step) and the
+//! surface-pressure map, keeps the dry mass and refuses the GPU clearly.
 
 use std::path::Path;
 use std::process::Command;
@@ -165,12 +166,57 @@ fn printed_configuration_parses_back() {
 }
 
 #[test]
-fn valid_run_stops_clearly_while_the_time_loop_is_missing() {
-    let r = jw(&["--grid", "r2b4", "--steps", "2"]);
-    assert_eq!(r.code, Some(2), "{}\n{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("configuration valid"), "{}", r.stdout);
+fn a_short_run_writes_its_outputs_and_keeps_the_dry_mass() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("jw.nc");
+    let out = out.to_str().unwrap();
+    let r = jw(&[
+        "--grid",
+        "r2b2",
+        "--levels",
+        "10",
+        "--steps",
+        "2",
+        "--backend",
+        "cpu",
+        "--output",
+        out,
+        "--output-interval",
+        "1 steps",
+    ]);
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("2 steps"), "{}", r.stdout);
-    assert!(r.stderr.contains("not available yet") && r.stderr.contains("nothing was run"));
+    let drift: f64 = r
+        .stdout
+        .split("relative dry-mass change ")
+        .nth(1)
+        .and_then(|t| t.split(';').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no dry-mass change in {}", r.stdout));
+    assert!(drift.abs() < 1e-12, "dry mass changed by {drift:e}");
+    assert!(
+        r.stdout.contains("dycore step"),
+        "the timer table: {}",
+        r.stdout
+    );
+    let mut written: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    if cfg!(feature = "netcdf") {
+        assert_eq!(
+            written,
+            [
+                "jw_0000d00h00m00s.nc",
+                "jw_0000d00h20m00s.nc",
+                "jw_0000d00h40m00s.nc",
+                "jw_ps.png"
+            ],
+        );
+    }
+    let gpu = jw(&["--grid", "r2b2", "--steps", "1", "--backend", "cuda"]);
+    assert_refused(&gpu, &["--backend cuda", "--backend cpu"]);
 }
 
 #[test]
