@@ -5,26 +5,30 @@
 //! (a file to edit and pass back with `--config`).
 //!
 //! The run: the static fields over the JW surface, the initial state, the time loop
-//! ([`foehn_driver::jw_run`]) on the CPU backend, NetCDF output at t = 0 and every
-//! output interval (one file per time, [`NetcdfOutput`]) with a surface-pressure map of
-//! the last, a progress bar, and at the end ICON-style timers (per component; per
-//! program with `FOEHN_METRICS=1`) and the dry-mass drift. The CUDA engine does not run
-//! the whole dycore yet: `--backend cuda` is refused, `auto` runs on the CPU and says so.
+//! ([`foehn_driver::jw_run`]) on the CPU backend or, with `--backend cuda` (and `auto`
+//! when a GPU opens), on the GPU with the state on the device for the whole run
+//! ([`DeviceDycore`]; copied back only for output); NetCDF output at t = 0 and every
+//! output interval (one file per time) with a surface-pressure map of the last, a
+//! progress bar, and at the end ICON-style timers (per component; per program with
+//! `FOEHN_METRICS=1`) and the dry-mass drift.
 
 use crate::grid_load;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use foehn::runtime::cpu::CpuBackend;
+use foehn::runtime::cuda::CudaBackend;
+use foehn_cache::Cache;
 use foehn_driver::config::interval::Interval;
 use foehn_driver::config::{grid_kind_of_name, Backend, RunConfig, RunSetup};
 use foehn_driver::jw_run;
 use foehn_driver::output::plot::write_snapshot_map;
 use foehn_driver::output::{Snapshot, DEFAULT_PRESSURE_LEVELS};
-use foehn_driver::time_loop::Dycore;
+use foehn_driver::time_loop::{DeviceDycore, Dycore, StepSummary};
 use foehn_grid::Location;
 use foehn_icon::common::runner::Engine;
 use foehn_icon::common::state::PrognosticState;
 use foehn_icon::fields::static_fields::GridFields;
+use foehn_icon::solve_nonhydro::component::SolveNonhydroState;
 use foehn_metrics::timer_report::{ProgramGroup, RunProgress, TimerReport, Timers};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -161,14 +165,6 @@ pub fn run(a: JwArgs) -> Result<()> {
         print!("{}", s.config.to_toml());
         return Ok(());
     }
-    match s.config.run.backend {
-        Backend::Cuda => bail!(
-            "--backend cuda: the whole dycore does not run on the GPU yet (its programs do: \
-             `foehn bench --backend cuda`); use --backend cpu"
-        ),
-        Backend::Auto => eprintln!("backend auto: the dycore runs on the CPU (all cores)"),
-        Backend::Cpu => {}
-    }
     let output = s
         .config
         .run
@@ -181,14 +177,48 @@ pub fn run(a: JwArgs) -> Result<()> {
     let mut timers = Timers::new();
     let grid = grid_load::load(&s.config.run.grid)?;
     let spec = s.jw_run_spec();
-    let fields = timers.time("initialisation: fields", || jw_run::fields(&grid, &spec))?;
     let cpu = CpuBackend::default();
-    let mut dycore = timers.time("initialisation: state", || {
-        jw_run::dycore(&fields, &spec, Engine::Cpu(&cpu))
+    let cuda = match s.config.run.backend {
+        Backend::Cpu => None,
+        Backend::Cuda => Some(CudaBackend::open(Cache::from_env())?),
+        Backend::Auto => match CudaBackend::open(Cache::from_env()) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("backend auto: no GPU ({e}); the dycore runs on the CPU");
+                None
+            }
+        },
+    };
+    let fields = timers.time("initialisation: fields", || jw_run::fields(&grid, &spec))?;
+    let parts = timers.time("initialisation: state", || match &cuda {
+        Some(c) => jw_run::parts(&fields, &spec, Engine::Cuda(c)),
+        None => jw_run::parts(&fields, &spec, Engine::Cpu(&cpu)),
     })?;
-    let mass0 = dry_mass(&fields, dycore.prognostic())?;
+    let device_diffusion = match &cuda {
+        Some(c) => Some(parts.diffusion.cuda(c)?),
+        None => None,
+    };
+    let mut dycore = match (&cuda, &device_diffusion) {
+        (Some(c), Some(d)) => Integrator::Gpu {
+            dycore: DeviceDycore::new(
+                parts.solver,
+                c,
+                Some((d, &parts.diffusion_state)),
+                &parts.state,
+                spec.settings.clone(),
+            )?,
+            host: parts.state,
+        },
+        _ => Integrator::Cpu(Dycore::new(
+            parts.solver,
+            Some((parts.diffusion, parts.diffusion_state)),
+            parts.state,
+            spec.settings.clone(),
+        )?),
+    };
+    let mass0 = dry_mass(&fields, dycore.prognostic()?)?;
     if let Some(out) = &output {
-        timers.time("output", || write_output(out, &fields, &dycore))?;
+        timers.time("output", || write_output(out, &fields, &mut dycore))?;
     }
     let progress = RunProgress::new(s.steps, s.dtime);
     let mut max_cfl = 0.0f64;
@@ -198,13 +228,13 @@ pub fn run(a: JwArgs) -> Result<()> {
         progress.set_step(step);
         if let (Some(out), Some(every)) = (&output, s.output_every) {
             if step % every == 0 || step == s.steps {
-                timers.time("output", || write_output(out, &fields, &dycore))?;
+                timers.time("output", || write_output(out, &fields, &mut dycore))?;
             }
         }
     }
     progress.finish();
     let run_s = start.elapsed().as_secs_f64();
-    let drift = dry_mass(&fields, dycore.prognostic())? / mass0 - 1.0;
+    let drift = dry_mass(&fields, dycore.prognostic()?)? / mass0 - 1.0;
     println!(
         "{} steps, {:.3} simulated days in {run_s:.1} s; relative dry-mass change {drift:.2e}; \
          largest vertical CFL number {max_cfl:.3}",
@@ -213,7 +243,7 @@ pub fn run(a: JwArgs) -> Result<()> {
     );
     if let Some(out) = &output {
         let map = out.map_path();
-        let snapshot = snapshot(&fields, &dycore)?;
+        let snapshot = snapshot(&fields, &mut dycore)?;
         write_snapshot_map(&grid, &snapshot, "ps", 0, &map)?;
         println!("wrote {}", map.display());
     }
@@ -281,18 +311,61 @@ fn output_target(path: &str) -> Result<OutputTarget> {
     }
 }
 
+/// The time loop on the host or on the GPU.
+enum Integrator<'a> {
+    /// On the CPU backend.
+    Cpu(Dycore<'a>),
+    /// On the GPU, with the host copy that output reads.
+    Gpu {
+        /// The loop on the device.
+        dycore: DeviceDycore<'a>,
+        /// The state as last downloaded.
+        host: SolveNonhydroState,
+    },
+}
+
+impl Integrator<'_> {
+    /// One time step.
+    fn step(&mut self) -> Result<StepSummary> {
+        Ok(match self {
+            Integrator::Cpu(d) => d.step()?,
+            Integrator::Gpu { dycore, .. } => dycore.step()?,
+        })
+    }
+
+    /// Simulated time, s.
+    fn time(&self) -> f64 {
+        match self {
+            Integrator::Cpu(d) => d.time(),
+            Integrator::Gpu { dycore, .. } => dycore.time(),
+        }
+    }
+
+    /// The current prognostic state (downloaded from the GPU).
+    fn prognostic(&mut self) -> Result<&PrognosticState> {
+        Ok(match self {
+            Integrator::Cpu(d) => d.prognostic(),
+            Integrator::Gpu { dycore, host } => {
+                dycore.download(host)?;
+                &host.current
+            }
+        })
+    }
+}
+
 /// The prognostic state and its diagnostics at the dycore's time.
-fn snapshot(fields: &GridFields, dycore: &Dycore) -> Result<Snapshot> {
+fn snapshot(fields: &GridFields, dycore: &mut Integrator) -> Result<Snapshot> {
+    let time = dycore.time();
     Ok(Snapshot::diagnose(
         fields,
-        dycore.prognostic(),
-        dycore.time(),
+        dycore.prognostic()?,
+        time,
         &DEFAULT_PRESSURE_LEVELS,
     )?)
 }
 
 /// Writes the output file of the dycore's time.
-fn write_output(out: &OutputTarget, fields: &GridFields, dycore: &Dycore) -> Result<()> {
+fn write_output(out: &OutputTarget, fields: &GridFields, dycore: &mut Integrator) -> Result<()> {
     let snapshot = snapshot(fields, dycore)?;
     #[cfg(feature = "netcdf")]
     {

@@ -9,13 +9,14 @@ use crate::time_loop::{Dycore, LoopSettings};
 use foehn::error::{Error, Result};
 use foehn_grid::Grid;
 use foehn_icon::common::runner::Engine;
+use foehn_icon::diffusion::component::state::DiffusionState;
 use foehn_icon::diffusion::component::Diffusion;
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
 use foehn_icon::diffusion::inputs::state as diffusion_state;
 use foehn_icon::fields::static_fields::GridFields;
 use foehn_icon::fields::topography::{JwTopography, Topography};
 use foehn_icon::fields::vertical::VerticalConfig;
-use foehn_icon::solve_nonhydro::component::SolveNonhydro;
+use foehn_icon::solve_nonhydro::component::{SolveNonhydro, SolveNonhydroState};
 use foehn_icon::solve_nonhydro::config::NonHydrostaticConfig;
 
 /// Everything a JW run is made of besides the grid.
@@ -59,13 +60,26 @@ pub fn fields<'g>(grid: &'g Grid, spec: &JwRunSpec) -> Result<GridFields<'g>> {
         .map_err(|e| Error::Field(format!("JW run: {e}")))
 }
 
-/// The time loop of `spec` on `fields` from the JW initial state, its programs run by
-/// `engine`.
-pub fn dycore<'a>(
+/// What a JW run is made of on `fields`: the solver's state from the JW initial state,
+/// the solver and the diffusion (on one engine) and the diffusion's state.
+pub struct JwParts<'a> {
+    /// The solver's state (current = next = the initial state).
+    pub state: SolveNonhydroState,
+    /// The nonhydrostatic solver.
+    pub solver: SolveNonhydro<'a>,
+    /// The diffusion.
+    pub diffusion: Diffusion<'a>,
+    /// The diffusion's state (its constant fields; the prognostic fields are the
+    /// solver's during a call).
+    pub diffusion_state: DiffusionState,
+}
+
+/// The parts of `spec`'s run on `fields`, their programs run by `engine`.
+pub fn parts<'a>(
     fields: &'a GridFields<'a>,
     spec: &JwRunSpec,
     engine: Engine<'a>,
-) -> Result<Dycore<'a>> {
+) -> Result<JwParts<'a>> {
     let grid = fields.grid();
     let fail = |e: &dyn std::fmt::Display| Error::Field(format!("JW run: {e}"));
     let initial = jablonowski_williamson(fields, &spec.initial).map_err(|e| fail(&e))?;
@@ -81,11 +95,29 @@ pub fn dycore<'a>(
     .with_engine(engine);
     let params = DiffusionParams::new(&spec.diffusion, vertical, false);
     let diffusion = Diffusion::new(&spec.diffusion, &params, grid, vertical)?.with_engine(engine);
-    let dstate = diffusion_state::grid_state(fields, &spec.diffusion, 0).map_err(|e| fail(&e))?;
-    Dycore::new(
-        solver,
-        Some((diffusion, dstate)),
+    let diffusion_state =
+        diffusion_state::grid_state(fields, &spec.diffusion, 0).map_err(|e| fail(&e))?;
+    Ok(JwParts {
         state,
+        solver,
+        diffusion,
+        diffusion_state,
+    })
+}
+
+/// The time loop of `spec` on `fields` from the JW initial state, its programs run by
+/// `engine` on the host (the CPU backend, the interpreter or the references; the GPU
+/// runs [`parts`] through [`DeviceDycore`](crate::time_loop::DeviceDycore)).
+pub fn dycore<'a>(
+    fields: &'a GridFields<'a>,
+    spec: &JwRunSpec,
+    engine: Engine<'a>,
+) -> Result<Dycore<'a>> {
+    let p = parts(fields, spec, engine)?;
+    Dycore::new(
+        p.solver,
+        Some((p.diffusion, p.diffusion_state)),
+        p.state,
         spec.settings.clone(),
     )
 }
