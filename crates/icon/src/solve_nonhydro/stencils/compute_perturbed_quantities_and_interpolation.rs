@@ -44,8 +44,9 @@
 //! | `z_dexner_dz_c_2` | `HALO` | `[max(1, nflat_gradp), nlev)` |
 //!
 //! (`max(1, …)` is ICON's `MAX(2, nflatlev)`: the top level would need an upward
-//! extrapolation.) `z_theta_v_pr_ic` and `z_exner_ic` are temporaries
-//! (`perturbed_theta_v_at_cells_on_half_levels`, `exner_at_cells_on_half_levels`) on
+//! extrapolation.) `z_theta_v_pr_ic` and `z_exner_ic` are temporaries under ICON's
+//! names (private to the program; ICON4Py calls them
+//! `perturbed_theta_v_at_cells_on_half_levels`, `exner_at_cells_on_half_levels`) on
 //! cells to the end of `HALO` × interfaces `[1, nlev]` and `[max(1, nflatlev), nlev]`.
 //! `z_exner_ex_pr` is a full-level field: ICON4Py allocates it with `nlev + 1` levels
 //! (ICON's `z_exner_ex_pr(nlevp1)`, set to 0 in ICON), but no program writes or reads
@@ -150,7 +151,9 @@ pub struct Handles<'a> {
     pub d2dexdz2_fac1_mc: &'a Expr,
     /// `d2dexdz2_fac2_mc`.
     pub d2dexdz2_fac2_mc: &'a Expr,
-    /// Temporary `perturbed_theta_v_at_cells_on_half_levels` (`z_theta_v_pr_ic`; `(Cell, KHALF)`).
+    /// Temporary `z_theta_v_pr_ic` (ICON's name; `(Cell, KHALF)`), private to the program: a
+    /// name apart from the solver's slot `perturbed_theta_v_at_cells_on_half_levels`,
+    /// which the CUDA component would otherwise bind it to.
     pub z_theta_v_pr_ic: &'a Expr,
     /// Temporary `exner_at_cells_on_half_levels` (`z_exner_ic`; `(Cell, KHALF)`).
     pub z_exner_ic: &'a Expr,
@@ -352,8 +355,8 @@ pub fn program() -> ProgramDef {
             inv_ddqz_z_full: &b.input("inv_ddqz_z_full", full, F64),
             d2dexdz2_fac1_mc: &b.input("d2dexdz2_fac1_mc", full, F64),
             d2dexdz2_fac2_mc: &b.input("d2dexdz2_fac2_mc", full, F64),
-            z_theta_v_pr_ic: &b.temporary("perturbed_theta_v_at_cells_on_half_levels", half, F64),
-            z_exner_ic: &b.temporary("exner_at_cells_on_half_levels", half, F64),
+            z_theta_v_pr_ic: &b.temporary("z_theta_v_pr_ic", half, F64),
+            z_exner_ic: &b.temporary("z_exner_ic", half, F64),
         };
         add_stencils(b, &f, s);
     })
