@@ -60,7 +60,11 @@ struct CudaCall {
 }
 
 /// A declarations-only program: `fields` (read-write) and `scalars` (f64).
-pub(crate) fn declarations(name: &str, fields: &[(&str, FieldType)], scalars: &[&str]) -> Result<ir::Program> {
+pub(crate) fn declarations(
+    name: &str,
+    fields: &[(&str, FieldType)],
+    scalars: &[&str],
+) -> Result<ir::Program> {
     let fields: Vec<(String, FieldType)> =
         fields.iter().map(|(n, t)| (n.to_string(), *t)).collect();
     let scalars: Vec<String> = scalars.iter().map(|s| s.to_string()).collect();

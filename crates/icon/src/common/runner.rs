@@ -343,7 +343,12 @@ fn run_adapted(
 /// bound to a horizontal argument (ICON4Py's one-level view of `z_hydro_corr`, which
 /// `compute_hydrostatic_correction_term` writes on level `nlev − 1` and
 /// `compute_rho_theta_pgrad_and_update_vn` reads as an edge field).
-pub(crate) fn part_of(view: Dims, want: Dims, grid: &Grid, nlev: usize) -> Option<std::ops::Range<usize>> {
+pub(crate) fn part_of(
+    view: Dims,
+    want: Dims,
+    grid: &Grid,
+    nlev: usize,
+) -> Option<std::ops::Range<usize>> {
     use foehn::ir::VKind;
     let same = view.horizontal == want.horizontal && view.local == want.local;
     let n = Field::grid_shape(grid, nlev, want)
