@@ -200,21 +200,21 @@ pub fn run(a: JwArgs) -> Result<()> {
     };
     let mut dycore = match (&cuda, &device_diffusion) {
         (Some(c), Some(d)) => Integrator::Gpu {
-            dycore: DeviceDycore::new(
+            dycore: Box::new(DeviceDycore::new(
                 parts.solver,
                 c,
                 Some((d, &parts.diffusion_state)),
                 &parts.state,
                 spec.settings.clone(),
-            )?,
-            host: parts.state,
+            )?),
+            host: Box::new(parts.state),
         },
-        _ => Integrator::Cpu(Dycore::new(
+        _ => Integrator::Cpu(Box::new(Dycore::new(
             parts.solver,
             Some((parts.diffusion, parts.diffusion_state)),
             parts.state,
             spec.settings.clone(),
-        )?),
+        )?)),
     };
     let mass0 = dry_mass(&fields, dycore.prognostic()?)?;
     if let Some(out) = &output {
@@ -314,13 +314,13 @@ fn output_target(path: &str) -> Result<OutputTarget> {
 /// The time loop on the host or on the GPU.
 enum Integrator<'a> {
     /// On the CPU backend.
-    Cpu(Dycore<'a>),
+    Cpu(Box<Dycore<'a>>),
     /// On the GPU, with the host copy that output reads.
     Gpu {
         /// The loop on the device.
-        dycore: DeviceDycore<'a>,
-        /// The state as last downloaded.
-        host: SolveNonhydroState,
+        dycore: Box<DeviceDycore<'a>>,
+        /// The state as last downloaded (boxed: the variants stay of a size).
+        host: Box<SolveNonhydroState>,
     },
 }
 
