@@ -3,30 +3,14 @@
 //! byte-identical rewrites, the topography at the bottom interface, and refusals of
 //! bad options with clear messages.
 
+mod support;
+
 use foehn::runtime::field::npy::load_npz;
 use foehn::runtime::field::FieldData;
 use std::path::Path;
-use std::process::Command;
+use support::{foehn, Run};
 
 const NLEV: usize = 8;
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn foehn(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
-        .args(args)
-        .output()
-        .expect("the foehn binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 /// Writes the fields of `grid` with `extra` options to `path`, asserting success.
 fn fields(grid: &str, path: &Path, extra: &[&str]) -> Run {

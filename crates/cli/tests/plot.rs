@@ -5,6 +5,8 @@
 
 #![cfg(feature = "netcdf")]
 
+mod support;
+
 use foehn_driver::initial::jw::{jablonowski_williamson, JwConfig};
 use foehn_driver::output::netcdf::NetcdfOutput;
 use foehn_driver::output::{Snapshot, DEFAULT_PRESSURE_LEVELS};
@@ -12,25 +14,7 @@ use foehn_icon::fields::static_fields::GridFields;
 use foehn_icon::fields::topography::{JwTopography, Topography};
 use foehn_icon::fields::vertical::VerticalConfig;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn foehn(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
-        .args(args)
-        .output()
-        .expect("the foehn binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
+use support::foehn;
 
 /// Writes the JW initial state as the output at day 1 into `dir`.
 fn output(dir: &Path) -> PathBuf {

@@ -4,26 +4,10 @@
 //! run on R2B2 that writes its NetCDF files (t = 0 and every step) and the
 //! surface-pressure map and keeps the dry mass; `--backend cuda` without a GPU is a clear error.
 
+mod support;
+
 use std::path::Path;
-use std::process::Command;
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn foehn(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
-        .args(args)
-        .output()
-        .expect("the foehn binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
+use support::{foehn, Run};
 
 fn jw(extra: &[&str]) -> Run {
     let mut args = vec!["run", "jw"];
