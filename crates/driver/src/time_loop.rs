@@ -35,7 +35,7 @@ use foehn_icon::diffusion::component::state::DiffusionState;
 use foehn_icon::diffusion::component::Diffusion;
 use foehn_icon::solve_nonhydro::component::cuda::{DeviceExchange, DeviceSolveNonhydroState};
 use foehn_icon::solve_nonhydro::component::{SolveNonhydro, SolveNonhydroState, SubstepFlags};
-use foehn_icon::solve_nonhydro::config::second_order_divdamp_factor;
+use foehn_icon::solve_nonhydro::config::{second_order_divdamp_factor, NonHydrostaticConfig};
 
 /// ICON's factor of `vcfl_threshold` above which the CFL watch mode starts.
 pub const CFL_ENTER_WATCH_MODE: f64 = 0.81;
@@ -167,6 +167,59 @@ pub struct StepSummary {
     pub max_vertical_cfl: f64,
 }
 
+/// The loop's bookkeeping, the same on the host and on a device: its settings, the CFL
+/// watch mode, the steps done and the simulated time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopClock {
+    settings: LoopSettings,
+    watch: CflWatch,
+    step: u64,
+    time: f64,
+}
+
+impl LoopClock {
+    /// At time 0 with `settings` (validated).
+    fn new(settings: LoopSettings) -> Result<LoopClock> {
+        settings.validate()?;
+        Ok(LoopClock {
+            watch: CflWatch::new(&settings),
+            settings,
+            step: 0,
+            time: 0.0,
+        })
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &LoopSettings {
+        &self.settings
+    }
+
+    /// The CFL watch mode.
+    pub fn cfl_watch(&self) -> CflWatch {
+        self.watch
+    }
+
+    /// Steps done.
+    pub fn steps_done(&self) -> u64 {
+        self.step
+    }
+
+    /// Simulated time, s.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+}
+
+/// Refuses a loop that would diffuse without a diffusion component.
+fn check_diffusion(settings: &LoopSettings, given: bool) -> Result<()> {
+    if !given && (settings.apply_diffusion || settings.diffuse_before_loop) {
+        return Err(Error::Field(
+            "time loop: diffusion is switched on but no diffusion component was given".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The dycore on its state: the solver, the diffusion (with its own state, whose
 /// prognostic fields are the solver's for the time of its call) and the loop's
 /// counters.
@@ -174,11 +227,8 @@ pub struct Dycore<'a> {
     solver: SolveNonhydro<'a>,
     diffusion: Option<(Diffusion<'a>, DiffusionState)>,
     state: SolveNonhydroState,
-    settings: LoopSettings,
-    watch: CflWatch,
+    clock: LoopClock,
     exchange: Box<dyn Exchange + 'a>,
-    step: u64,
-    time: f64,
 }
 
 impl<'a> Dycore<'a> {
@@ -191,12 +241,8 @@ impl<'a> Dycore<'a> {
         state: SolveNonhydroState,
         settings: LoopSettings,
     ) -> Result<Dycore<'a>> {
-        settings.validate()?;
-        if diffusion.is_none() && (settings.apply_diffusion || settings.diffuse_before_loop) {
-            return Err(Error::Field(
-                "time loop: diffusion is switched on but no diffusion component was given".into(),
-            ));
-        }
+        let clock = LoopClock::new(settings)?;
+        check_diffusion(&clock.settings, diffusion.is_some())?;
         if let Some((_, d)) = &diffusion {
             if d.nlev() != state.nlev() {
                 return Err(Error::Field(format!(
@@ -207,14 +253,11 @@ impl<'a> Dycore<'a> {
             }
         }
         Ok(Dycore {
-            watch: CflWatch::new(&settings),
             solver,
             diffusion,
             state,
-            settings,
+            clock,
             exchange: Box::new(NoExchange),
-            step: 0,
-            time: 0.0,
         })
     }
 
@@ -236,31 +279,17 @@ impl<'a> Dycore<'a> {
 
     /// Simulated time, s.
     pub fn time(&self) -> f64 {
-        self.time
+        self.clock.time
     }
 
-    /// Steps done.
-    pub fn steps_done(&self) -> u64 {
-        self.step
-    }
-
-    /// The CFL watch mode.
-    pub fn cfl_watch(&self) -> CflWatch {
-        self.watch
-    }
-
-    /// The settings.
-    pub fn settings(&self) -> &LoopSettings {
-        &self.settings
+    /// The settings, the CFL watch mode and the steps done.
+    pub fn clock(&self) -> &LoopClock {
+        &self.clock
     }
 
     /// One time step (see the module doc).
     pub fn step(&mut self) -> Result<StepSummary> {
-        let (step, time) = (self.step, self.time);
-        let summary = run_step(self, step, time)?;
-        self.step += 1;
-        self.time += summary.time - time;
-        Ok(summary)
+        run_step(self)
     }
 
     /// The diffusion on the state the step is writing (`next`), or on `current` before
@@ -292,11 +321,8 @@ impl<'a> Dycore<'a> {
 pub struct DeviceDycore<'a> {
     dev: DeviceSolveNonhydroState<'a>,
     solver: SolveNonhydro<'a>,
-    settings: LoopSettings,
-    watch: CflWatch,
+    clock: LoopClock,
     exchange: Box<dyn DeviceExchange + 'a>,
-    step: u64,
-    time: f64,
 }
 
 impl<'a> DeviceDycore<'a> {
@@ -311,24 +337,17 @@ impl<'a> DeviceDycore<'a> {
         state: &SolveNonhydroState,
         settings: LoopSettings,
     ) -> Result<DeviceDycore<'a>> {
-        settings.validate()?;
-        if diffusion.is_none() && (settings.apply_diffusion || settings.diffuse_before_loop) {
-            return Err(Error::Field(
-                "time loop: diffusion is switched on but no diffusion component was given".into(),
-            ));
-        }
+        let clock = LoopClock::new(settings)?;
+        check_diffusion(&clock.settings, diffusion.is_some())?;
         let mut dev = solver.upload(cuda, state)?;
         if let Some((d, dstate)) = diffusion {
             dev.attach_diffusion(d, dstate, solver.grid())?;
         }
         Ok(DeviceDycore {
             dev,
-            watch: CflWatch::new(&settings),
             solver,
-            settings,
+            clock,
             exchange: Box::new(NoExchange),
-            step: 0,
-            time: 0.0,
         })
     }
 
@@ -341,11 +360,7 @@ impl<'a> DeviceDycore<'a> {
 
     /// One time step (see the module doc): kernels enqueued, the CFL maximum read.
     pub fn step(&mut self) -> Result<StepSummary> {
-        let (step, time) = (self.step, self.time);
-        let summary = run_step(self, step, time)?;
-        self.step += 1;
-        self.time += summary.time - time;
-        Ok(summary)
+        run_step(self)
     }
 
     /// Waits and copies the solver's state (as its slots point now) into `state`.
@@ -360,31 +375,22 @@ impl<'a> DeviceDycore<'a> {
 
     /// Simulated time, s.
     pub fn time(&self) -> f64 {
-        self.time
+        self.clock.time
     }
 
-    /// Steps done.
-    pub fn steps_done(&self) -> u64 {
-        self.step
-    }
-
-    /// The CFL watch mode.
-    pub fn cfl_watch(&self) -> CflWatch {
-        self.watch
+    /// The settings, the CFL watch mode and the steps done.
+    pub fn clock(&self) -> &LoopClock {
+        &self.clock
     }
 }
 
 impl StepOps for DeviceDycore<'_> {
-    fn settings(&self) -> &LoopSettings {
-        &self.settings
+    fn clock(&mut self) -> &mut LoopClock {
+        &mut self.clock
     }
 
-    fn watch(&mut self) -> &mut CflWatch {
-        &mut self.watch
-    }
-
-    fn divdamp_fac_o2(&self, t: f64, dtime: f64) -> f64 {
-        second_order_divdamp_factor(self.solver.config(), t, dtime)
+    fn config(&self) -> &NonHydrostaticConfig {
+        self.solver.config()
     }
 
     fn swap_vertical_wind_tendency(&mut self) {
@@ -419,12 +425,10 @@ impl StepOps for DeviceDycore<'_> {
 /// What a time step does to a dycore's state, on the host ([`Dycore`]) or with the
 /// state on a device ([`DeviceDycore`]); [`run_step`] calls them in ICON's order.
 trait StepOps {
-    /// The loop's settings.
-    fn settings(&self) -> &LoopSettings;
-    /// The CFL watch mode.
-    fn watch(&mut self) -> &mut CflWatch;
-    /// `second_order_divdamp_factor` at simulated time `t` for steps of `dtime`.
-    fn divdamp_fac_o2(&self, t: f64, dtime: f64) -> f64;
+    /// The loop's bookkeeping.
+    fn clock(&mut self) -> &mut LoopClock;
+    /// The solver's configuration (for the divergence-damping schedule).
+    fn config(&self) -> &NonHydrostaticConfig;
     /// Swaps the vertical-wind tendency slots.
     fn swap_vertical_wind_tendency(&mut self);
     /// Swaps the normal-wind tendency slots.
@@ -439,18 +443,20 @@ trait StepOps {
     fn take_max_vertical_cfl(&mut self) -> Result<f64>;
 }
 
-/// One time step (see the module doc) of the dycore `d` at step number `step` and time
-/// `time`.
-fn run_step(d: &mut impl StepOps, step: u64, time: f64) -> Result<StepSummary> {
-    let settings = d.settings().clone();
+/// One time step (see the module doc) of the dycore `d`, advancing its clock.
+fn run_step(d: &mut impl StepOps) -> Result<StepSummary> {
+    let (settings, step, time) = {
+        let c = d.clock();
+        (c.settings.clone(), c.step, c.time)
+    };
     let dtime = settings.dtime;
     let first_step = step == 0;
     if first_step && settings.diffuse_before_loop {
         d.diffuse(true, dtime)?;
     }
-    let n = d.watch().ndyn_substeps_var;
+    let n = d.clock().watch.ndyn_substeps_var;
     let dt = dtime / n as f64;
-    let divdamp_fac_o2 = d.divdamp_fac_o2(time + 0.5 * dtime, dtime);
+    let divdamp_fac_o2 = second_order_divdamp_factor(d.config(), time + 0.5 * dtime, dtime);
     for s in 0..n {
         let flags = SubstepFlags {
             at_first_substep: s == 0,
@@ -475,7 +481,10 @@ fn run_step(d: &mut impl StepOps, step: u64, time: f64) -> Result<StepSummary> {
     }
     d.swap_prognostic();
     let cfl = d.take_max_vertical_cfl()?;
-    d.watch().update(cfl);
+    let clock = d.clock();
+    clock.watch.update(cfl);
+    clock.step += 1;
+    clock.time += dtime;
     Ok(StepSummary {
         step,
         time: time + dtime,
@@ -485,16 +494,12 @@ fn run_step(d: &mut impl StepOps, step: u64, time: f64) -> Result<StepSummary> {
 }
 
 impl StepOps for Dycore<'_> {
-    fn settings(&self) -> &LoopSettings {
-        &self.settings
+    fn clock(&mut self) -> &mut LoopClock {
+        &mut self.clock
     }
 
-    fn watch(&mut self) -> &mut CflWatch {
-        &mut self.watch
-    }
-
-    fn divdamp_fac_o2(&self, t: f64, dtime: f64) -> f64 {
-        second_order_divdamp_factor(self.solver.config(), t, dtime)
+    fn config(&self) -> &NonHydrostaticConfig {
+        self.solver.config()
     }
 
     fn swap_vertical_wind_tendency(&mut self) {
