@@ -13,7 +13,7 @@ use foehn::ir::{self, Role, Scalar};
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cpu::{CompiledProgram, CpuBackend};
 use foehn::runtime::cuda::CudaBackend;
-use foehn::runtime::field::{Args, Field, FieldData, FieldView};
+use foehn::runtime::field::{Args, Field, FieldData, FieldView, SliceData};
 use foehn::runtime::interp::Interpreter;
 use foehn::runtime::Backend;
 use foehn_grid::{Grid, Location};
@@ -331,7 +331,7 @@ fn run_adapted(
     drop(views);
     for ((v, d), copy) in fields.iter_mut().zip(&decls).zip(&copies) {
         if let (Some(part), true) = (copy, d.role.writable()) {
-            widen(v, part, nlev)?;
+            widen(v, d, part, grid, nlev)?;
         }
     }
     Ok(())
@@ -383,32 +383,34 @@ fn narrowed(
         ),
     };
     let range = part_of(view.dims(), d.ty.dims, grid, nlev).ok_or_else(refuse)?;
-    let all = view.to_field();
-    let data = match all.data() {
-        FieldData::F64(v) => FieldData::F64(v[range].to_vec()),
-        FieldData::F32(v) => FieldData::F32(v[range].to_vec()),
-        FieldData::I32(v) => FieldData::I32(v[range].to_vec()),
-        FieldData::Bool(v) => FieldData::Bool(v[range].to_vec()),
+    let data = match view.data() {
+        SliceData::F64(v) => FieldData::F64(v[range].to_vec()),
+        SliceData::F32(v) => FieldData::F32(v[range].to_vec()),
+        SliceData::I32(v) => FieldData::I32(v[range].to_vec()),
+        SliceData::Bool(v) => FieldData::Bool(v[range].to_vec()),
     };
     Field::new(d.ty.dims, Field::grid_shape(grid, nlev, d.ty.dims), data)
 }
 
-/// Writes `part` (a copy made by [`narrowed`]) back into its place in `view`.
-fn widen(view: &mut FieldView, part: &Field, nlev: usize) -> Result<()> {
-    let n = part.shape().iter().product::<usize>();
-    let at = match view.dims().vertical.is_some() && part.dims().vertical.is_none() {
-        true => (nlev - 1) * n,
-        false => 0,
-    };
-    let mut all = view.to_field();
-    match (all.data_mut(), part.data()) {
-        (FieldData::F64(v), FieldData::F64(x)) => v[at..at + n].copy_from_slice(x),
-        (FieldData::F32(v), FieldData::F32(x)) => v[at..at + n].copy_from_slice(x),
-        (FieldData::I32(v), FieldData::I32(x)) => v[at..at + n].copy_from_slice(x),
-        (FieldData::Bool(v), FieldData::Bool(x)) => v[at..at + n].copy_from_slice(x),
+/// Writes `part` (the copy [`narrowed`] made for the argument `d`) back into its place
+/// in `view`, in place.
+fn widen(
+    view: &mut FieldView,
+    d: &ir::FieldDecl,
+    part: &Field,
+    grid: &Grid,
+    nlev: usize,
+) -> Result<()> {
+    let range = part_of(view.dims(), d.ty.dims, grid, nlev)
+        .ok_or_else(|| Error::Field(format!("`{}`: no longer a part of its slot", d.name)))?;
+    match (view.data_mut(), part.data()) {
+        (SliceData::F64(v), FieldData::F64(x)) => v[range].copy_from_slice(x),
+        (SliceData::F32(v), FieldData::F32(x)) => v[range].copy_from_slice(x),
+        (SliceData::I32(v), FieldData::I32(x)) => v[range].copy_from_slice(x),
+        (SliceData::Bool(v), FieldData::Bool(x)) => v[range].copy_from_slice(x),
         _ => return Err(Error::Field("a narrowed copy changed its type".into())),
     }
-    view.copy_from(&all)
+    Ok(())
 }
 
 fn run_call(

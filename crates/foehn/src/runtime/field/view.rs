@@ -120,6 +120,11 @@ impl<'a> FieldView<'a> {
         &self.data
     }
 
+    /// The elements, to write in place (the shape and type stay).
+    pub fn data_mut(&mut self) -> &mut SliceData<'a> {
+        &mut self.data
+    }
+
     /// Element strides `(horizontal, local, vertical)` (see `ir::layout::strides_of`).
     pub fn strides(&self) -> (usize, usize, usize) {
         crate::ir::layout::strides_of(self.dims, &self.shape)
