@@ -36,13 +36,13 @@ impl CudaBackend {
                 },
             );
         }
-        let field = |name: &str| {
-            dev.fields
-                .get(name)
-                .or_else(|| temps.get(name))
-                .expect("argument or temporary")
+        // A temporary is the binding's own even where an argument of the same name is
+        // on the device (a component's slots hold every program's arguments).
+        let field = |d: &ir::FieldDecl| match d.role {
+            Role::Temp => &temps[&d.name],
+            _ => dev.fields.get(&d.name).expect("argument"),
         };
-        let decls: Vec<&DeviceField> = program.fields.iter().map(|d| field(&d.name)).collect();
+        let decls: Vec<&DeviceField> = program.fields.iter().map(field).collect();
         if compiled.idx32 {
             if let Some(f) = decls
                 .iter()
