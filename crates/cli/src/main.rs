@@ -30,8 +30,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the main job: ICON's diffusion component for a few steps (GPU if present);
-    /// `foehn run jw`: the Jablonowski–Williamson test (configuration only, for now).
+    /// Run a model: `foehn run jw`, ICON's dycore on the Jablonowski–Williamson test
+    /// (GPU if present); `foehn run diffusion`, the diffusion component alone.
     Run(run_cmd::RunArgs),
     /// Generate, inspect and convert grids.
     #[command(subcommand)]

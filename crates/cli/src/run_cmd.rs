@@ -57,8 +57,8 @@ pub struct RunArgs {
 /// The runs with their own options.
 #[derive(clap::Subcommand)]
 enum RunSubcommand {
-    /// ICON's dycore on the Jablonowski–Williamson test (validates the configuration;
-    /// the time loop is not available yet).
+    /// ICON's dycore (solve_nonhydro substeps and diffusion) on the
+    /// Jablonowski–Williamson test: NetCDF output, surface-pressure map, timers.
     Jw(crate::run_jw::JwArgs),
 }
 

@@ -75,6 +75,10 @@ pub struct JwArgs {
     /// Time between outputs: "6h", "1d", "30m", "300s" or "10 steps" (default 6h).
     #[arg(long, value_name = "INTERVAL")]
     pub output_interval: Option<Interval>,
+    /// Only these output variables, comma-separated (e.g. "ps,temp_p"; default: all):
+    /// small files with the cell centres and the coordinates they use.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub output_vars: Option<Vec<String>>,
     /// auto (GPU if present, else CPU), cpu or cuda (default auto).
     #[arg(long, value_name = "NAME")]
     pub backend: Option<Backend>,
@@ -108,6 +112,9 @@ impl JwArgs {
         }
         if let Some(i) = self.output_interval {
             run.output_interval = i;
+        }
+        if let Some(v) = &self.output_vars {
+            run.output_variables = Some(v.clone());
         }
         if let Some(b) = self.backend {
             run.backend = b;
@@ -170,7 +177,7 @@ pub fn run(a: JwArgs) -> Result<()> {
         .run
         .output
         .as_deref()
-        .map(output_target)
+        .map(|path| output_target(path, &s.config.run.output_variables))
         .transpose()?;
     println!("{}", summary(&s));
     let start = Instant::now();
@@ -286,7 +293,7 @@ impl OutputTarget {
 
 /// The output of `--output PATH`, refused before anything is computed when this
 /// build cannot write NetCDF.
-fn output_target(path: &str) -> Result<OutputTarget> {
+fn output_target(path: &str, variables: &Option<Vec<String>>) -> Result<OutputTarget> {
     let path = PathBuf::from(path);
     if path.extension().and_then(|e| e.to_str()) != Some("nc") {
         bail!(
@@ -297,12 +304,14 @@ fn output_target(path: &str) -> Result<OutputTarget> {
     #[cfg(feature = "netcdf")]
     {
         Ok(OutputTarget {
-            files: foehn_driver::output::netcdf::NetcdfOutput::from_path(&path),
+            files: foehn_driver::output::netcdf::NetcdfOutput::from_path(&path)
+                .with_variables(variables.clone()),
             path,
         })
     }
     #[cfg(not(feature = "netcdf"))]
     {
+        let _ = variables;
         bail!(
             "--output {}: this foehn was built without NetCDF (the `netcdf` feature); \
              rebuild with default features or run without --output",

@@ -186,6 +186,11 @@ pub struct RunSection {
     pub output: Option<String>,
     /// Time between outputs (`--output-interval`).
     pub output_interval: Interval,
+    /// The variables the output files carry (`--output-vars`, ICON4Py's names as in
+    /// [`crate::output::VARIABLES`]); `None`: all of them. A selection leaves out the
+    /// cell bounds and the coordinates no chosen variable needs (small files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_variables: Option<Vec<String>>,
     /// Where the programs run (`--backend`).
     pub backend: Backend,
     /// ICON's initial diffusion before the time loop (`linit_dyn` with `ltestcase`;
@@ -205,6 +210,7 @@ impl Default for RunSection {
             steps: None,
             output: None,
             output_interval: Interval::Seconds(6.0 * 3600.0),
+            output_variables: None,
             backend: Backend::Auto,
             diffuse_before_time_loop: false,
         }
@@ -431,6 +437,9 @@ impl RunConfig {
             None => None,
             Some(path) => Some(checks::check_output(path, &run.output_interval, dtime)?),
         };
+        if let Some(names) = &run.output_variables {
+            checks::check_output_variables(names)?;
+        }
         let ndyn = run.ndyn_substeps;
         let max_ndyn_substeps = *config
             .cfl

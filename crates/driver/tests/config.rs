@@ -236,6 +236,22 @@ fn every_invalid_value_is_refused_with_what_to_do() {
             ],
         ),
         (
+            "[run]\noutput_variables = [\"ps\", \"pz\"]",
+            &[
+                "output_variables (--output-vars) = pz",
+                "choose from",
+                "temp_p",
+            ],
+        ),
+        (
+            "[run]\noutput_variables = []",
+            &["output_variables", "at least one"],
+        ),
+        (
+            "[run]\noutput_variables = [\"ps\", \"ps\"]",
+            &["= ps", "named twice"],
+        ),
+        (
             "[cfl]\nvertical_cfl_threshold = 0.0",
             &["vertical_cfl_threshold", "positive"],
         ),

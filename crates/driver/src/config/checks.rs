@@ -92,6 +92,38 @@ pub(super) fn check_output(
         .map_err(|m| invalid("[run] output_interval (--output-interval)", interval, m))
 }
 
+/// The output's variable selection: known names, at least one, none twice.
+pub(super) fn check_output_variables(names: &[String]) -> Result<(), ConfigError> {
+    let key = "[run] output_variables (--output-vars)";
+    let known = || {
+        crate::output::VARIABLES
+            .iter()
+            .map(|v| v.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if names.is_empty() {
+        return Err(invalid(
+            key,
+            "[]",
+            format!("name at least one of {}", known()),
+        ));
+    }
+    for (i, name) in names.iter().enumerate() {
+        if crate::output::variable(name).is_none() {
+            return Err(invalid(
+                key,
+                name,
+                format!("not an output variable; choose from {}", known()),
+            ));
+        }
+        if names[..i].contains(name) {
+            return Err(invalid(key, name, "named twice"));
+        }
+    }
+    Ok(())
+}
+
 /// `[cfl]`: a positive threshold, at least as many substeps allowed as nominal.
 pub(super) fn check_cfl(cfl: &CflSection, ndyn: usize) -> Result<(), ConfigError> {
     let t = cfl.vertical_cfl_threshold;

@@ -117,6 +117,46 @@ fn read_back() {
     }
 }
 
+/// A variable selection writes those variables with the values of the full file, the
+/// cell centres and only the coordinates they use.
+#[test]
+fn variable_selection() {
+    let case = cases()[0];
+    let dir = tempfile::tempdir().unwrap();
+    let full = OutputFile::open(&write(case, dir.path(), 0.0)).unwrap();
+    let snapshot = Snapshot {
+        time: 3600.0,
+        ..case.snapshot.clone()
+    };
+    let path = NetcdfOutput::new(dir.path(), "jw")
+        .with_variables(Some(vec!["ps".into(), "temp_p".into()]))
+        .write(&case.fields, &snapshot)
+        .unwrap();
+    let f = OutputFile::open(&path).unwrap();
+    let mut names = f.names();
+    names.sort();
+    assert_eq!(
+        names,
+        ["clat", "clon", "height", "height_2", "plev", "ps", "temp_p", "time"]
+    );
+    for name in ["ps", "temp_p", "clon", "clat"] {
+        assert_eq!(
+            f.variable(name).unwrap().values,
+            full.variable(name).unwrap().values,
+            "{name}"
+        );
+    }
+    let only_vn = NetcdfOutput::new(dir.path(), "vn")
+        .with_variables(Some(vec!["vn".into()]))
+        .write(&case.fields, &snapshot)
+        .unwrap();
+    let names = OutputFile::open(&only_vn).unwrap().names();
+    for name in ["elon", "elat", "z_mc", "vn"] {
+        assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+    }
+    assert!(!names.iter().any(|n| n == "z_ifc" || n == "clon_bnds"));
+}
+
 /// A run's output path names the folder and the start of the file names.
 #[test]
 fn from_path() {
