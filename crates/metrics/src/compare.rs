@@ -12,6 +12,7 @@
 //! otherwise one row per program variant of the baseline. Programs match by name and, where
 //! both sides have static arguments, by the arguments they share.
 
+use crate::compare_run::{ComponentRow, PerStep, Unmapped};
 use crate::error::{Error, Result};
 use crate::load::{load_file, Column, Entry, Format};
 use crate::openacc_map::{lookup, ProgramPart};
@@ -60,6 +61,8 @@ pub struct Row {
     pub weight_source: WeightSource,
     /// Time per call per column, ms (`None`: not in that column).
     pub ms: Vec<Option<f64>>,
+    /// Calls per column (OpenACC `num_calls`, GT4Py samples; `None`: unknown).
+    pub calls: Vec<Option<f64>>,
     /// Speedup per column versus column 0 (column 0 itself: 1).
     pub speedup: Vec<Option<f64>>,
     /// Per column: programs of a multi-program timer that the column lacks (its time is
@@ -80,6 +83,16 @@ pub struct Comparison {
     pub overall_rows: Vec<usize>,
     /// Per column: programs it has that no row uses (sorted).
     pub unmatched: Vec<Vec<String>>,
+    /// ICON component timers against a foehn run's component timers
+    /// ([`crate::compare_run`]).
+    pub components: Vec<ComponentRow>,
+    /// Per column: the call-weighted time per time step of the rows it shares with
+    /// the baseline (`None`: baseline, or steps unknown).
+    pub per_step: Vec<Option<PerStep>>,
+    /// OpenACC timers not compared, grouped by why.
+    pub unmapped: Vec<Unmapped>,
+    /// Why a column has no value for a Fortran timer's row.
+    pub missing: Vec<String>,
 }
 
 struct Part {
@@ -262,13 +275,8 @@ fn build_row(columns: &[Column], spec: &RowSpec) -> Row {
         (None, None) => (1.0, WeightSource::One),
     };
     let ms: Vec<Option<f64>> = matched.iter().map(|m| m.map(|m| m.ms)).collect();
-    let speedup = ms
-        .iter()
-        .map(|m| match (ms[0], *m) {
-            (Some(b), Some(x)) if x > 0.0 => Some(b / x),
-            _ => None,
-        })
-        .collect();
+    let speedup = crate::compare_run::ratios(&ms);
+    let calls = matched.iter().map(|m| m.and_then(|m| m.calls)).collect();
     Row {
         name: spec.name.clone(),
         variant: spec.variant.clone(),
@@ -276,6 +284,7 @@ fn build_row(columns: &[Column], spec: &RowSpec) -> Row {
         weight,
         weight_source,
         ms,
+        calls,
         speedup,
         missing_parts,
     }
@@ -329,6 +338,10 @@ pub fn compare_columns(columns: Vec<Column>) -> Result<Comparison> {
                 .collect(),
         })
         .collect();
+    let components = crate::compare_run::component_rows(&columns);
+    let per_step = crate::compare_run::per_step(&columns, &rows);
+    let unmapped = crate::compare_run::unmapped(&columns, !components.is_empty());
+    let missing = crate::compare_run::missing_notes(&columns, &rows);
     let columns = columns
         .into_iter()
         .map(|c| ColumnInfo {
@@ -343,6 +356,10 @@ pub fn compare_columns(columns: Vec<Column>) -> Result<Comparison> {
         overall,
         overall_rows,
         unmatched,
+        components,
+        per_step,
+        unmapped,
+        missing,
     })
 }
 
@@ -474,6 +491,35 @@ impl Comparison {
             .filter(|(_, u)| !u.is_empty())
         {
             s += &format!("[{j}] not compared: {}\n", u.join(", "));
+        }
+        s + &self.run_text()
+    }
+
+    /// The per-step totals, component rows and what could not be mapped.
+    fn run_text(&self) -> String {
+        let mut s = String::new();
+        for (j, p) in self.per_step.iter().enumerate() {
+            if let Some(p) = p {
+                s += &format!(
+                    "per time step, {} programs, each file's calls per step: [0] {:.3} ms, \
+                     [{j}] {:.3} ms, x {}\n",
+                    p.rows,
+                    p.baseline_ms,
+                    p.ms,
+                    fmt_num((p.ms > 0.0).then(|| p.baseline_ms / p.ms), 2)
+                );
+            }
+        }
+        if !self.components.is_empty() {
+            s += "\ncomponents (mean ms per call, calls per time step):\n";
+            s += &crate::compare_run::component_table(&self.components, self.columns.len())
+                .to_string();
+        }
+        for m in &self.missing {
+            s += &format!("no value: {m}\n");
+        }
+        for u in &self.unmapped {
+            s += &format!("not mapped ({}): {}\n", u.reason, u.timers.join(", "));
         }
         s
     }

@@ -5,7 +5,9 @@
 //!   samples are grouped by [`key::ProgramKey`].
 //! - [`report`]: the benchmark report that `foehn bench` writes (JSON + table).
 //! - [`timer_report`]: the end-of-run timer report of a model run (per component and
-//!   program, % of the run, simulated days per day) and its progress bar.
+//!   program, % of the run, simulated days per day) and its progress bar; [`span`]: the
+//!   component timers (and NVTX ranges, [`nvtx`]) around the dycore's components;
+//!   [`run_timers`]: a run's timers file (GT4Py layout plus the components).
 //! - [`compare`]: speedups between reports in three formats (our bench report, GT4Py metrics,
 //!   ICON's OpenACC/Bencher timers; see [`load`] and [`openacc_map`]).
 //! - [`plot`]: bar-chart PNGs drawn with an embedded font (no system fonts needed); [`map`]:
@@ -14,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod compare;
+pub mod compare_run;
 pub mod error;
 pub mod fsio;
 pub mod gt4py;
@@ -21,11 +24,14 @@ pub mod key;
 pub mod lines;
 pub mod load;
 pub mod map;
+pub mod nvtx;
 pub mod openacc_map;
 pub mod plot;
 pub mod registry;
 pub mod report;
+pub mod run_timers;
 pub mod snapshot;
+pub mod span;
 pub mod stats;
 pub mod table;
 pub mod timer_report;
@@ -40,5 +46,7 @@ pub use registry::{
     ProgramSlot, Registry, Samples, LEVEL_COMPUTE, LEVEL_OFF, LEVEL_TOTAL,
 };
 pub use report::{gbs, pct_peak, BenchReport, BenchResult, GridInfo};
+pub use run_timers::{RunInfo, RunTimers};
 pub use snapshot::MetricsSnapshot;
+pub use span::{component_timers, span, Span};
 pub use stats::median;

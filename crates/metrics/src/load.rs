@@ -74,6 +74,12 @@ pub struct Column {
     pub schedule: String,
     /// The entries, in file order.
     pub entries: Vec<Entry>,
+    /// Component timers (a foehn run's timers file: solve_nonhydro, diffusion, …; time
+    /// per call is the mean, as ICON's timers give it); empty for other files.
+    pub components: Vec<Entry>,
+    /// Time steps the file's run made, where known (a foehn run's timers file; OpenACC:
+    /// calls of `integrate_nh`, else of `nh_hdiff`).
+    pub steps: Option<f64>,
 }
 
 fn has_any(obj: &Map<String, Value>, keys: &[&str]) -> bool {
@@ -134,6 +140,7 @@ pub fn load_file(path: &Path) -> Result<Vec<Column>> {
         path: path.to_path_buf(),
         reason,
     })?;
+    let (components, steps) = run_components(&value, format, path)?;
     let groups = match format {
         Format::Bench => bench_groups(value, path)?,
         Format::Gt4pyMetrics => gt4py_groups(value, path)?,
@@ -142,11 +149,18 @@ pub fn load_file(path: &Path) -> Result<Vec<Column>> {
             openacc_entries(&value),
         )],
     };
-    let groups: Vec<_> = groups.into_iter().filter(|(_, e)| !e.is_empty()).collect();
+    let mut groups: Vec<_> = groups.into_iter().filter(|(_, e)| !e.is_empty()).collect();
     for (_, entries) in &groups {
         for e in entries {
             check_time(path, e)?;
         }
+    }
+    for e in &components {
+        check_time(path, e)?;
+    }
+    if groups.is_empty() && !components.is_empty() {
+        // A run's timers file without per-program samples still has its components.
+        groups.push((("foehn".to_string(), String::new()), Vec::new()));
     }
     if groups.is_empty() {
         return Err(Error::invalid(
@@ -172,8 +186,46 @@ pub fn load_file(path: &Path) -> Result<Vec<Column>> {
             backend,
             schedule,
             entries,
+            components: components.clone(),
+            steps,
         })
         .collect())
+}
+
+/// The component timers and the number of time steps of a file (see [`Column`]).
+fn run_components(value: &Value, format: Format, path: &Path) -> Result<(Vec<Entry>, Option<f64>)> {
+    match format {
+        Format::Bench => Ok((Vec::new(), None)),
+        Format::OpenAcc => {
+            let calls = |t: &str| value.get(t).and_then(|m| bencher_value(m, "num_calls"));
+            Ok((
+                Vec::new(),
+                calls("integrate_nh").or_else(|| calls("nh_hdiff")),
+            ))
+        }
+        Format::Gt4pyMetrics => {
+            let Some((run, timers)) = crate::run_timers::components_of(value, path)? else {
+                return Ok((Vec::new(), None));
+            };
+            let entries = timers
+                .names()
+                .iter()
+                .filter_map(|name| {
+                    let s = timers.samples(name);
+                    let n = s.len();
+                    (n > 0).then(|| Entry {
+                        program: name.clone(),
+                        variant: VariantMap::new(),
+                        ms: 1e3 * s.iter().sum::<f64>() / n as f64,
+                        samples: n,
+                        calls: Some(n as f64),
+                        calls_per_step: (run.steps > 0).then(|| n as f64 / run.steps as f64),
+                    })
+                })
+                .collect();
+            Ok((entries, Some(run.steps as f64).filter(|s| *s > 0.0)))
+        }
+    }
 }
 
 /// The longest time one call may take in a report (about 2.8 hours): a larger, negative
@@ -230,6 +282,9 @@ fn gt4py_groups(value: Value, path: &Path) -> Result<Groups> {
     let metrics = parse_gt4py(value, path)?;
     let mut by_backend: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
     for (source, entry) in &metrics {
+        if crate::run_timers::is_components_entry(source, entry) {
+            continue;
+        }
         let samples = entry.preferred_samples();
         let Some(med) = median(samples) else { continue };
         by_backend

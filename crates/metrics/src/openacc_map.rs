@@ -204,3 +204,66 @@ pub fn lookup(timer: &str) -> Option<&'static TimerMapping> {
         .ok()
         .map(|i| &FORTRAN_TIMERS[i])
 }
+
+/// An ICON component timer and the foehn component timers it corresponds to
+/// ([`crate::span::names`]); where several are listed their calls are pooled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComponentMapping {
+    /// Timer name in the OpenACC/Bencher JSON.
+    pub timer: &'static str,
+    /// foehn component timers whose calls it stands for.
+    pub components: &'static [&'static str],
+    /// What one call is.
+    pub what: &'static str,
+}
+
+use crate::span::names;
+
+/// ICON's component timers that a foehn run's timers file can be compared with.
+pub const COMPONENT_TIMERS: &[ComponentMapping] = &[
+    ComponentMapping {
+        timer: "nh_hdiff",
+        components: &[names::DIFFUSION],
+        what: "one diffusion call per time step",
+    },
+    ComponentMapping {
+        timer: "nh_solve",
+        components: &[names::SOLVE_NONHYDRO],
+        what: "one dynamics substep (predictor, corrector, fix-ups)",
+    },
+    ComponentMapping {
+        timer: "nh_solve.veltend",
+        components: &[
+            names::VELOCITY_ADVECTION_PREDICTOR,
+            names::VELOCITY_ADVECTION_CORRECTOR,
+        ],
+        what: "one velocity advection call (predictor and corrector pooled)",
+    },
+];
+
+/// The component mapping of timer `timer`, if any.
+pub fn lookup_component(timer: &str) -> Option<&'static ComponentMapping> {
+    COMPONENT_TIMERS.iter().find(|m| m.timer == timer)
+}
+
+/// Why an OpenACC timer with neither a program nor a component mapping is not compared.
+pub fn unmapped_reason(timer: &str) -> &'static str {
+    match timer {
+        t if t.starts_with("nh_solve.") => {
+            "regions inside solve_nonhydro that foehn does not time on their own (their \
+             programs are compared one by one)"
+        }
+        "nh_hdiff_initial_run" => {
+            "the diffusion's initial run before the time loop (foehn counts such a call \
+             under `diffusion`)"
+        }
+        "integrate_nh" | "total" => {
+            "the whole model step or run, with physics, transport and I/O (foehn runs the \
+             dycore only)"
+        }
+        _ => {
+            "not a dycore program or component (physics, tracer transport, I/O, \
+             initialisation, communication): nothing in foehn to compare"
+        }
+    }
+}

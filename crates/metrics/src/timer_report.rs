@@ -65,6 +65,15 @@ impl Timers {
     pub fn names(&self) -> &[String] {
         &self.order
     }
+
+    /// Appends every call of `other`'s timers (new names after the existing ones).
+    pub fn merge(&mut self, other: &Timers) {
+        for name in other.names() {
+            for &s in other.samples(name) {
+                self.record(name, s);
+            }
+        }
+    }
 }
 
 /// The programs of one component (e.g. `solve_nonhydro` and its programs' names).
