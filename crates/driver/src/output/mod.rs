@@ -9,7 +9,9 @@
 //! - `netcdf` (feature `netcdf`): the NetCDF writer (`NetcdfOutput`; a run's `DIR/NAME.nc`
 //!   becomes `DIR/NAME_DDDDdHHhMMmSSs.nc`, one file per output time) and reader;
 //! - [`plot`]: a cell field of a snapshot as a lat/lon map PNG (`foehn_metrics::map`),
-//!   and the maps a run draws at each output time ([`plot::write_maps`]).
+//!   and the maps a run draws at each output time ([`plot::write_maps`]);
+//! - [`series`]: the run's monitoring series (mass and energy budgets, the surface-pressure
+//!   minimum, JW06's l2 measures), written as `<stem>_series.csv`.
 //!
 //! Why one file per output time: each file is written to a temporary beside its name and
 //! renamed into place when complete ([`foehn_fsio::Staged`]), so every write is atomic
@@ -21,6 +23,7 @@ pub mod diagnostics;
 #[cfg(feature = "netcdf")]
 pub mod netcdf;
 pub mod plot;
+pub mod series;
 #[cfg(test)]
 mod tests;
 
