@@ -10,10 +10,12 @@
 //! ([`DeviceDycore`]; copied back only for output); NetCDF output at t = 0 and every
 //! output interval (one file per time) with a surface-pressure map of the last, a
 //! progress bar, and at the end ICON-style timers (per component; per program with
-//! `FOEHN_METRICS=1`) and the dry-mass drift.
+//! `FOEHN_METRICS=1`) and the monitoring series' summary ([`RunSeries`]: mass and
+//! energy budgets, the surface-pressure minimum, JW06's l2 measures; every step and every
+//! 6 h on the CPU, every 6 h on the GPU; `<stem>_series.csv` beside the output).
 
 use crate::grid_load;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
@@ -22,9 +24,9 @@ use foehn_driver::config::interval::Interval;
 use foehn_driver::config::{grid_kind_of_name, Backend, RunConfig, RunSetup};
 use foehn_driver::jw_run;
 use foehn_driver::output::plot::write_snapshot_map;
+use foehn_driver::output::series::{series_path, RunSeries, SeriesSchedule};
 use foehn_driver::output::{Snapshot, DEFAULT_PRESSURE_LEVELS};
 use foehn_driver::time_loop::{DeviceDycore, Dycore, StepSummary};
-use foehn_grid::Location;
 use foehn_icon::common::runner::Engine;
 use foehn_icon::common::state::PrognosticState;
 use foehn_icon::fields::static_fields::GridFields;
@@ -82,6 +84,13 @@ pub struct JwArgs {
     /// auto (GPU if present, else CPU), cpu or cuda (default auto).
     #[arg(long, value_name = "NAME")]
     pub backend: Option<Backend>,
+    /// Write the run's timers here: every program variant in GT4Py's metrics JSON
+    /// layout and the component timers (for `foehn compare`). Turns per-program timing
+    /// on as FOEHN_METRICS=1 does: a clock read and a push per program call (on the GPU
+    /// the host's enqueue time; FOEHN_METRICS=10 adds kernel times but waits for every
+    /// program).
+    #[arg(long, value_name = "FILE.json")]
+    pub timers: Option<PathBuf>,
 }
 
 impl JwArgs {
@@ -180,6 +189,15 @@ pub fn run(a: JwArgs) -> Result<()> {
         .map(|path| output_target(path, &s.config.run.output_variables))
         .transpose()?;
     println!("{}", summary(&s));
+    if let Some(p) = a.timers.as_ref().filter(|p| p.is_dir()) {
+        bail!(
+            "--timers {}: a folder; name the JSON file to write",
+            p.display()
+        );
+    }
+    if a.timers.is_some() && foehn_metrics::level() < foehn_metrics::LEVEL_TOTAL {
+        foehn_metrics::set_level(foehn_metrics::LEVEL_TOTAL);
+    }
     let start = Instant::now();
     let mut timers = Timers::new();
     let grid = grid_load::load(&s.config.run.grid)?;
@@ -223,14 +241,27 @@ pub fn run(a: JwArgs) -> Result<()> {
             spec.settings.clone(),
         )?)),
     };
-    let mass0 = dry_mass(&fields, dycore.prognostic()?)?;
+    let schedule = match &cuda {
+        Some(_) => SeriesSchedule::device(),
+        None => SeriesSchedule::host(),
+    };
+    let time0 = dycore.time();
+    let csv = output.as_ref().map(|o| series_path(&o.path));
+    let mut series = RunSeries::new(
+        &fields,
+        dycore.prognostic()?,
+        0,
+        time0,
+        schedule,
+        csv.as_deref(),
+    )?;
     if let Some(out) = &output {
         timers.time("output", || write_output(out, &fields, &mut dycore))?;
     }
     let progress = RunProgress::new(s.steps, s.dtime);
     let mut max_cfl = 0.0f64;
     for step in 1..=s.steps {
-        let summary = timers.time("dycore step", || dycore.step())?;
+        let summary = dycore.step()?;
         max_cfl = max_cfl.max(summary.max_vertical_cfl);
         progress.set_step(step);
         if let (Some(out), Some(every)) = (&output, s.output_every) {
@@ -238,21 +269,50 @@ pub fn run(a: JwArgs) -> Result<()> {
                 timers.time("output", || write_output(out, &fields, &mut dycore))?;
             }
         }
+        let output_due = step == s.steps
+            || (output.is_some() && s.output_every.is_some_and(|e| step.is_multiple_of(e)));
+        let time = dycore.time();
+        timers.time("series", || {
+            series.after_step(step, time, s.dtime, output_due, || dycore.prognostic())
+        })?;
     }
     progress.finish();
     let run_s = start.elapsed().as_secs_f64();
-    let drift = dry_mass(&fields, dycore.prognostic()?)? / mass0 - 1.0;
+    let drift = series.last().budget.mass / series.first().budget.mass - 1.0;
     println!(
         "{} steps, {:.3} simulated days in {run_s:.1} s; relative dry-mass change {drift:.2e}; \
          largest vertical CFL number {max_cfl:.3}",
         s.steps,
         dycore.time() / 86_400.0
     );
+    println!("{}", series.summary());
     if let Some(out) = &output {
         let map = out.map_path();
         let snapshot = snapshot(&fields, &mut dycore)?;
         write_snapshot_map(&grid, &snapshot, "ps", 0, &map)?;
         println!("wrote {}", map.display());
+    }
+    timers.merge(&foehn_metrics::component_timers());
+    if let Some(path) = &a.timers {
+        let run = foehn_metrics::RunInfo {
+            grid: s.config.run.grid.clone(),
+            levels: s.config.run.levels,
+            backend: if cuda.is_some() { "cuda" } else { "cpu" }.into(),
+            steps: s.steps,
+            dtime_s: s.dtime,
+            substeps: s.config.run.ndyn_substeps,
+            wall_s: run_s,
+            simulated_s: dycore.time(),
+        };
+        let programs = foehn_metrics::snapshot();
+        let components = timers.clone();
+        foehn_metrics::RunTimers {
+            programs,
+            components,
+            run,
+        }
+        .write_json(path)?;
+        println!("wrote {}", path.display());
     }
     let groups = [ProgramGroup::new(
         "dycore",
@@ -384,22 +444,4 @@ fn write_output(out: &OutputTarget, fields: &GridFields, dycore: &mut Integrator
     #[cfg(not(feature = "netcdf"))]
     let _ = (out, snapshot);
     Ok(())
-}
-
-/// Σ ρ·Δz·A over every cell and level, kg (foehn fields run horizontally fastest).
-fn dry_mass(fields: &GridFields, p: &PrognosticState) -> Result<f64> {
-    let grid = fields.grid();
-    let dz = fields.field("ddqz_z_full")?;
-    let (rho, dz) = (
-        p.rho.as_f64().context("rho is not an f64 field")?,
-        dz.as_f64().context("ddqz_z_full is not an f64 field")?,
-    );
-    let n = grid.size(Location::Cell);
-    let area = &grid.geometry.cell_area;
-    Ok(rho
-        .iter()
-        .zip(dz)
-        .enumerate()
-        .map(|(i, (r, z))| r * z * area[i % n])
-        .sum())
 }
