@@ -256,8 +256,9 @@ fn the_intermediate_fields_are_allocated_for_the_grid() {
     }
     assert_eq!(z.temporal_extrapolation_of_perturbed_exner.levels(), NLEV);
     assert_eq!(
-        z.perturbed_theta_v_at_cells_on_half_levels.levels(),
-        NLEV + 1
+        z.nonhydro_buoy_at_cells_on_half_levels.levels(),
+        NLEV,
+        "z_th_ddz_exner_c: nlev levels, as ICON4Py allocates it"
     );
     assert_eq!(
         z.rho_at_edges_on_model_levels.shape()[0],

@@ -124,9 +124,8 @@ fn hydrostatic_correction_term_reference_rejects_offsets_below_the_column() {
 // compute_interpolation_and_nonhydro_buoy
 
 /// The outputs of `compute_interpolation_and_nonhydro_buoy`, in ICON4Py's order.
-const BUOY_OUTPUTS: [&str; 4] = [
+const BUOY_OUTPUTS: [&str; 3] = [
     "rho_at_cells_on_half_levels",
-    "perturbed_theta_v_at_cells_on_half_levels",
     "theta_v_at_cells_on_half_levels",
     "nonhydro_buoy_at_cells_on_half_levels",
 ];
@@ -140,7 +139,6 @@ fn interpolation_and_nonhydro_buoy_matches_reference() {
 fn interpolation_and_nonhydro_buoy_declares_icon4py_arguments() {
     let want = [
         "rho_at_cells_on_half_levels [Cell, KHalf]",
-        "perturbed_theta_v_at_cells_on_half_levels [Cell, KHalf]",
         "theta_v_at_cells_on_half_levels [Cell, KHalf]",
         "nonhydro_buoy_at_cells_on_half_levels [Cell, K]",
         "w [Cell, KHalf]",

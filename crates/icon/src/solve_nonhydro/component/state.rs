@@ -165,8 +165,6 @@ state_struct! {
         perturbed_rho_at_cells_on_model_levels,
         /// θv minus its reference (Cell, K); ICON `z_rth_pr(2)`.
         perturbed_theta_v_at_cells_on_model_levels,
-        /// θv perturbation on half levels (Cell, KHalf); ICON `z_theta_v_pr_ic`.
-        perturbed_theta_v_at_cells_on_half_levels,
         /// Spatially averaged vn (Edge, K); ICON `z_vn_avg`.
         spatially_averaged_vn,
         /// θv flux at edges (Edge, K); ICON `z_theta_v_fl_e`.
@@ -188,7 +186,6 @@ impl IntermediateFields {
     pub fn dims() -> Vec<Vec<Dim>> {
         let ek: Vec<Dim> = vec![EDGE.into(), K.into()];
         let ck: Vec<Dim> = vec![CELL.into(), K.into()];
-        let ch: Vec<Dim> = vec![CELL.into(), KHALF.into()];
         let k: Vec<Dim> = vec![K.into()];
         Self::NAMES
             .iter()
@@ -200,7 +197,6 @@ impl IntermediateFields {
                 | "perturbed_rho_at_cells_on_model_levels"
                 | "perturbed_theta_v_at_cells_on_model_levels"
                 | "temporal_extrapolation_of_perturbed_exner" => ck.clone(),
-                "perturbed_theta_v_at_cells_on_half_levels" => ch.clone(),
                 "rayleigh_damping_factor" | "interpolated_fourth_order_divdamp_factor" => k.clone(),
                 _ => ek.clone(),
             })

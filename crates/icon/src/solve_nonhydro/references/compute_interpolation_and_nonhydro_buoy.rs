@@ -9,11 +9,10 @@ use foehn::runtime::field::access::{f64s, scalar_f64, with_outputs};
 use foehn::runtime::field::Args;
 use foehn_grid::{Grid, Location, Zone};
 
-/// The outputs, in ICON4Py's order: `rho_ic`, `z_theta_v_pr_ic`, `theta_v_ic` (half
-/// levels) and `z_th_ddz_exner_c` (`nlev` levels).
-const OUTPUTS: [&str; 4] = [
+/// The outputs, in ICON4Py's order: `rho_ic`, `theta_v_ic` (half levels) and
+/// `z_th_ddz_exner_c` (`nlev` levels).
+const OUTPUTS: [&str; 3] = [
     "rho_at_cells_on_half_levels",
-    "perturbed_theta_v_at_cells_on_half_levels",
     "theta_v_at_cells_on_half_levels",
     "nonhydro_buoy_at_cells_on_half_levels",
 ];
@@ -39,8 +38,8 @@ pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result
         let ddqz_z_half = f64s(args, "ddqz_z_half")?;
         let wgtfac_c = f64s(args, "wgtfac_c")?;
         let expl = f64s(args, "exner_w_explicit_weight_parameter")?;
-        let [rho_ic, theta_pr_ic, theta_ic, buoy] = out else {
-            unreachable!("four outputs")
+        let [rho_ic, theta_ic, buoy] = out else {
+            unreachable!("three outputs")
         };
         for_each_cell_point(grid, domain, (1, nlev), |c, i| {
             // `i` is interface k of cell c, and full level k (below it); `above` is
@@ -55,10 +54,10 @@ pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result
             rho_ic[i] = g * rho_below + h * rho_above + backtraj * (rho_above - rho_below);
             theta_ic[i] =
                 g * theta_below + h * theta_above + backtraj * (theta_above - theta_below);
-            theta_pr_ic[i] =
+            let theta_pr_ic =
                 g * (theta_below - theta_ref[i]) + h * (theta_above - theta_ref[above]);
             buoy[i] = expl[c] * theta_ic[i] * (exner_pr[above] - exner_pr[i]) / ddqz_z_half[i]
-                + theta_pr_ic[i] * dexner_ref[i];
+                + theta_pr_ic * dexner_ref[i];
         });
         Ok(())
     })

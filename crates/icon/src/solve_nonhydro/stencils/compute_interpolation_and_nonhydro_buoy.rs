@@ -1,9 +1,10 @@
 //! `compute_interpolation_and_nonhydro_buoy` (ICON `mo_solve_nonhydro` stencils 10–11 of
 //! the corrector of every substep; ICON4Py program of the same name, formerly
-//! `fused_solve_nonhydro_stencil_1_to_13_corrector`): ρ, θv and the θv perturbation at
-//! the interfaces from the time-averaged new and old states, upwinded along the vertical
-//! back-trajectory, and the vertical pressure-gradient and buoyancy term of the w
-//! equation.
+//! `fused_solve_nonhydro_stencil_1_to_13_corrector`): ρ and θv at the interfaces from
+//! the time-averaged new and old states, upwinded along the vertical back-trajectory, and
+//! the vertical pressure-gradient and buoyancy term of the w equation. The θv
+//! perturbation at the interfaces (`z_theta_v_pr_ic`) is a temporary of the program, as
+//! in ICON4Py's current version (which no longer writes it out).
 //!
 //! Cells `[LATERAL_BOUNDARY_LEVEL_3, LOCAL end)` × half levels `[1, nlev)` (ICON4Py's
 //! `horizontal_start = start_cell_lateral_boundary_level_3`, `horizontal_end =
@@ -23,15 +24,14 @@
 //!                    + z_theta_v_pr_ic·d_exner_dz_ref_ic
 //! ```
 //!
-//! ICON4Py's names: `rho_ic` = `rho_at_cells_on_half_levels`, `z_theta_v_pr_ic` =
-//! `perturbed_theta_v_at_cells_on_half_levels`, `theta_v_ic` =
+//! ICON4Py's names: `rho_ic` = `rho_at_cells_on_half_levels`, `theta_v_ic` =
 //! `theta_v_at_cells_on_half_levels`, `z_th_ddz_exner_c` =
 //! `nonhydro_buoy_at_cells_on_half_levels`, `w_concorr_c` =
 //! `contravariant_correction_at_cells_on_half_levels`, `exner_pr` =
 //! `perturbed_exner_at_cells_on_model_levels`, `theta_ref_mc` =
 //! `reference_theta_at_cells_on_model_levels`, `d_exner_dz_ref_ic` =
 //! `ddz_of_reference_exner_at_cells_on_half_levels`, `vwind_expl_wgt` =
-//! `exner_w_explicit_weight_parameter`. The first three outputs are half-level fields;
+//! `exner_w_explicit_weight_parameter`. `rho_ic` and `theta_v_ic` are half-level fields;
 //! `z_th_ddz_exner_c` has `nlev` levels (as in ICON4Py), level `k` holding interface `k`.
 //! The weights and `dtime` are runtime scalars. One variant.
 
@@ -46,7 +46,7 @@ pub const NAME: &str = "compute_interpolation_and_nonhydro_buoy";
 pub struct Handles<'a> {
     /// Output `rho_at_cells_on_half_levels` (`rho_ic`).
     pub rho_ic: &'a Expr,
-    /// Output `perturbed_theta_v_at_cells_on_half_levels` (`z_theta_v_pr_ic`).
+    /// Temporary `z_theta_v_pr_ic` (ICON's name): the θv perturbation at the interfaces.
     pub theta_v_pr_ic: &'a Expr,
     /// Output `theta_v_at_cells_on_half_levels` (`theta_v_ic`).
     pub theta_v_ic: &'a Expr,
@@ -97,7 +97,8 @@ pub fn upwinded_to_half_level(f: &Handles<'_>, z_w_backtraj: &Expr, avg: &Expr) 
 }
 
 /// `(rho_ic, z_theta_v_pr_ic, theta_v_ic)` of the module doc (ICON4Py
-/// `_compute_interpolation_and_nonhydro_buoy`, its first three results).
+/// `_compute_interpolation_and_nonhydro_buoy`: its first two results and the local
+/// `perturbed_theta_v_at_cells_on_half_levels`).
 pub fn interpolate_to_half_levels(f: &Handles<'_>) -> Expr {
     let z_w_backtraj = -(f.w - f.w_concorr_c) * f.dtime * 0.5 / f.ddqz_z_half;
     let rho_avg = time_average(f, f.rho_now, f.rho_new);
@@ -119,8 +120,8 @@ pub fn nonhydro_buoy(f: &Handles<'_>) -> Expr {
     (pressure + f.theta_v_pr_ic * f.d_exner_dz_ref_ic).as_full()
 }
 
-/// Adds the program's stencils to `b`: the three interface fields, then
-/// `z_th_ddz_exner_c` from the written `theta_v_ic` and `z_theta_v_pr_ic`, on cells
+/// Adds the program's stencils to `b`: the two interface fields and the temporary
+/// `z_theta_v_pr_ic`, then `z_th_ddz_exner_c` from `theta_v_ic` and `z_theta_v_pr_ic`, on cells
 /// `[LATERAL_BOUNDARY_LEVEL_3, LOCAL end)` × levels `[1, nlev)`.
 pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>) {
     let cells = (start(Zone::LateralBoundary(3)), end(Zone::Local));
@@ -142,7 +143,6 @@ pub fn program() -> ProgramDef {
         let half = (CELL, KHALF);
         let full = (CELL, K);
         let rho_ic = b.output("rho_at_cells_on_half_levels", half, F64);
-        let theta_v_pr_ic = b.output("perturbed_theta_v_at_cells_on_half_levels", half, F64);
         let theta_v_ic = b.output("theta_v_at_cells_on_half_levels", half, F64);
         let buoy = b.output("nonhydro_buoy_at_cells_on_half_levels", full, F64);
         let w = b.input("w", half, F64);
@@ -165,6 +165,7 @@ pub fn program() -> ProgramDef {
         let dtime = b.scalar("dtime", F64);
         let wnow = b.scalar("rhotheta_explicit_weight_parameter", F64);
         let wnew = b.scalar("rhotheta_implicit_weight_parameter", F64);
+        let theta_v_pr_ic = b.temporary("z_theta_v_pr_ic", half, F64);
         let f = Handles {
             rho_ic: &rho_ic,
             theta_v_pr_ic: &theta_v_pr_ic,
