@@ -95,7 +95,7 @@ fn rho_theta_pgrad_and_update_vn_declares_icon4py_arguments() {
         "temporal_extrapolation_of_perturbed_exner [Cell, K]",
         "ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels [Cell, K]",
         "d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels [Cell, K]",
-        "hydrostatic_correction_on_lowest_level [Edge]",
+        "hydrostatic_correction_on_lowest_level [Edge, K]",
         "predictor_normal_wind_advective_tendency [Edge, K]",
         "normal_wind_tendency_due_to_slow_physics_process [Edge, K]",
         "normal_wind_iau_increment [Edge, K]",
@@ -205,6 +205,38 @@ fn upwinding_takes_both_directions() {
         for name in UPWINDED {
             assert_eq!(changed(&base, &moved, name, grid), negative, "{name}");
         }
+    }
+}
+
+#[test]
+fn only_level_nlev_minus_1_of_the_hydrostatic_correction_is_read() {
+    // P6 writes z_hydro_corr on level nlev − 1 only; every level of the gradient reads
+    // that level (ICON's 2-D z_hydro_corr, ICON4Py's one-level view), none other.
+    for grid in common::grids() {
+        let v = variant(false, false);
+        let (_, base) = run(&v, grid, |_| {});
+        let ne = grid.size(Location::Edge);
+        let name = "hydrostatic_correction_on_lowest_level";
+        let (_, others) = run(&v, grid, |args| {
+            let mut field = args.field(name).unwrap().clone();
+            for x in &mut field.as_f64_mut().unwrap()[..ne * (NLEV - 1)] {
+                *x *= -3.0;
+            }
+            args.set_field(name, field);
+        });
+        assert!(changed(&base, &others, GRADIENT, grid).is_empty());
+        let (_, lowest) = run(&v, grid, |args| {
+            let mut field = args.field(name).unwrap().clone();
+            for x in &mut field.as_f64_mut().unwrap()[ne * (NLEV - 1)..] {
+                *x *= -3.0;
+            }
+            args.set_field(name, field);
+        });
+        let levels: std::collections::BTreeSet<usize> = changed(&base, &lowest, GRADIENT, grid)
+            .into_iter()
+            .map(|(_, k)| k)
+            .collect();
+        assert!(levels.len() > 1, "read from several levels: {levels:?}");
     }
 }
 

@@ -24,8 +24,7 @@
 //! small beside the state.
 //!
 //! **Narrowed arguments.** Where a program declares less than its slot holds (the first
-//! `nlev` levels of a half-level slot, or `z_hydro_corr`'s level `nlev − 1` read as an
-//! edge field, see `common::runner`'s `part_of`), the program is bound to a view into
+//! `nlev` levels of a half-level slot, see `common::runner`'s `part_of`), the program is bound to a view into
 //! the slot's buffer at that offset (an alias argument named `<slot>__at_<offset>`):
 //! nothing is copied, the program writes the slot in place.
 //!

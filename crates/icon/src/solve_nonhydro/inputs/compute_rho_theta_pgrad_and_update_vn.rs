@@ -45,11 +45,15 @@ pub fn pg_exdist(rng: &mut SplitMix64, grid: &Grid, nlev: usize) -> Field {
     })
 }
 
-/// `z_hydro_corr` (`Edge`, m⁻²) of the size P6 gives it: `grav/cpd·inv_dual_edge_length·
-/// Δθ·4/(2θ)²` with `Δθ = ±(0.05..5)` K between the neighbours and `θ` in [255, 300) K.
+/// `z_hydro_corr` (`(Edge, K)`, m⁻²) of the size P6 gives it on its level `nlev − 1`:
+/// `grav/cpd·inv_dual_edge_length·Δθ·4/(2θ)²` with `Δθ = ±(0.05..5)` K between the
+/// neighbours and `θ` in [255, 300) K; the other levels (which P6 leaves alone and the
+/// program must not read) alike.
 pub fn hydrostatic_correction(rng: &mut SplitMix64, grid: &Grid, nlev: usize) -> Field {
     let inv_dual = &grid.geometry.inv_dual_edge_length;
-    Field::from_fn_f64(grid, nlev, EDGE, |e| {
+    let ne = inv_dual.len();
+    Field::from_fn_f64(grid, nlev, (EDGE, K), |i| {
+        let e = i % ne;
         let dtheta = rng.range_f64(0.05, 5.0) * if rng.chance(0.5) { 1.0 } else { -1.0 };
         let theta = rng.range_f64(255.0, 300.0);
         GRAV / CPD * inv_dual[e] * dtheta * 4.0 / (4.0 * theta * theta)

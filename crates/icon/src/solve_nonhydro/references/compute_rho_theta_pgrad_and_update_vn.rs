@@ -70,7 +70,7 @@ pub fn reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<
         let exner = read("temporal_extrapolation_of_perturbed_exner")?;
         let dexner_1 = read("ddz_of_temporal_extrapolation_of_perturbed_exner_on_model_levels")?;
         let dexner_2 = read("d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels")?;
-        let hydro_corr = read("hydrostatic_correction_on_lowest_level")?;
+        let hydro_corr_levels = read("hydrostatic_correction_on_lowest_level")?;
         let ddt_pc = read("predictor_normal_wind_advective_tendency")?;
         let ddt_phy = read("normal_wind_tendency_due_to_slow_physics_process")?;
         let vn_incr = read("normal_wind_iau_increment")?;
@@ -86,6 +86,8 @@ pub fn reference(program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<
             unreachable!("four outputs")
         };
         let nlev = vn_now.len() / ne;
+        // P6's level nlev − 1, the one this program reads from every level.
+        let hydro_corr = &hydro_corr_levels[ne * (nlev - 1)..];
         // Component d of the Green–Gauss gradient of f at cell c, level k.
         let gradient = |f: &[f64], d: usize, c: usize, k: usize| {
             (0..4)

@@ -52,8 +52,7 @@
 //! `perturbed_rho`/`theta_v_at_cells_on_model_levels`, `z_exner_ex_pr` =
 //! `temporal_extrapolation_of_perturbed_exner`, `z_dexner_dz_c_1/2` =
 //! `ddz`/`d2dz2_of_temporal_extrapolation_of_perturbed_exner_on_model_levels`,
-//! `z_hydro_corr` = `hydrostatic_correction_on_lowest_level` (an `Edge` field: P6's level
-//! `nlev − 1`), `ddt_vn_apc_pc` = `predictor_normal_wind_advective_tendency`, `ddt_vn_phy`
+//! `z_hydro_corr` = level `nlev − 1` of `hydrostatic_correction_on_lowest_level`, `ddt_vn_apc_pc` = `predictor_normal_wind_advective_tendency`, `ddt_vn_phy`
 //! = `normal_wind_tendency_due_to_slow_physics_process`, `vn_incr` =
 //! `normal_wind_iau_increment`, `ikoffset` = ICON's `vertoffset_gradp`. Statics:
 //! `is_iau_active`, `limited_area` (enumerated); `nflatlev`, `nflat_gradp` (open; the
@@ -104,7 +103,9 @@ pub struct Handles<'a> {
     pub z_dexner_dz_c_1: &'a Expr,
     /// `z_dexner_dz_c_2`: half its second vertical derivative (`(Cell, K)`).
     pub z_dexner_dz_c_2: &'a Expr,
-    /// `z_hydro_corr`: hydrostatic correction of the lowest level (`Edge`).
+    /// `z_hydro_corr`: hydrostatic correction of the lowest level, read at level
+    /// `nlev − 1` of `hydrostatic_correction_on_lowest_level` (`(Edge, K)`) from every
+    /// level ([`levels_to_lowest_level`]).
     pub z_hydro_corr: &'a Expr,
     /// `ddt_vn_apc_pc`: the predictor's advective tendency (`(Edge, K)`).
     pub ddt_vn_apc_pc: &'a Expr,
@@ -302,6 +303,13 @@ pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>, s: Statics) {
     }
 }
 
+/// `nlev − 1 − k` at level `k`: the vertical offset from any level to the lowest one
+/// (a backward scan counting the levels from the surface), through which every level
+/// reads `z_hydro_corr` at level `nlev − 1`.
+pub fn levels_to_lowest_level() -> Expr {
+    scan_backward(-1, |below| &below[0] + 1)
+}
+
 /// The DSL program (statics `is_iau_active`, `limited_area`, `nflatlev`, `nflat_gradp`),
 /// with ICON4Py's arguments in its order.
 pub fn program() -> ProgramDef {
@@ -334,7 +342,15 @@ pub fn program() -> ProgramDef {
             ck,
             F64,
         );
-        let z_hydro_corr = b.input("hydrostatic_correction_on_lowest_level", EDGE, F64);
+        let z_hydro_corr_field = b.input("hydrostatic_correction_on_lowest_level", ek, F64);
+        let to_lowest = b.temporary("levels_to_lowest_level", K, I32);
+        b.stencil(
+            "count_levels_to_lowest_level",
+            &to_lowest,
+            levels_to_lowest_level(),
+        )
+        .vertical(0, nlev());
+        let z_hydro_corr = z_hydro_corr_field.k_offset(&to_lowest);
         let ddt_vn_apc_pc = b.input("predictor_normal_wind_advective_tendency", ek, F64);
         let ddt_vn_phy = b.input("normal_wind_tendency_due_to_slow_physics_process", ek, F64);
         let vn_incr = b.input("normal_wind_iau_increment", ek, F64);
