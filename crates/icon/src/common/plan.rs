@@ -169,7 +169,8 @@ pub fn link_calls(steps: &[Step]) -> Vec<LinkCall<'_>> {
 /// The chained references of a linked step: `steps` (the unfused calls it was linked
 /// from) run with the programs' plain-Rust references on `args` (the linked program's
 /// arguments); each of the component's `work` fields the program does not take as an
-/// argument (its temporaries) starts at zero. The level count is `vn`'s.
+/// argument (its temporaries) starts at zero. The level count is the arguments'
+/// ([`Args::nlev`]), else `vn`'s.
 pub fn chain_references(
     program: &ir::Program,
     grid: &Grid,
@@ -179,8 +180,8 @@ pub fn chain_references(
 ) -> Result<()> {
     let missing = |n: &str| Error::Field(format!("{} reference: missing `{n}`", program.name));
     let nlev = args
-        .field("vn")
-        .map(Field::levels)
+        .nlev()
+        .or_else(|| args.field("vn").map(Field::levels))
         .ok_or_else(|| missing("vn"))?;
     let names: Vec<&str> = program
         .fields

@@ -28,7 +28,9 @@
 //! The component ([`component::SolveNonhydro`], ICON4Py's `SolveNonhydro.time_step`)
 //! calls these programs in ICON's order with the velocity advection's, its configuration
 //! with ICON's defaults and the parameters derived from it in [`config`]
-//! (`NonHydrostaticConfig`, `NonHydrostaticParams`).
+//! (`NonHydrostaticConfig`, `NonHydrostaticParams`). [`substep`] links the calls of
+//! one substep, the velocity advection's included, into one program (`dycore_substep`),
+//! the last catalog entry.
 
 pub mod component;
 pub mod config;
@@ -36,6 +38,7 @@ pub mod grid_state;
 pub mod inputs;
 pub mod references;
 pub mod stencils;
+pub mod substep;
 
 pub use grid_state::grid_state;
 
@@ -68,6 +71,7 @@ pub fn entries() -> Vec<Entry> {
         entry::update_mass_flux_weighted(),
         entry::compute_exner_from_rhotheta(),
         entry::update_theta_and_exner_in_halo(),
+        substep::entry(),
     ]
 }
 

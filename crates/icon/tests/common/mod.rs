@@ -66,26 +66,37 @@ pub use foehn_testkit::compare::assert_outputs_agree;
 /// `OptOptions::default()`) on the CPU backend: every variant on both grids against the
 /// reference, to `tol`.
 pub fn check_entry_optimised(entry: &Entry, nlev: usize, tol: f64) {
-    use foehn::opt::{optimise_scheduled, OptOptions};
     for grid in grids() {
         for variant in entry.variants().unwrap() {
-            let ir = entry.specialize(&variant).unwrap_or_else(|e| panic!("{e}"));
-            let args = (entry.inputs)(&ir, grid, nlev, 5);
-            let mut want = args.clone();
-            (entry.reference.expect("reference"))(&ir, grid, &mut want).unwrap();
-            let (opt, schedule, _) = optimise_scheduled(&ir, &OptOptions::default());
-            let what = format!(
-                "{} [{variant}] on {} (cpu, optimised)",
-                entry.name, grid.name
-            );
-            let compiled = cpu()
-                .compile(&opt, &schedule, foehn::codegen::Sizes::of(grid, nlev))
-                .unwrap_or_else(|e| panic!("{what}: {e}"));
-            let mut got = args;
-            cpu().run_compiled(&opt, &compiled, grid, &mut got).unwrap();
-            assert_outputs_agree(&what, &ir, &want, &got, tol);
+            check_variant_optimised(entry, &variant, grid, nlev, tol);
         }
     }
+}
+
+/// [`check_entry_optimised`] for one variant and grid.
+pub fn check_variant_optimised(
+    entry: &Entry,
+    variant: &Variant,
+    grid: &Grid,
+    nlev: usize,
+    tol: f64,
+) {
+    use foehn::opt::{optimise_scheduled, OptOptions};
+    let ir = entry.specialize(variant).unwrap_or_else(|e| panic!("{e}"));
+    let args = (entry.inputs)(&ir, grid, nlev, 5);
+    let mut want = args.clone();
+    (entry.reference.expect("reference"))(&ir, grid, &mut want).unwrap();
+    let (opt, schedule, _) = optimise_scheduled(&ir, &OptOptions::default());
+    let what = format!(
+        "{} [{variant}] on {} (cpu, optimised)",
+        entry.name, grid.name
+    );
+    let compiled = cpu()
+        .compile(&opt, &schedule, foehn::codegen::Sizes::of(grid, nlev))
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut got = args;
+    cpu().run_compiled(&opt, &compiled, grid, &mut got).unwrap();
+    assert_outputs_agree(&what, &ir, &want, &got, tol);
 }
 
 /// Asserts that the f64 field `name` differs from `before` at every point of

@@ -31,12 +31,13 @@
 //! ([`steps::bindings`]); the velocity advection's own work fields (`z_v_grad_w`,
 //! `z_w_con_c_full`, `vcfl`) are the component's workspace. `z_hydro_corr` is one
 //! (Edge, K) slot: `compute_hydrostatic_correction_term` writes its level `nlev − 1`,
-//! which `compute_rho_theta_pgrad_and_update_vn` reads as an edge field (the runner
-//! hands it that level, as ICON4Py's one-level view).
+//! which `compute_rho_theta_pgrad_and_update_vn` reads from every level (ADR 0014).
 //!
 //! Schedules: [`Schedule::Unfused`] (one program per call) and [`Schedule::Optimised`]
-//! (every call optimised on its own by foehn's optimiser; the substep is not linked into
-//! one program, so [`Schedule::Fused`] is refused for now).
+//! (every call optimised on its own by foehn's optimiser). The substep's calls link into
+//! one program ([`crate::solve_nonhydro::substep`], the catalog's `dycore_substep`), but
+//! the component does not run it: [`Schedule::Fused`] is refused for now (it would need
+//! the predictor's `vertical_cfl` under a name of its own for the two CFL reductions).
 
 pub mod cuda;
 pub mod inputs;
@@ -464,6 +465,29 @@ impl<'a> SolveNonhydro<'a> {
 }
 
 impl SolveNonhydro<'_> {
+    /// The component's own work fields by name ([`workspace`]): what a checkpoint saves
+    /// besides the state.
+    pub fn workspace(&self) -> std::collections::BTreeMap<&str, &Field> {
+        self.core.workspace()
+    }
+
+    /// A work field by name, mutably (a restart restores it; a device state uploads
+    /// the host's work fields).
+    pub fn workspace_field_mut(&mut self, name: &str) -> Option<&mut Field> {
+        self.core.workspace_field_mut(name)
+    }
+
+    /// The `dtime` of the previous substep (0 before the first): a substep of another
+    /// `dtime` recomputes the Rayleigh damping factor.
+    pub fn dtime_previous_substep(&self) -> f64 {
+        self.dtime_previous_substep
+    }
+
+    /// Sets the `dtime` of the previous substep (a restart continues with its run's).
+    pub fn set_dtime_previous_substep(&mut self, dtime: f64) {
+        self.dtime_previous_substep = dtime;
+    }
+
     /// The flags are ones the configuration can run (`is_iau_active` needs `iau_init`).
     fn check_flags(&self, flags: SubstepFlags) -> Result<()> {
         if flags.is_iau_active && !self.config.iau_init {

@@ -1,0 +1,168 @@
+//! The whole dycore substep as one program (`dycore_substep`, linked from the
+//! component's calls): for every catalog variant (first, middle and last substep; global
+//! and limited area) it agrees with the chained plain-Rust references on its grid (a
+//! global grid with pentagons, a limited-area grid) in the interpreter and on the CPU
+//! backend, unfused and optimised, and with the component's own `time_step` on the same
+//! inputs.
+
+mod common;
+
+use foehn::ir::{Role, Variant};
+use foehn::runtime::interp::Interpreter;
+use foehn_grid::Grid;
+use foehn_icon::common::exchange::NoExchange;
+use foehn_icon::common::runner::calls;
+use foehn_icon::solve_nonhydro::component::{Engine, SolveNonhydroState};
+use foehn_icon::solve_nonhydro::substep::{self, SubstepStatics};
+use foehn_icon::velocity_advection::component::inputs::DTIME;
+use foehn_testkit::compare::rel_diff;
+
+const NLEV: usize = 10;
+const TOL: f64 = 1e-12;
+
+/// Each catalog variant with the grid it is made for.
+fn variants_on_their_grids() -> Vec<(Variant, &'static Grid)> {
+    let [global, limited] = common::grids();
+    substep::variants()
+        .into_iter()
+        .map(|v| {
+            let lam = SubstepStatics::from_variant(&v).unwrap().limited_area;
+            (v, if lam { limited } else { global })
+        })
+        .collect()
+}
+
+#[test]
+fn the_catalog_has_the_three_substeps_on_both_grids() {
+    let entry = foehn_icon::catalog::catalog()
+        .into_iter()
+        .find(|e| e.name == substep::NAME)
+        .expect("dycore_substep in the catalog");
+    let statics: Vec<_> = entry
+        .variants()
+        .unwrap()
+        .iter()
+        .map(|v| SubstepStatics::from_variant(v).unwrap())
+        .collect();
+    for limited_area in [false, true] {
+        for (first, last) in [(true, false), (false, false), (false, true)] {
+            assert!(statics.contains(&SubstepStatics {
+                at_first_substep: first,
+                at_last_substep: last,
+                at_initial_timestep: false,
+                limited_area,
+            }));
+        }
+    }
+}
+
+#[test]
+fn the_linked_substep_runs_the_velocity_advection_only_where_icon_does() {
+    // The predictor's velocity advection only at the first substep (writing the
+    // predictor's vn tendency, else only read); the corrector's every substep; the
+    // limited-area programs only there; every stencil of the calls, in call order.
+    for (v, _) in variants_on_their_grids() {
+        let s = SubstepStatics::from_variant(&v).unwrap();
+        let p = substep::program(&v).unwrap();
+        let steps = substep::calls(&s).unwrap();
+        let programs: Vec<&str> = calls(&steps).map(|c| c.ir.name.as_str()).collect();
+        let has = |name: &str| programs.contains(&name);
+        assert_eq!(
+            has("compute_diagnostics_from_normal_wind"),
+            s.at_first_substep,
+            "[{v}]"
+        );
+        assert_eq!(
+            p.field_id("normal_wind_advective_tendency_predictor")
+                .map(|id| p.fields[id.0 as usize].role != Role::In),
+            Some(s.at_first_substep),
+            "[{v}]"
+        );
+        assert!(has("compute_advection_in_corrector_vertical_momentum"));
+        assert_eq!(has("compute_exner_from_rhotheta"), s.limited_area, "[{v}]");
+        assert_eq!(has("stencils_61_62"), s.limited_area, "[{v}]");
+        let of_calls: Vec<&str> = calls(&steps)
+            .flat_map(|c| c.ir.stencils.iter().map(|st| st.name.as_str()))
+            .collect();
+        assert_eq!(p.stencils.len(), of_calls.len(), "[{v}]");
+        for (st, name) in p.stencils.iter().zip(&of_calls) {
+            assert!(st.name.starts_with(name), "[{v}]: {} vs {name}", st.name);
+        }
+    }
+}
+
+#[test]
+fn the_linked_substep_agrees_with_the_chained_references() {
+    let entry = substep::entry();
+    for (v, grid) in variants_on_their_grids() {
+        common::check_variant(&entry, &v, grid, NLEV, TOL);
+    }
+}
+
+#[test]
+fn the_optimised_substep_agrees_with_the_chained_references() {
+    let entry = substep::entry();
+    for (v, grid) in variants_on_their_grids() {
+        common::check_variant_optimised(&entry, &v, grid, NLEV, TOL);
+    }
+}
+
+#[test]
+fn the_linked_substep_agrees_with_the_components_time_step() {
+    let entry = substep::entry();
+    for (v, grid) in variants_on_their_grids() {
+        let s = SubstepStatics::from_variant(&v).unwrap();
+        let ir = entry.specialize(&v).unwrap();
+        let args = (entry.inputs)(&ir, grid, NLEV, 3);
+        let mut solver = substep::solver(grid, NLEV)
+            .unwrap()
+            .with_engine(Engine::Interpreter);
+        assert_eq!(
+            *solver.statics(),
+            substep::statics(solver.config(), s.limited_area),
+            "the component's statics are the entry's"
+        );
+        let state = substep::state(grid, NLEV, s.limited_area, 3).unwrap();
+        let run = |solver: &mut foehn_icon::solve_nonhydro::component::SolveNonhydro,
+                   state: &mut SolveNonhydroState| {
+            solver
+                .time_step(
+                    state,
+                    substep::DIVDAMP_FAC_O2,
+                    DTIME,
+                    substep::NDYN_SUBSTEPS,
+                    s.flags(),
+                    0.0,
+                    &mut NoExchange,
+                )
+                .unwrap()
+        };
+        // A first substep of the same dtime, so this one keeps the Rayleigh factor.
+        run(&mut solver, &mut state.clone());
+        let mut by_component = state.clone();
+        run(&mut solver, &mut by_component);
+        let mut linked = args.clone();
+        Interpreter.run_ir(&ir, grid, &mut linked).unwrap();
+        let mut compared = 0;
+        for d in ir.fields.iter().filter(|d| d.role.writable()) {
+            let Some(want) = by_component.field(&d.name) else {
+                continue; // the component's own workspace
+            };
+            let got = linked.field(&d.name).unwrap();
+            let (a, b) = (want.as_f64().unwrap(), got.as_f64().unwrap());
+            assert_eq!(a.len(), b.len(), "[{v}] `{}`", d.name);
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                assert!(
+                    rel_diff(*x, *y) <= TOL,
+                    "[{v}] on {}: `{}`[{i}] component {x:e}, linked {y:e}",
+                    grid.name,
+                    d.name
+                );
+            }
+            compared += 1;
+        }
+        assert!(compared > 20, "[{v}]: {compared} outputs compared");
+        assert_ne!(by_component.next.vn, state.next.vn, "[{v}]");
+        assert_ne!(by_component.next.w, state.next.w, "[{v}]");
+    }
+}
