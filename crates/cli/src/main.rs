@@ -13,6 +13,7 @@ mod fields_stream;
 mod fields_write;
 mod grid_cmd;
 mod grid_load;
+mod jw_report_cmd;
 mod limits;
 mod plot_cmd;
 mod run_cmd;
@@ -48,6 +49,9 @@ enum Command {
     Explain(explain_cmd::ExplainArgs),
     /// Draw a lat/lon map (PNG) of a cell field of a run's NetCDF output.
     Plot(plot_cmd::PlotArgs),
+    /// The JW baroclinic wave across resolutions: p_s minima against the reference, l2
+    /// differences between resolutions, maps (report.md, report.json, PNGs).
+    JwReport(jw_report_cmd::JwReportArgs),
     /// Inspect or clear the compiled-program cache (FOEHN_CACHE_DIR).
     #[command(subcommand)]
     Cache(cache_cmd::CacheCommand),
@@ -76,6 +80,7 @@ fn main() {
         Command::Exec(a) => exec_cmd::run(a),
         Command::Compare(a) => compare_cmd::run(a),
         Command::Plot(a) => plot_cmd::run(a),
+        Command::JwReport(a) => jw_report_cmd::run(a),
     };
     // Per-program metrics (FOEHN_METRICS ≥ 1): table on stderr, GT4Py-layout JSON.
     if let Err(e) = foehn_metrics::finish() {

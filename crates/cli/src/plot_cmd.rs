@@ -12,6 +12,10 @@
 //! The map is a nearest-cell raster with axes in degrees, a colour bar with the units
 //! (Pa shown as hPa) and a title; drawn with the embedded font, the same input always
 //! gives the same bytes.
+//!
+//! `foehn plot SERIES.csv --column NAME [--log-y] -o OUT.png`: a line chart of one column
+//! of a run's series CSV over time (the column names come from the CSV header;
+//! [`foehn_driver::report::series`] says which column is the time axis).
 
 use anyhow::{bail, Result};
 use clap::Args as ClapArgs;
@@ -21,11 +25,17 @@ use std::path::PathBuf;
 #[derive(ClapArgs)]
 #[cfg_attr(not(feature = "netcdf"), allow(dead_code))]
 pub struct PlotArgs {
-    /// The NetCDF output file.
+    /// The NetCDF output file, or a series CSV (with --column).
     file: PathBuf,
     /// The cell variable to map (e.g. ps, temp, temp_p, vor, u).
-    #[arg(long = "var")]
-    var: String,
+    #[arg(long = "var", conflicts_with = "column")]
+    var: Option<String>,
+    /// The column of a series CSV to draw over time (e.g. l2_u).
+    #[arg(long)]
+    column: Option<String>,
+    /// A logarithmic y axis for a series chart.
+    #[arg(long, requires = "column")]
+    log_y: bool,
     /// The time: an index (0, 1, …) or a time since the start (9d, 36h, 90m, 600s).
     #[arg(long)]
     time: Option<String>,
@@ -106,18 +116,51 @@ fn parse_time(s: &str) -> Result<TimeChoice> {
     bail!("--time `{s}`: give an index (0, 1, …) or a time with a unit (9d, 36h, 90m, 600s)")
 }
 
-/// Runs `foehn plot`.
-#[cfg(not(feature = "netcdf"))]
-pub fn run(_a: PlotArgs) -> Result<()> {
-    bail!("foehn plot reads NetCDF files: this foehn was built without the `netcdf` feature")
+/// Runs `foehn plot`: a series chart with `--column`, else a map.
+pub fn run(a: PlotArgs) -> Result<()> {
+    match (&a.column, &a.var) {
+        (Some(column), _) => series_chart(&a, column)?,
+        (None, Some(var)) => map(&a, var)?,
+        (None, None) => bail!(
+            "{}: say what to draw: --var NAME (a NetCDF cell field) or --column NAME (a series CSV column)",
+            a.file.display()
+        ),
+    }
+    println!("wrote {}", a.output.display());
+    Ok(())
 }
 
-/// Runs `foehn plot`.
+/// The chart of column `column` of the series CSV `a.file` over time.
+fn series_chart(a: &PlotArgs, column: &str) -> Result<()> {
+    use foehn_driver::output::plot::{Line, LineChart};
+    let s = foehn_driver::report::series::read_column(&a.file, column)?;
+    let stem = a
+        .file
+        .file_stem()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    LineChart {
+        title: format!("{column} ({stem})"),
+        x_desc: s.x_desc,
+        y_desc: column.to_string(),
+        lines: vec![Line {
+            name: column.to_string(),
+            points: s.points,
+            markers_only: false,
+        }],
+        log_y: a.log_y,
+    }
+    .render_png(&a.output)?;
+    Ok(())
+}
+
+#[cfg(not(feature = "netcdf"))]
+fn map(_a: &PlotArgs, _var: &str) -> Result<()> {
+    bail!("foehn plot --var reads NetCDF files: this foehn was built without the `netcdf` feature")
+}
+
 #[cfg(feature = "netcdf")]
-pub fn run(a: PlotArgs) -> Result<()> {
-    let map = read::map(&a)?;
-    map.render_png(&a.output)?;
-    println!("wrote {}", a.output.display());
+fn map(a: &PlotArgs, var: &str) -> Result<()> {
+    read::map(a, var)?.render_png(&a.output)?;
     Ok(())
 }
 
@@ -126,8 +169,9 @@ mod read {
     use super::{parse_time, PlotArgs, TimeChoice};
     use anyhow::{anyhow, bail, Result};
     use foehn_driver::output::diagnostics::column_at_pressure;
-    use foehn_driver::output::netcdf::{OutputFile, VariableData};
+    use foehn_driver::output::netcdf::OutputFile;
     use foehn_driver::output::plot::{cell_map, day_label, MapLabel};
+    use foehn_driver::report::input::cell_slice as slice;
     use foehn_metrics::map::CellMap;
 
     /// The index of the time `--time` asks for (default the last one) and its seconds.
@@ -168,24 +212,16 @@ mod read {
         Ok((i, times[i]))
     }
 
-    /// One `[ncells]` slice of `v` at time `t` and vertical index `k`.
-    fn slice(v: &VariableData, t: usize, k: usize) -> Vec<f64> {
-        let n = v.dims.last().map_or(0, |d| d.1);
-        let levels: usize = v.dims[1..v.dims.len() - 1].iter().map(|d| d.1).product();
-        let start = (t * levels + k) * n;
-        v.values[start..start + n].to_vec()
-    }
-
     /// The map `a` asks for.
-    pub fn map(a: &PlotArgs) -> Result<CellMap> {
+    pub fn map(a: &PlotArgs, var: &str) -> Result<CellMap> {
         let file = OutputFile::open(&a.file)?;
-        let v = file.variable(&a.var)?;
+        let v = file.variable(var)?;
         let names: Vec<&str> = v.dims.iter().map(|d| d.0.as_str()).collect();
         if names.first() != Some(&"time") || names.last() != Some(&"ncells") || names.len() > 3 {
             bail!(
                 "{}: `{}` has dimensions ({}); foehn plot maps cell fields over (time, [level,] ncells)",
                 a.file.display(),
-                a.var,
+                var,
                 names.join(", ")
             );
         }
@@ -195,15 +231,15 @@ mod read {
             (None, None, None) => (slice(&v, t, 0), None),
             (None, _, _) => bail!(
                 "`{}` is a surface field: it has no --level or --pressure",
-                a.var
+                var
             ),
             (Some((dim, n)), None, None) => bail!(
                 "`{}` has {n} levels ({dim}): choose one with --level K (1..{n}) or --pressure HPA",
-                a.var
+                var
             ),
             (Some((dim, n)), Some(k), _) => {
                 if k == 0 || k > *n {
-                    bail!("--level {k}: `{}` has levels 1..{n} ({dim})", a.var);
+                    bail!("--level {k}: `{}` has levels 1..{n} ({dim})", var);
                 }
                 (slice(&v, t, k - 1), Some(format!("level {k}")))
             }
@@ -217,7 +253,7 @@ mod read {
                             plev.iter().map(|p| format!("{}", p / 100.0)).collect();
                         anyhow!(
                             "`{}` has no {hpa} hPa level (it has {} hPa)",
-                            a.var,
+                            var,
                             have.join(", ")
                         )
                     })?;
@@ -226,7 +262,7 @@ mod read {
             (Some((dim, n)), None, Some(hpa)) => {
                 let pres = file.variable("pres")?;
                 if pres.dims != v.dims {
-                    bail!("--pressure needs `pres` on the levels of `{}` ({dim}); it has other dimensions", a.var);
+                    bail!("--pressure needs `pres` on the levels of `{}` ({dim}); it has other dimensions", var);
                 }
                 let columns: Vec<Vec<f64>> = (0..*n).map(|k| slice(&v, t, k)).collect();
                 let p: Vec<Vec<f64>> = (0..*n).map(|k| slice(&pres, t, k)).collect();
@@ -246,17 +282,17 @@ mod read {
                 "{}: `clon` has {} cells, `{}` {}",
                 a.file.display(),
                 lon.len(),
-                a.var,
+                var,
                 values.len()
             );
         }
         let long_name = if v.long_name.is_empty() {
-            a.var.as_str()
+            var
         } else {
             v.long_name.as_str()
         };
         let label = MapLabel {
-            name: &a.var,
+            name: var,
             long_name,
             units: &v.units,
             level,

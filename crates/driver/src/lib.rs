@@ -9,6 +9,7 @@
 //!
 //! - [`time_loop`]: the dycore's time loop (substeps, diffusion, swaps, CFL watch mode);
 //! - [`jw_run`]: a JW run assembled from the fields, the initial state and the components.
+//! - [`report`]: the JW baroclinic-wave report across resolutions (`foehn jw-report`).
 //! - [`config`]: a run's configuration (TOML with ICON's JW defaults, every option
 //!   validated, printed back for `foehn run jw --print-config`).
 //!
@@ -21,4 +22,5 @@ pub mod initial;
 pub mod jw_run;
 pub mod layout;
 pub mod output;
+pub mod report;
 pub mod time_loop;

@@ -1,12 +1,77 @@
 //! Lat/lon maps of output fields ([`foehn_metrics::map::CellMap`]): a cell field of a
 //! [`Snapshot`] at one level, or any cell field with its description (what `foehn plot`
 //! reads from a file). Pressures in Pa are shown in hPa; the title names the field, its
-//! level and the time in days.
+//! level and the time in days. [`banded`] turns a map into colour bands of fixed levels
+//! (ICON's contour intervals, [`Levels`]); [`LineChart`] draws quantities over time
+//! (series columns, l2 differences).
 
 use super::{variable, OutputError, Snapshot, Vertical};
 use foehn_grid::{Grid, Location};
 use foehn_metrics::map::{CellMap, Region};
 use std::path::{Path, PathBuf};
+
+mod lines;
+pub use lines::{Line, LineChart};
+
+/// Fixed colour levels: bands `step` wide from `lo` to `hi`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Levels {
+    /// The lowest level.
+    pub lo: f64,
+    /// The highest level.
+    pub hi: f64,
+    /// The band width.
+    pub step: f64,
+}
+
+impl Levels {
+    /// ICON's surface-pressure contours at `day` (hPa): 993–1005 every 1 hPa up to day 6,
+    /// 940–1020 every 10 hPa later (the wave has broken).
+    pub fn surface_pressure(day: u32) -> Levels {
+        if day <= 6 {
+            Levels {
+                lo: 993.0,
+                hi: 1005.0,
+                step: 1.0,
+            }
+        } else {
+            Levels {
+                lo: 940.0,
+                hi: 1020.0,
+                step: 10.0,
+            }
+        }
+    }
+
+    /// ICON's 850 hPa temperature range, 230–300 K, in 5 K bands.
+    pub const T850: Levels = Levels {
+        lo: 230.0,
+        hi: 300.0,
+        step: 5.0,
+    };
+
+    /// The centre of the band of `v`; values beyond the levels take the outermost band,
+    /// NaN stays NaN.
+    pub fn band(&self, v: f64) -> f64 {
+        let bands = ((self.hi - self.lo) / self.step).round().max(1.0);
+        let i = ((v - self.lo) / self.step).floor().clamp(0.0, bands - 1.0);
+        if v.is_nan() {
+            v
+        } else {
+            self.lo + (i + 0.5) * self.step
+        }
+    }
+}
+
+/// `map` in colour bands of `levels` (in the map's units): every value replaced by the
+/// centre of its band, the colour scale fixed to the levels, the band width in the title.
+pub fn banded(mut map: CellMap, levels: &Levels) -> CellMap {
+    map.values.iter_mut().for_each(|v| *v = levels.band(*v));
+    map.range = Some((levels.lo, levels.hi));
+    map.title
+        .push_str(&format!(", bands of {} {}", levels.step, map.units));
+    map
+}
 
 /// What a map shows besides the values.
 #[derive(Debug, Clone, PartialEq)]
