@@ -57,6 +57,13 @@
 //! Both also record fully at every output time and at the last step
 //! ([`RunSeries::after_step`]'s `output_due`). Full records are echoed as one line each
 //! to stderr when stderr is not a terminal (a log file; the progress bar is on stdout).
+//!
+//! # The file
+//!
+//! `<stem>_series.csv` ([`series_path`]): a header of [`COLUMNS`] (identifiers ending in
+//! their unit), one row per record, flushed at each record so that an interrupted run
+//! keeps every row written; budget-only rows leave the measures' cells empty. A run
+//! started again writes the file anew.
 
 mod budget;
 mod csv;
@@ -135,7 +142,7 @@ pub enum RecordKind {
     Full,
 }
 
-/// The measures of a full record (units as in [`COLUMNS`], pressures here in Pa).
+/// The measures of a full record (pressures in Pa; the CSV's [`COLUMNS`] give hPa).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Measures {
     /// The surface-pressure minimum.

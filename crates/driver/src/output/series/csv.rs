@@ -1,5 +1,5 @@
-//! The series file: `<stem>_series.csv`, a header naming each column with its unit, one
-//! row per record, flushed at each record; the budget-only rows leave the other columns
+//! The series file: `<stem>_series.csv`, a header naming each column with its unit
+//! ([`COLUMNS`]), one row per record, flushed at each record; the budget-only rows leave the other columns
 //! empty.
 
 use super::Record;
@@ -8,25 +8,28 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// The columns of the series file, `name[unit]`, in order.
+/// The columns of the series file, in order: plain identifiers (what `foehn plot
+/// --column` and dataframe readers take), each ending in its unit where it has one
+/// (`_s`, `_kg`, `_J`, `_hPa`, `_degE`, `_degN`, `_m_s` for m/s; `_rel`: relative to the
+/// first record, dimensionless).
 pub const COLUMNS: [&str; 17] = [
-    "step[1]",
-    "time[s]",
-    "day[d]",
-    "mass[kg]",
-    "mass_rel[1]",
-    "energy[J]",
-    "energy_rel[1]",
-    "ps_min[hPa]",
-    "ps_min_fit[hPa]",
-    "ps_min_lon[degE]",
-    "ps_min_lat[degN]",
-    "ps_mean[hPa]",
-    "l2_u_u0[m/s]",
-    "l2_u_ubar[m/s]",
-    "l2_ubar_ubar0[m/s]",
-    "max_abs_vn[m/s]",
-    "max_abs_w[m/s]",
+    "step",
+    "time_s",
+    "day",
+    "mass_kg",
+    "mass_rel",
+    "energy_J",
+    "energy_rel",
+    "ps_min_hPa",
+    "ps_min_fit_hPa",
+    "ps_min_lon_degE",
+    "ps_min_lat_degN",
+    "ps_mean_hPa",
+    "l2_u_m_s",
+    "l2_u_asym_m_s",
+    "l2_ubar_m_s",
+    "max_vn_m_s",
+    "max_w_m_s",
 ];
 
 /// `<stem>_series.csv` beside the run's output `output` (`DIR/NAME.nc` →
