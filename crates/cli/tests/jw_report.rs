@@ -9,11 +9,14 @@ mod support;
 
 use foehn_grid::{Grid, EARTH_RADIUS};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use support::foehn;
 
-/// Writes one output file `dir/PREFIX_DDDDd00h00m00s.nc` of a run on R2B`n` at `day`.
+/// Writes one output file `dir/PREFIX_DDDDd00h00m00s.nc` of a run on R2B`n` (2 or 3) at
+/// `day`.
 fn write_output(dir: &Path, prefix: &str, n: u32, day: u32, with_ps: bool) -> PathBuf {
-    let g = Grid::icosahedral(2, n, EARTH_RADIUS).unwrap();
+    static GRIDS: [OnceLock<Grid>; 2] = [OnceLock::new(), OnceLock::new()];
+    let g = GRIDS[n as usize - 2].get_or_init(|| Grid::icosahedral(2, n, EARTH_RADIUS).unwrap());
     let (lon, lat) = (&g.geometry.cell_lon, &g.geometry.cell_lat);
     let cells = lon.len();
     let path = dir.join(format!("{prefix}_{day:04}d00h00m00s.nc"));

@@ -7,11 +7,19 @@ use foehn_driver::report::latlon::{unit, Interpolator, LatLonGrid};
 use foehn_driver::report::write::write_report;
 use foehn_driver::report::{analyse, RunBuilder, RunData, DAY};
 use foehn_grid::{Grid, EARTH_RADIUS};
+use std::sync::OnceLock;
 
+/// Cell centres (degrees) of R2B`bisections` (2..=4), generated once per test process.
 fn centres(bisections: u32) -> (Vec<f64>, Vec<f64>) {
-    let g = Grid::icosahedral(2, bisections, EARTH_RADIUS).expect("icosahedral grid");
-    let deg = |x: &[f64]| x.iter().map(|v| v.to_degrees()).collect::<Vec<_>>();
-    (deg(&g.geometry.cell_lon), deg(&g.geometry.cell_lat))
+    type Centres = (Vec<f64>, Vec<f64>);
+    static GRIDS: [OnceLock<Centres>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    GRIDS[bisections as usize - 2]
+        .get_or_init(|| {
+            let g = Grid::icosahedral(2, bisections, EARTH_RADIUS).expect("icosahedral grid");
+            let deg = |x: &[f64]| x.iter().map(|v| v.to_degrees()).collect::<Vec<_>>();
+            (deg(&g.geometry.cell_lon), deg(&g.geometry.cell_lat))
+        })
+        .clone()
 }
 
 /// A smooth surface pressure (Pa): 1000 hPa, a zonal-wavenumber-3 wave in the
