@@ -15,16 +15,21 @@ use std::path::PathBuf;
 pub struct JwReportArgs {
     /// A run as NAME=PATH: PATH a run's output folder, its --output path (out/jw.nc) or
     /// one NetCDF file; repeat for each resolution (any order: sorted by cell count).
-    #[arg(long = "run", required = true)]
+    #[arg(long = "run", value_name = "NAME=PATH", required = true)]
     runs: Vec<String>,
     /// The days of the minimum table and the maps.
-    #[arg(long, value_delimiter = ',', default_value = "4,6,8,9")]
+    #[arg(
+        long,
+        value_name = "D,D,…",
+        value_delimiter = ',',
+        default_value = "4,6,8,9"
+    )]
     days: Vec<u32>,
     /// Spacing of the lat/lon grid of the l2 differences, degrees.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, value_name = "DEGREES", default_value_t = 1.0)]
     step: f64,
     /// The folder of the report (created if missing).
-    #[arg(short = 'o', long = "output")]
+    #[arg(short = 'o', long = "output", value_name = "OUTDIR")]
     output: PathBuf,
 }
 

@@ -23,7 +23,10 @@ pub fn write_report(report: &mut Report, runs: &[RunData], dir: &Path) -> Result
         path: p.to_path_buf(),
         message: e.to_string(),
     };
-    std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
+    std::fs::create_dir_all(dir).map_err(|e| ReportError::File {
+        path: dir.to_path_buf(),
+        message: format!("cannot create the report folder: {e}"),
+    })?;
     let mut figures = maps(runs, dir)?;
     if let Some(name) = difference_chart(report, dir)? {
         figures.push(name);
