@@ -211,7 +211,8 @@ fn l2_of_a_wavenumber_pattern() {
 
 /// A planted Gaussian low of 30 hPa, about three grid spacings wide (as the JW wave's lows
 /// at R2B4): found near its centre and deeper, both closer to the truth than the lowest
-/// cell; longitude in [0, 360); at mid-latitudes, across the date line and on a pentagon.
+/// cell; longitude in [0, 360); at mid-latitudes, across the date line and on a pentagon;
+/// a deeper low outside the region asked for is left out.
 #[test]
 fn ps_minimum_of_a_planted_low() {
     let grid = grids::global();
@@ -242,7 +243,7 @@ fn ps_minimum_of_a_planted_low() {
                 100_000.0 - 3_000.0 * (-(r / 2e6).powi(2)).exp()
             })
             .collect();
-        let m = ps_minimum(grid, &ps).unwrap();
+        let m = ps_minimum(grid, &ps, |_, _| true).unwrap();
         let found = distance(centre, unit(m.lat.to_radians(), m.lon.to_radians()));
         let cell = distance(centre, unit(g.cell_lat[m.cell], g.cell_lon[m.cell]));
         eprintln!(
@@ -267,7 +268,27 @@ fn ps_minimum_of_a_planted_low() {
             "({lon}, {lat})"
         );
     }
-    assert!(ps_minimum(grid, &[1.0; 3]).is_none());
+    assert!(ps_minimum(grid, &[1.0; 3], |_, _| true).is_none());
+    // Two lows: the deeper one south, the one asked for north.
+    let (north, south) = (unit(0.9, 3.0), unit(-0.6, 1.0));
+    let ps: Vec<f64> = (0..g.cell_lat.len())
+        .map(|c| {
+            let p = unit(g.cell_lat[c], g.cell_lon[c]);
+            let low = |centre, depth: f64| depth * (-(distance(centre, p) / 2e6).powi(2)).exp();
+            100_000.0 - low(north, 2_000.0) - low(south, 4_000.0)
+        })
+        .collect();
+    let everywhere = ps_minimum(grid, &ps, |_, _| true).unwrap();
+    let northern = ps_minimum(grid, &ps, |lat, _| lat >= 0.0).unwrap();
+    assert!(everywhere.lat < 0.0 && everywhere.fitted < 96_100.0);
+    assert!(
+        (northern.lat - 0.9f64.to_degrees()).abs() < 1.0,
+        "{northern:?}"
+    );
+    assert!(
+        (northern.lon - 3.0f64.to_degrees()).abs() < 1.0,
+        "{northern:?}"
+    );
 }
 
 /// Budgets every step on the host, full records at the 6-hour marks and outputs only on

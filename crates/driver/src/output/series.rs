@@ -1,6 +1,7 @@
 //! A run's monitoring series: the conservation budgets and the Jablonowski–Williamson
 //! measures (JW06 = Jablonowski & Williamson 2006, QJRMS 132) recorded while the run goes,
-//! written to `<stem>_series.csv` beside the NetCDF output and summarised at the end.
+//! written to `<stem>_series.csv` beside the NetCDF output and summarised at the end
+//! (the choices: ADR 0017).
 //!
 //! # What is recorded
 //!
@@ -20,10 +21,11 @@
 //! grid). Sums are compensated, so that the relative change resolves ~1e-15.
 //!
 //! A *full* record adds ([`Measures`]):
-//! - the minimum surface pressure (ICON's diagnosed `p_s`, [`crate::diagnostics`]) and
-//!   its location, longitude in °E `[0, 360)` and latitude in °N as JW06 report it
-//!   ([`PsMinimum`]: the lowest cell refined by a quadratic fitted over two rings of
-//!   neighbours);
+//! - the minimum surface pressure (ICON's diagnosed `p_s`, [`crate::diagnostics`]) in
+//!   the Northern Hemisphere (the wave's; elsewhere, and in the first days, the lowest
+//!   cell is noise of tenths of a hPa; as `foehn jw-report`, ADR 0015) and its location,
+//!   longitude in °E `[0, 360)` and latitude in °N as JW06 report it ([`PsMinimum`]: the
+//!   lowest cell refined by a quadratic fitted over two rings of neighbours);
 //! - the area-weighted global mean of `p_s`;
 //! - `l2(u − u(t=0))`, `l2(u − ū)` (the zonal asymmetry) and `l2(ū − ū(t=0))` (the
 //!   zonal-mean drift) of the eastward wind, JW06's steady-state measures;
@@ -44,10 +46,10 @@
 //! on that model level, to the cells of its latitude band (bands about one grid spacing
 //! wide) and of the two neighbouring bands, evaluated at the cell's latitude. A plain
 //! band mean would not do: across a band of width `Δφ` the jet's `u` varies by
-//! `∂u/∂φ·Δφ` (≈ 0.5 m/s r.m.s. at R2B4), far above the ~0.01 m/s asymmetry being
-//! measured; the cubic leaves `O(Δφ⁴)` (the analytic JW jet: 1.7e-3 m/s at R2B2, a
-//! quadratic fit 2.6e-2). On a limited-area grid the bands are
-//! not whole latitude circles and `ū` is only a meridional fit.
+//! `∂u/∂φ·Δφ` (tenths of m/s at R2B4), above the 0.035 m/s scale of the asymmetries
+//! being measured; the cubic leaves `O(Δφ⁴)` (the analytic JW jet at R2B2: 1.7e-3 m/s,
+//! where a quadratic leaves 2.6e-2). On a limited-area grid the bands are not whole
+//! latitude circles and `ū` is only a meridional fit.
 //!
 //! # When
 //!
@@ -379,8 +381,10 @@ fn measures(
     .ok_or_else(|| {
         OutputError::Shape("series: exner/theta_v do not fit the vertical grid".into())
     })?;
-    let ps_min = ps_minimum(grid, &ps).ok_or_else(|| {
-        OutputError::Shape("series: the surface pressure has no finite value".into())
+    let ps_min = ps_minimum(grid, &ps, |lat, _| lat >= 0.0).ok_or_else(|| {
+        OutputError::Shape(
+            "series: the surface pressure has no finite value in the Northern Hemisphere".into(),
+        )
     })?;
     let mass = s.layer_mass(fields);
     Ok(Measures {

@@ -25,16 +25,19 @@ pub struct PsMinimum {
     pub refined: bool,
 }
 
-/// The minimum of the cell field `ps` (Pa) on `grid`; `None` when `ps` is not a cell
-/// field of the grid or has no finite value.
-pub fn ps_minimum(grid: &Grid, ps: &[f64]) -> Option<PsMinimum> {
+/// The minimum of the cell field `ps` (Pa) over the cells of `grid` whose centre lies in
+/// `region` (a test on latitude °N and longitude °E); `None` when `ps` is not a cell
+/// field of the grid or has no finite value there.
+pub fn ps_minimum(grid: &Grid, ps: &[f64], region: impl Fn(f64, f64) -> bool) -> Option<PsMinimum> {
     if ps.len() != grid.size(Location::Cell) {
         return None;
     }
-    let cell = (0..ps.len())
-        .filter(|&c| ps[c].is_finite())
-        .min_by(|&a, &b| ps[a].total_cmp(&ps[b]))?;
     let g = &grid.geometry;
+    let cell = (0..ps.len())
+        .filter(|&c| {
+            ps[c].is_finite() && region(g.cell_lat[c].to_degrees(), g.cell_lon[c].to_degrees())
+        })
+        .min_by(|&a, &b| ps[a].total_cmp(&ps[b]))?;
     let centre = unit(g.cell_lat[cell], g.cell_lon[cell]);
     let at_centre = PsMinimum {
         cell,
