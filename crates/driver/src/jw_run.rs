@@ -121,3 +121,9 @@ pub fn dycore<'a>(
         spec.settings.clone(),
     )
 }
+
+/// The configuration of `spec`'s run that a checkpoint's identity records besides what
+/// the loop holds ([`Dycore::checkpoint`]): a restart with another one is refused.
+pub fn description(spec: &JwRunSpec) -> String {
+    format!("{spec:?}")
+}
