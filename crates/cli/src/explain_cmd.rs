@@ -57,20 +57,22 @@ fn report_bandwidth(path: &std::path::Path) -> Result<f64> {
 }
 
 /// Prints the kernels of a schedule: stencils, k-block (as the CUDA generator applies
-/// it), minimal bytes, predicted time at `gbs`; returns the predicted total (ms).
+/// it), minimal bytes, predicted time at `gbs`; returns the predicted total (ms) and
+/// the bytes the kernels move together.
 fn print_kernels(
     ir: &foehn::ir::Program,
     schedule: &foehn::ir::Schedule,
     grid: &foehn_grid::Grid,
     levels: usize,
     gbs: f64,
-) -> Result<f64> {
+) -> Result<(f64, f64)> {
     let code = codegen::generate(ir, schedule, Target::Cuda, Sizes::of(grid, levels))?;
-    let mut total = 0.0;
+    let (mut total, mut moved) = (0.0, 0.0);
     for (i, (k, name)) in code.kernels.iter().zip(schedule.describe(ir)).enumerate() {
         let bytes = ir.kernel_bytes(&k.members, grid, levels) as f64;
         let ms = bytes / (gbs * 1e9) * 1e3;
         total += ms;
+        moved += bytes;
         let mut how = if k.per_column {
             "a thread per column (scans)".to_string()
         } else if k.k_block > 1 {
@@ -88,7 +90,17 @@ fn print_kernels(
             bytes / 1e6
         );
     }
-    Ok(total)
+    Ok((total, moved))
+}
+
+/// `N MB moved, x.xx× the minimal bytes`: what a schedule's kernels move against the
+/// program's minimal bytes.
+fn moved(bytes: f64, minimal: f64) -> String {
+    format!(
+        "{:.1} MB moved, {:.2}x the minimal bytes",
+        bytes / 1e6,
+        bytes / minimal.max(1.0)
+    )
 }
 
 /// Parses `name=value` static arguments (`true`/`false` or integers).
@@ -149,14 +161,18 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             "schedule unfused: {} kernel(s), one per stencil, at {gbs:.0} GB/s:",
             ir.stencils.len()
         );
-        let unfused = print_kernels(
+        let (unfused, unfused_bytes) = print_kernels(
             &ir,
             &foehn::ir::Schedule::unfused(&ir),
             &grid,
             a.levels,
             gbs,
         )?;
-        println!("  predicted total {unfused:.4} ms");
+        let minimal = bytes as f64;
+        println!(
+            "  predicted total {unfused:.4} ms ({})",
+            moved(unfused_bytes, minimal)
+        );
         println!(
             "schedule optimised: {} kernel(s); the optimiser's decisions:",
             schedule.kernels.len()
@@ -180,10 +196,11 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             }
         );
         println!("kernels of the optimised schedule at {gbs:.0} GB/s:");
-        let optimised = print_kernels(&opt, &schedule, &grid, a.levels, gbs)?;
+        let (optimised, optimised_bytes) = print_kernels(&opt, &schedule, &grid, a.levels, gbs)?;
         println!(
-            "  predicted total {optimised:.4} ms ({:.2}x the unfused prediction)",
-            unfused / optimised.max(1e-12)
+            "  predicted total {optimised:.4} ms ({:.2}x the unfused prediction; {})",
+            unfused / optimised.max(1e-12),
+            moved(optimised_bytes, minimal)
         );
         if a.optimised {
             println!("--- optimised IR ---\n{opt}");
