@@ -1,5 +1,8 @@
 //! `foehn compare`: speedups between reports (foehn bench JSON, GT4Py metrics JSON,
-//! ICON's OpenACC timer JSON), a weighted overall speedup, and a bar chart.
+//! a run's timers from `foehn run jw --timers`, ICON's OpenACC timer JSON), a weighted
+//! overall speedup, and a bar chart. Against OpenACC timers: ICON's timers mapped to
+//! programs and static-argument variants, component timers (nh_solve, nh_hdiff) against
+//! a run's components, per-step totals, and what could not be mapped and why.
 
 use anyhow::Result;
 use clap::Args as ClapArgs;
@@ -8,7 +11,8 @@ use std::path::PathBuf;
 /// Options of `foehn compare`.
 #[derive(ClapArgs)]
 pub struct CompareArgs {
-    /// Two or more reports; the first is the baseline.
+    /// Two or more reports (foehn bench, GT4Py metrics, `foehn run jw --timers` files,
+    /// ICON OpenACC timers); the first is the baseline.
     #[arg(required = true, num_args = 2..)]
     files: Vec<PathBuf>,
     /// Write a horizontal bar chart of the speedups here.

@@ -195,8 +195,9 @@ pub fn run(a: JwArgs) -> Result<()> {
             p.display()
         );
     }
-    if a.timers.is_some() && foehn_metrics::level() < foehn_metrics::LEVEL_TOTAL {
-        foehn_metrics::set_level(foehn_metrics::LEVEL_TOTAL);
+    let metrics_level = foehn_metrics::level();
+    if a.timers.is_some() {
+        foehn_metrics::set_level(metrics_level.max(foehn_metrics::LEVEL_TOTAL));
     }
     let start = Instant::now();
     let mut timers = Timers::new();
@@ -313,6 +314,8 @@ pub fn run(a: JwArgs) -> Result<()> {
         }
         .write_json(path)?;
         println!("wrote {}", path.display());
+        // FOEHN_METRICS's own table and file at exit only where it was asked for.
+        foehn_metrics::set_level(metrics_level);
     }
     let groups = [ProgramGroup::new(
         "dycore",

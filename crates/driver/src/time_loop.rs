@@ -528,7 +528,11 @@ trait StepOps {
 }
 
 /// One time step (see the module doc) of the dycore `d`, advancing its clock.
+/// Each step, substep and diffusion call is a component span (timer and NVTX range,
+/// [`foehn_metrics::span`]).
 fn run_step(d: &mut impl StepOps) -> Result<StepSummary> {
+    use foehn_metrics::span::{names, span};
+    let _step = span(names::STEP);
     let (settings, step, time) = {
         let c = d.clock();
         (c.settings.clone(), c.step, c.time)
@@ -536,6 +540,7 @@ fn run_step(d: &mut impl StepOps) -> Result<StepSummary> {
     let dtime = settings.dtime;
     let first_step = step == 0;
     if first_step && settings.diffuse_before_loop {
+        let _span = span(names::DIFFUSION);
         d.diffuse(true, dtime)?;
     }
     let n = d.clock().watch.ndyn_substeps_var;
@@ -555,12 +560,13 @@ fn run_step(d: &mut impl StepOps) -> Result<StepSummary> {
         if s != 0 {
             d.swap_normal_wind_tendency();
         }
-        d.substep(divdamp_fac_o2, dt, n, flags)?;
+        span(names::SOLVE_NONHYDRO).run(|| d.substep(divdamp_fac_o2, dt, n, flags))?;
         if s + 1 != n {
             d.swap_prognostic();
         }
     }
     if settings.apply_diffusion {
+        let _span = span(names::DIFFUSION);
         d.diffuse(false, dtime)?;
     }
     d.swap_prognostic();

@@ -341,7 +341,8 @@ pub fn compare_columns(columns: Vec<Column>) -> Result<Comparison> {
     let components = crate::compare_run::component_rows(&columns);
     let per_step = crate::compare_run::per_step(&columns, &rows);
     let unmapped = crate::compare_run::unmapped(&columns, !components.is_empty());
-    let missing = crate::compare_run::missing_notes(&columns, &rows);
+    let mut missing = crate::compare_run::missing_notes(&columns, &rows);
+    missing.extend(crate::compare_run::component_missing(&columns, &components));
     let columns = columns
         .into_iter()
         .map(|c| ColumnInfo {

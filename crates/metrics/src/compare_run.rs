@@ -242,6 +242,22 @@ pub(crate) fn missing_notes(columns: &[Column], rows: &[Row]) -> Vec<String> {
     notes
 }
 
+/// Why a column with component timers has no value for a component row.
+pub(crate) fn component_missing(columns: &[Column], rows: &[ComponentRow]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for r in rows {
+        let Some(m) = lookup_component(&r.timer) else {
+            continue;
+        };
+        for (j, c) in columns.iter().enumerate() {
+            if r.ms[j].is_none() && c.format != Format::OpenAcc && !c.components.is_empty() {
+                notes.push(format!("[{j}] {}: {}", r.timer, m.missing));
+            }
+        }
+    }
+    notes
+}
+
 /// The component table: timer, covers, then per column ms per call, calls per step and
 /// (after the baseline) speedup.
 pub(crate) fn component_table(rows: &[ComponentRow], columns: usize) -> Table {

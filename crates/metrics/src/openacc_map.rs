@@ -215,6 +215,8 @@ pub struct ComponentMapping {
     pub components: &'static [&'static str],
     /// What one call is.
     pub what: &'static str,
+    /// Why a foehn run may have no such timer.
+    pub missing: &'static str,
 }
 
 use crate::span::names;
@@ -225,11 +227,13 @@ pub const COMPONENT_TIMERS: &[ComponentMapping] = &[
         timer: "nh_hdiff",
         components: &[names::DIFFUSION],
         what: "one diffusion call per time step",
+        missing: "the run did not diffuse",
     },
     ComponentMapping {
         timer: "nh_solve",
         components: &[names::SOLVE_NONHYDRO],
         what: "one dynamics substep (predictor, corrector, fix-ups)",
+        missing: "the run made no substep",
     },
     ComponentMapping {
         timer: "nh_solve.veltend",
@@ -238,6 +242,8 @@ pub const COMPONENT_TIMERS: &[ComponentMapping] = &[
             names::VELOCITY_ADVECTION_CORRECTOR,
         ],
         what: "one velocity advection call (predictor and corrector pooled)",
+        missing: "foehn runs velocity advection inside solve_nonhydro's step list, \
+                  without a timer of its own; its programs are compared one by one",
     },
 ];
 

@@ -17,7 +17,7 @@ use std::time::Instant;
 /// Component names the dycore's spans use.
 pub mod names {
     /// One time step (substeps, diffusion, swaps).
-    pub const STEP: &str = "step";
+    pub const STEP: &str = "dycore step";
     /// One solve_nonhydro substep (predictor, corrector, fix-ups).
     pub const SOLVE_NONHYDRO: &str = "solve_nonhydro";
     /// One diffusion call.
@@ -60,6 +60,11 @@ impl Span {
             _range: Range::new(name),
             start: Instant::now(),
         }
+    }
+
+    /// Runs `f` inside this span (ends when `f` returns).
+    pub fn run<T>(self, f: impl FnOnce() -> T) -> T {
+        f()
     }
 }
 

@@ -217,6 +217,26 @@ fn run_timers_compare_with_openacc() {
     close_opt(vel.ms[1], (2.0 * 0.2 + 10.0 * 0.25) / 12.0);
     assert_eq!(vel.calls_per_step, [Some(6.0), Some(6.0)]);
     assert!(text.contains("components (mean ms per call"), "{text}");
+    // A run without a velocity-advection timer: the row says why.
+    let mut quiet = run_timers();
+    let mut kept = Timers::new();
+    for n in [names::SOLVE_NONHYDRO, names::DIFFUSION] {
+        for &x in quiet.components.samples(n) {
+            kept.record(n, x);
+        }
+    }
+    quiet.components = kept;
+    let q = dir.path().join("quiet.json");
+    quiet.write_json(&q).unwrap();
+    let quiet_cmp = compare_files(&[openacc(dir.path()), q]).unwrap();
+    assert!(
+        quiet_cmp
+            .missing
+            .iter()
+            .any(|m| m.starts_with("[1] nh_solve.veltend: foehn runs velocity advection inside")),
+        "{:?}",
+        quiet_cmp.missing
+    );
 
     // What is not mapped, by reason.
     let reason_of = |t: &str| {

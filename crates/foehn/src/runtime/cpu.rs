@@ -266,7 +266,10 @@ impl CpuBackend {
                 _ => arg_views.next().expect("counted").reborrow(),
             })
             .collect();
-        execute(program, compiled, grid, nlev, &mut views, scalars)
+        let t0 = std::time::Instant::now();
+        let r = execute(program, compiled, grid, nlev, &mut views, scalars);
+        record_call(program, t0, r.is_ok());
+        r
     }
 
     /// Runs a compiled program variant on `grid` with `args` (shapes checked first).
@@ -284,12 +287,19 @@ impl CpuBackend {
             let mut views: Vec<FieldView> = fields.iter_mut().map(Field::view_mut).collect();
             execute(program, compiled, grid, nlev, &mut views, scalars)
         });
-        if r.is_ok() && foehn_metrics::level() > 0 {
-            let t = t0.elapsed().as_secs_f64();
-            let compute = (foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE).then_some(t);
-            foehn_metrics::record(&super::program_key(program, "cpu"), t, compute);
-        }
+        record_call(program, t0, r.is_ok());
         r
+    }
+}
+
+/// Records a call of `program` that started at `t0` in the metrics registry (when
+/// `FOEHN_METRICS` is on and the call succeeded); on the CPU the kernel time is the
+/// host time.
+fn record_call(program: &ir::Program, t0: std::time::Instant, ok: bool) {
+    if ok && foehn_metrics::level() > 0 {
+        let t = t0.elapsed().as_secs_f64();
+        let compute = (foehn_metrics::level() >= foehn_metrics::LEVEL_COMPUTE).then_some(t);
+        foehn_metrics::record(&super::program_key(program, "cpu"), t, compute);
     }
 }
 

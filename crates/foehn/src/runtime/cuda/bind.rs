@@ -213,6 +213,7 @@ impl CudaBackend {
             backend: self,
             compiled,
             program: program.name.clone(),
+            range_name: nvtx_name(&key),
             kernel_names: code
                 .kernels
                 .iter()
@@ -227,6 +228,14 @@ impl CudaBackend {
             err,
             replays,
         })
+    }
+}
+
+/// `program [a=true,b=false]`: the NVTX range of a call of the variant `key`.
+fn nvtx_name(key: &foehn_metrics::ProgramKey) -> String {
+    match key.variant_label() {
+        v if v.is_empty() => key.program.clone(),
+        v => format!("{} [{v}]", key.program),
     }
 }
 

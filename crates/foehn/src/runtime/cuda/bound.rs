@@ -48,6 +48,8 @@ pub struct Bound<'a> {
     pub(super) backend: &'a CudaBackend,
     pub(super) compiled: &'a CudaCompiled,
     pub(super) program: String,
+    /// The NVTX range name of a call: the program and its variant.
+    pub(super) range_name: String,
     pub(super) kernel_names: Vec<String>,
     pub(super) scalar_names: Vec<String>,
     pub(super) field_ptrs: Vec<(u64, usize)>,
@@ -166,6 +168,8 @@ impl Bound<'_> {
     /// recorded as a CUDA graph at its first call with a set of scalar values and replayed
     /// at the next ones.
     pub fn enqueue(&mut self) -> Result<()> {
+        // Around the graph replay too, so Nsight Systems names the replayed kernels.
+        let _range = foehn_metrics::nvtx::range(&self.range_name);
         if self.replays.on {
             let scalars = self.scalar_bytes();
             if let Some((_, graph)) = self.replays.graphs.iter().find(|(k, _)| k == scalars) {
