@@ -85,6 +85,10 @@ fn the_linked_substep_runs_the_velocity_advection_only_where_icon_does() {
             .flat_map(|c| c.ir.stencils.iter().map(|st| st.name.as_str()))
             .collect();
         assert_eq!(p.stencils.len(), of_calls.len(), "[{v}]");
+        let temps = foehn_testkit::temporary_names(&p);
+        for name in substep::INTERMEDIATES {
+            assert!(temps.contains(&name), "[{v}]: `{name}` a temporary");
+        }
         for (st, name) in p.stencils.iter().zip(&of_calls) {
             assert!(st.name.starts_with(name), "[{v}]: {} vs {name}", st.name);
         }

@@ -160,15 +160,26 @@ pub fn calls(s: &SubstepStatics) -> Result<Vec<Step>> {
     Ok(segments.into_iter().flatten().collect())
 }
 
-/// The substep of a variant, linked from [`calls`] (every field an argument, the
-/// solver's slots and workspace by their names) with the variant's statics.
+/// The one field only passed between the calls of a substep: the velocity advection's
+/// `contravariant_corrected_w_at_cells_on_model_levels` (`z_w_con_c_full`), written by
+/// each vertical-momentum program before its horizontal-momentum program reads it. The
+/// solver's own fields stay arguments (some keep values between substeps, some must keep
+/// their exact zeros outside their domains), as do `z_v_grad_w` (the corrector reads the
+/// predictor's of the first substep) and `vertical_cfl` (the caller's CFL watch).
+pub const INTERMEDIATES: [&str; 1] = ["contravariant_corrected_w_at_cells_on_model_levels"];
+
+/// The substep of a variant, linked from [`calls`] (the solver's slots and workspace
+/// arguments by their names, [`INTERMEDIATES`] temporaries) with the variant's statics.
 pub fn program(variant: &Variant) -> Result<ir::Program> {
     let s = SubstepStatics::from_variant(variant)?;
     let steps = calls(&s)?;
-    let spec = LinkSpec {
+    let mut spec = LinkSpec {
         statics: s.variant(),
         ..LinkSpec::new()
     };
+    for name in INTERMEDIATES {
+        spec = spec.intermediate(name);
+    }
     Ok(link(NAME, &link_calls(&steps), &spec)?)
 }
 
