@@ -92,7 +92,7 @@ fn budget_of_a_known_state() {
             potential += m * GRAV * z.get(c, k);
         }
     }
-    let b = Budget::of(fields, &StateColumns::of(fields, &s).unwrap());
+    let b = Budget::of(fields, &s).unwrap();
     let rel = |got: f64, want: f64| (got / want - 1.0).abs();
     assert!(rel(b.mass, mass) < 1e-13, "mass {} vs {mass}", b.mass);
     // The atmosphere's mass: p_s·4πR²/g ≈ 5.3e18 kg (minus the mountains, above the top).
@@ -369,4 +369,10 @@ fn a_foreign_state_is_refused() {
     s.rho = s.vn.clone();
     let err = StateColumns::of(fields, &s).unwrap_err().to_string();
     assert!(err.contains("`rho`"), "{err}");
+    let err = Budget::of(fields, &s).unwrap_err().to_string();
+    assert!(err.contains("`rho`"), "{err}");
+    let mut s = state.clone();
+    s.vn = s.w.clone();
+    let err = Budget::of(fields, &s).unwrap_err().to_string();
+    assert!(err.contains("`vn`"), "{err}");
 }

@@ -211,7 +211,7 @@ impl<'f, 'g> RunSeries<'f, 'g> {
         let bands = ZonalBands::new(fields.grid());
         let s = StateColumns::of(fields, state)?;
         let initial = winds(&bands, &s)?;
-        let budget = Budget::of(fields, &s);
+        let budget = Budget::with_wind(fields, state, &s.u, &s.v)?;
         let measures = Some(measures(fields, &s, &initial, &initial)?);
         let first = Record {
             step,
@@ -265,18 +265,22 @@ impl<'f, 'g> RunSeries<'f, 'g> {
         time: f64,
         state: &PrognosticState,
     ) -> Result<Record, OutputError> {
-        let s = StateColumns::of(self.fields, state)?;
-        let measures = match kind {
-            RecordKind::Budget => None,
+        let (budget, measures) = match kind {
+            RecordKind::Budget => (Budget::of(self.fields, state)?, None),
             RecordKind::Full => {
+                let s = StateColumns::of(self.fields, state)?;
                 let now = winds(&self.bands, &s)?;
-                Some(measures(self.fields, &s, &now, &self.initial)?)
+                let budget = Budget::with_wind(self.fields, state, &s.u, &s.v)?;
+                (
+                    budget,
+                    Some(measures(self.fields, &s, &now, &self.initial)?),
+                )
             }
         };
         let record = Record {
             step,
             time,
-            budget: Budget::of(self.fields, &s),
+            budget,
             measures,
         };
         self.emit(&record)?;

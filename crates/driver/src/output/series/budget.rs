@@ -4,11 +4,16 @@
 use super::lsq::Sum;
 use crate::layout::columns_of;
 use crate::output::{diagnostics, OutputError};
+use foehn::runtime::field::Field;
 use foehn_grid::Location;
 use foehn_icon::common::constants::{CVD, GRAV};
 use foehn_icon::common::state::PrognosticState;
 use foehn_icon::fields::static_fields::GridFields;
 use foehn_icon::fields::Columns;
+use rayon::prelude::*;
+
+/// Cells per block of the budget's parallel sum.
+const BLOCK: usize = 64;
 
 /// The prognostic state as row-major columns, with the wind at cell centres.
 #[derive(Debug, Clone)]
@@ -33,31 +38,18 @@ impl StateColumns {
     /// The columns of `state` on the grid and static fields of `fields`; an error naming
     /// the field when one does not fit them.
     pub fn of(fields: &GridFields, state: &PrognosticState) -> Result<StateColumns, OutputError> {
-        let grid = fields.grid();
-        let (cells, edges, nlev) = (
-            grid.size(Location::Cell),
-            grid.size(Location::Edge),
-            fields.nlev(),
-        );
-        let get = |name: &str, f, n: usize, levels: usize| {
+        let (cells, nlev) = (fields.grid().size(Location::Cell), fields.nlev());
+        let get = |name: &str, f: &Field, levels: usize| {
             columns_of(f)
-                .filter(|c: &Columns| c.len() == n && c.levels() == levels)
-                .ok_or_else(|| {
-                    OutputError::Shape(format!(
-                        "series: `{name}` is not an f64 field of {n} points × {levels} levels \
-                         (the state does not belong to this grid and vertical grid)"
-                    ))
-                })
+                .filter(|c| c.len() == cells && c.levels() == levels)
+                .ok_or_else(|| not_fitting(name, cells, levels))
         };
-        let vn = get("vn", &state.vn, edges, nlev)?;
-        let i = &fields.statics.interpolation;
-        let (u, v) = diagnostics::cell_wind(grid, &i.rbf_vec_coeff_c1, &i.rbf_vec_coeff_c2, &vn)
-            .ok_or_else(|| OutputError::Shape("series: `vn` does not fit the grid".into()))?;
+        let (vn, u, v) = cell_wind(fields, state)?;
         Ok(StateColumns {
-            w: get("w", &state.w, cells, nlev + 1)?,
-            rho: get("rho", &state.rho, cells, nlev)?,
-            exner: get("exner", &state.exner, cells, nlev)?,
-            theta_v: get("theta_v", &state.theta_v, cells, nlev)?,
+            w: get("w", &state.w, nlev + 1)?,
+            rho: get("rho", &state.rho, nlev)?,
+            exner: get("exner", &state.exner, nlev)?,
+            theta_v: get("theta_v", &state.theta_v, nlev)?,
             vn,
             u,
             v,
@@ -90,42 +82,73 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget of `s` (see the [series documentation](super)): the mass over every
-    /// cell, the energies over the cells where the cell wind is defined (every cell of
-    /// a global grid).
-    pub fn of(fields: &GridFields, s: &StateColumns) -> Budget {
+    /// The budget of `state` (see the [series documentation](super)): the mass over
+    /// every cell, the energies over the cells where the cell wind is defined (every cell
+    /// of a global grid); an error naming the field that does not fit the grid.
+    pub fn of(fields: &GridFields, state: &PrognosticState) -> Result<Budget, OutputError> {
+        let (_, u, v) = cell_wind(fields, state)?;
+        Budget::with_wind(fields, state, &u, &v)
+    }
+
+    /// [`Budget::of`] with the cell wind `u`, `v` computed before. Reads the foehn
+    /// fields as they are (level-major) and sums blocks of cells in parallel, combined
+    /// in a fixed order: the result does not depend on the number of threads.
+    pub(crate) fn with_wind(
+        fields: &GridFields,
+        state: &PrognosticState,
+        u: &Columns,
+        v: &Columns,
+    ) -> Result<Budget, OutputError> {
+        let (n, nlev) = (fields.grid().size(Location::Cell), fields.nlev());
+        let rho = flat("rho", &state.rho, n, nlev)?;
+        let (exner, theta_v) = (
+            flat("exner", &state.exner, n, nlev)?,
+            flat("theta_v", &state.theta_v, n, nlev)?,
+        );
+        let w = flat("w", &state.w, n, nlev + 1)?;
         let area = &fields.grid().geometry.cell_area;
         let (dz, z) = (
             &fields.statics.metrics.ddqz_z_full,
             &fields.statics.heights.z_mc,
         );
-        let [mut mass, mut internal, mut kinetic, mut potential] = [Sum::default(); 4];
-        for (c, &area) in area.iter().enumerate().take(s.rho.len()) {
-            let (u, v) = (s.u.column(c), s.v.column(c));
-            let wind = u.iter().chain(v).all(|x| x.is_finite());
-            let (rho, pi, th, w) = (
-                s.rho.column(c),
-                s.exner.column(c),
-                s.theta_v.column(c),
-                s.w.column(c),
-            );
-            for k in 0..rho.len() {
-                let m = rho[k] * area * dz.get(c, k);
-                mass.add(m);
-                if wind {
-                    let w_full = 0.5 * (w[k] + w[k + 1]);
-                    internal.add(m * CVD * pi[k] * th[k]);
-                    kinetic.add(m * 0.5 * (u[k] * u[k] + v[k] * v[k] + w_full * w_full));
-                    potential.add(m * GRAV * z.get(c, k));
+        let wind: Vec<bool> = (0..n)
+            .map(|c| u.column(c).iter().chain(v.column(c)).all(|x| x.is_finite()))
+            .collect();
+        // Blocks of cells, all levels of a block at once: the level-major state and the
+        // cell-major columns both stay in cache.
+        let blocks: Vec<[Sum; 4]> = (0..n.div_ceil(BLOCK))
+            .into_par_iter()
+            .map(|b| {
+                let cells = b * BLOCK..((b + 1) * BLOCK).min(n);
+                let mut s = [Sum::default(); 4];
+                for k in 0..nlev {
+                    for c in cells.clone() {
+                        let i = c + n * k;
+                        let m = rho[i] * area[c] * dz.get(c, k);
+                        s[0].add(m);
+                        if wind[c] {
+                            let w_full = 0.5 * (w[i] + w[i + n]);
+                            let (uc, vc) = (u.get(c, k), v.get(c, k));
+                            s[1].add(m * CVD * exner[i] * theta_v[i]);
+                            s[2].add(m * 0.5 * (uc * uc + vc * vc + w_full * w_full));
+                            s[3].add(m * GRAV * z.get(c, k));
+                        }
+                    }
                 }
-            }
-        }
-        Budget {
-            mass: mass.value(),
-            internal: internal.value(),
-            kinetic: kinetic.value(),
-            potential: potential.value(),
-        }
+                s
+            })
+            .collect();
+        let total = |j: usize| {
+            let mut sum = Sum::default();
+            blocks.iter().for_each(|b| sum.add(b[j].value()));
+            sum.value()
+        };
+        Ok(Budget {
+            mass: total(0),
+            internal: total(1),
+            kinetic: total(2),
+            potential: total(3),
+        })
     }
 
     /// Total energy: internal + kinetic + potential, J.
@@ -173,4 +196,37 @@ pub fn area_mean(area: &[f64], x: &[f64]) -> f64 {
         den.add(*a);
     }
     num.value() / den.value()
+}
+
+/// The error of a state field that does not fit the grid.
+fn not_fitting(name: &str, n: usize, levels: usize) -> OutputError {
+    OutputError::Shape(format!(
+        "series: `{name}` is not an f64 field of {n} points × {levels} levels (the state \
+         does not belong to this grid and vertical grid)"
+    ))
+}
+
+/// The data of the f64 field `f` of `n` points × `levels` levels (level-major: point `c`
+/// of level `k` at `c + n·k`).
+fn flat<'a>(name: &str, f: &'a Field, n: usize, levels: usize) -> Result<&'a [f64], OutputError> {
+    let fits = f.shape().first() == Some(&n) && f.levels() == levels;
+    f.as_f64()
+        .filter(|d| fits && d.len() == n * levels)
+        .ok_or_else(|| not_fitting(name, n, levels))
+}
+
+/// `vn` as columns and the wind at cell centres from it.
+fn cell_wind(
+    fields: &GridFields,
+    state: &PrognosticState,
+) -> Result<(Columns, Columns, Columns), OutputError> {
+    let grid = fields.grid();
+    let (edges, nlev) = (grid.size(Location::Edge), fields.nlev());
+    let vn = columns_of(&state.vn)
+        .filter(|c| c.len() == edges && c.levels() == nlev)
+        .ok_or_else(|| not_fitting("vn", edges, nlev))?;
+    let i = &fields.statics.interpolation;
+    let (u, v) = diagnostics::cell_wind(grid, &i.rbf_vec_coeff_c1, &i.rbf_vec_coeff_c2, &vn)
+        .ok_or_else(|| not_fitting("vn", edges, nlev))?;
+    Ok((vn, u, v))
 }
