@@ -269,6 +269,12 @@ fn ps_minimum_of_a_planted_low() {
         );
     }
     assert!(ps_minimum(grid, &[1.0; 3], |_, _| true).is_none());
+    // One low cell in a flat field: a spike the quadratic cannot follow; the cell centre.
+    let mut ps = vec![100_000.0; g.cell_lat.len()];
+    ps[77] = 99_900.0;
+    let m = ps_minimum(grid, &ps, |_, _| true).unwrap();
+    assert!(!m.refined && m.cell == 77 && m.fitted == m.value, "{m:?}");
+    assert!((m.lat - g.cell_lat[77].to_degrees()).abs() < 1e-12);
     // Two lows: the deeper one south, the one asked for north.
     let (north, south) = (unit(0.9, 3.0), unit(-0.6, 1.0));
     let ps: Vec<f64> = (0..g.cell_lat.len())

@@ -25,7 +25,8 @@
 //!   the Northern Hemisphere (the wave's; elsewhere, and in the first days, the lowest
 //!   cell is noise of tenths of a hPa; as `foehn jw-report`, ADR 0015) and its location,
 //!   longitude in °E `[0, 360)` and latitude in °N as JW06 report it ([`PsMinimum`]: the
-//!   lowest cell refined by a quadratic fitted over two rings of neighbours);
+//!   lowest cell refined by a quadratic fitted over two rings of neighbours, where the
+//!   fit has a minimum within a grid spacing and not above the cell);
 //! - the area-weighted global mean of `p_s`;
 //! - `l2(u − u(t=0))`, `l2(u − ū)` (the zonal asymmetry) and `l2(ū − ū(t=0))` (the
 //!   zonal-mean drift) of the eastward wind, JW06's steady-state measures;

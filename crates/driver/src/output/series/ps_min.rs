@@ -20,8 +20,8 @@ pub struct PsMinimum {
     /// Latitude of the minimum, degrees north.
     pub lat: f64,
     /// True when the location is the fitted quadratic's minimum (a positive-definite
-    /// fit whose minimum lies within one grid spacing of the cell), false when it is
-    /// the cell centre.
+    /// fit whose minimum lies within one grid spacing of the cell and is not above the
+    /// cell's value), false when it is the cell centre.
     pub refined: bool,
 }
 
@@ -51,7 +51,7 @@ pub fn ps_minimum(grid: &Grid, ps: &[f64], region: impl Fn(f64, f64) -> bool) ->
 }
 
 /// The fitted minimum near `cell`, or `None` (too few neighbours, a fit without a
-/// minimum, or a minimum farther than one grid spacing).
+/// minimum, a minimum farther than one grid spacing or above the cell's value).
 fn refine(grid: &Grid, ps: &[f64], cell: usize, centre: &[f64; 3]) -> Option<PsMinimum> {
     let g = &grid.geometry;
     let c2e2c = grid.topology.table(Connectivity::C2E2C);
@@ -96,6 +96,10 @@ fn refine(grid: &Grid, ps: &[f64], cell: usize, centre: &[f64; 3]) -> Option<PsM
         return None;
     }
     let fitted = ps[cell] + a + bx * x + by * y + cxx * x * x + cxy * x * y + cyy * y * y;
+    if fitted > ps[cell] {
+        // Above the lowest cell: the quadratic smooths over noise rather than fitting a low.
+        return None;
+    }
     let q: [f64; 3] = std::array::from_fn(|i| centre[i] + spacing * (x * east[i] + y * north[i]));
     let r = dot(&q, &q).sqrt();
     Some(PsMinimum {
