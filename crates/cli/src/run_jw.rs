@@ -13,6 +13,8 @@
 //! `FOEHN_METRICS=1`) and the monitoring series' summary ([`RunSeries`]: mass and
 //! energy budgets, the surface-pressure minimum, JW06's l2 measures; every step and every
 //! 6 h on the CPU, every 6 h on the GPU; `<stem>_series.csv` beside the output).
+//! `--checkpoint-interval`/`--checkpoint` write checkpoints, `--restart` continues one
+//! bit for bit ([`foehn_driver::checkpoint`]).
 
 use crate::grid_load;
 use anyhow::{bail, Result};
@@ -20,6 +22,7 @@ use clap::Args;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::Cache;
+use foehn_driver::checkpoint::{Checkpoint, CheckpointPlan};
 use foehn_driver::config::interval::Interval;
 use foehn_driver::config::{grid_kind_of_name, Backend, RunConfig, RunSetup};
 use foehn_driver::jw_run;
@@ -91,6 +94,17 @@ pub struct JwArgs {
     /// program).
     #[arg(long, value_name = "FILE.json")]
     pub timers: Option<PathBuf>,
+    /// Write a checkpoint every INTERVAL ("1d", "6h", "10 steps") and at the end, to
+    /// --checkpoint (default foehn_jw.ckpt).
+    #[arg(long, value_name = "INTERVAL")]
+    pub checkpoint_interval: Option<Interval>,
+    /// The checkpoint file (written at the end, and every --checkpoint-interval).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue the run from this checkpoint to the configured end, bit for bit as if
+    /// it had never stopped (same grid and configuration; --steps/--days may be longer).
+    #[arg(long, value_name = "FILE")]
+    pub restart: Option<PathBuf>,
 }
 
 impl JwArgs {
@@ -199,6 +213,17 @@ pub fn run(a: JwArgs) -> Result<()> {
     if a.timers.is_some() {
         foehn_metrics::set_level(metrics_level.max(foehn_metrics::LEVEL_TOTAL));
     }
+    let checkpoints = CheckpointPlan::new(a.checkpoint.clone(), a.checkpoint_interval, s.dtime)
+        .map_err(anyhow::Error::msg)?;
+    let restart = a.restart.as_deref().map(Checkpoint::read).transpose()?;
+    let resumed = restart.as_ref().map_or(0, |c| c.clock.steps_done);
+    if resumed > s.steps {
+        bail!(
+            "--restart: the checkpoint is after step {resumed}, this run ends at step {}: \
+             give a longer --steps or --days",
+            s.steps
+        );
+    }
     let start = Instant::now();
     let mut timers = Timers::new();
     let grid = grid_load::load(&s.config.run.grid)?;
@@ -224,23 +249,40 @@ pub fn run(a: JwArgs) -> Result<()> {
         Some(c) => Some(parts.diffusion.cuda(c)?),
         None => None,
     };
+    let described = jw_run::description(&spec);
     let mut dycore = match (&cuda, &device_diffusion) {
-        (Some(c), Some(d)) => Integrator::Gpu {
-            dycore: Box::new(DeviceDycore::new(
+        (Some(c), Some(d)) => {
+            let (mut host, settings) = (Box::new(parts.state), spec.settings.clone());
+            let attached = Some((d, &parts.diffusion_state));
+            let dycore = match restart {
+                Some(ck) => DeviceDycore::resume(
+                    parts.solver,
+                    c,
+                    attached,
+                    &mut host,
+                    settings,
+                    ck,
+                    &described,
+                )?,
+                None => DeviceDycore::new(parts.solver, c, attached, &host, settings)?,
+            };
+            Integrator::Gpu {
+                dycore: Box::new(dycore),
+                host,
+            }
+        }
+        _ => {
+            let mut d = Dycore::new(
                 parts.solver,
-                c,
-                Some((d, &parts.diffusion_state)),
-                &parts.state,
+                Some((parts.diffusion, parts.diffusion_state)),
+                parts.state,
                 spec.settings.clone(),
-            )?),
-            host: Box::new(parts.state),
-        },
-        _ => Integrator::Cpu(Box::new(Dycore::new(
-            parts.solver,
-            Some((parts.diffusion, parts.diffusion_state)),
-            parts.state,
-            spec.settings.clone(),
-        )?)),
+            )?;
+            if let Some(ck) = restart {
+                d.restore(ck, &described)?;
+            }
+            Integrator::Cpu(Box::new(d))
+        }
     };
     let schedule = match &cuda {
         Some(_) => SeriesSchedule::device(),
@@ -248,20 +290,25 @@ pub fn run(a: JwArgs) -> Result<()> {
     };
     let time0 = dycore.time();
     let csv = output.as_ref().map(|o| series_path(&o.path));
+    // A restart keeps the series written before it: its own file from the restart on.
+    let csv = csv.map(|p| match resumed {
+        0 => p,
+        n => p.with_extension(format!("from_step{n}.csv")),
+    });
     let mut series = RunSeries::new(
         &fields,
         dycore.prognostic()?,
-        0,
+        resumed,
         time0,
         schedule,
         csv.as_deref(),
     )?;
-    if let Some(out) = &output {
+    if let (Some(out), 0) = (&output, resumed) {
         timers.time("output", || write_output(out, &fields, &mut dycore))?;
     }
     let progress = RunProgress::new(s.steps, s.dtime);
     let mut max_cfl = 0.0f64;
-    for step in 1..=s.steps {
+    for step in resumed + 1..=s.steps {
         let summary = dycore.step()?;
         max_cfl = max_cfl.max(summary.max_vertical_cfl);
         progress.set_step(step);
@@ -272,6 +319,11 @@ pub fn run(a: JwArgs) -> Result<()> {
         }
         let output_due = step == s.steps
             || (output.is_some() && s.output_every.is_some_and(|e| step.is_multiple_of(e)));
+        if let Some(plan) = checkpoints.as_ref().filter(|p| p.due(step, s.steps)) {
+            let c = timers.time("checkpoint", || dycore.checkpoint(&described))?;
+            timers.time("checkpoint", || c.write(&plan.path))?;
+            eprintln!("wrote checkpoint {} (step {step})", plan.path.display());
+        }
         let time = dycore.time();
         timers.time("series", || {
             series.after_step(step, time, s.dtime, output_due, || dycore.prognostic())
@@ -402,6 +454,14 @@ impl Integrator<'_> {
         Ok(match self {
             Integrator::Cpu(d) => d.step()?,
             Integrator::Gpu { dycore, .. } => dycore.step()?,
+        })
+    }
+
+    /// A checkpoint of the loop (downloaded from the GPU) for the run `described`.
+    fn checkpoint(&mut self, described: &str) -> Result<Checkpoint> {
+        Ok(match self {
+            Integrator::Cpu(d) => d.checkpoint(described),
+            Integrator::Gpu { dycore, host } => dycore.checkpoint(host, described)?,
         })
     }
 
