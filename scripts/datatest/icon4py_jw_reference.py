@@ -28,7 +28,8 @@ writes a small ``.npz`` for ``crates/driver/tests/jw_datatest.rs``:
 
 How to run (CPU only, gt4py's ``gtfn_cpu`` backend: a C++ compiler, CMake (pulled in by
 pip) and the Boost headers, e.g. apt ``libboost-dev``; the first run compiles ICON4Py's
-programs, ~20 min on 2 cores, later runs reuse the persistent gt4py cache)::
+programs, about 75 min on this shared 2-core machine; later runs reuse the persistent gt4py
+cache and take under a minute)::
 
     python3 -m venv /work/venv-icon4py
     /work/venv-icon4py/bin/pip install icon4py==0.2.0
