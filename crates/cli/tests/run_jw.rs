@@ -195,7 +195,8 @@ fn a_short_run_writes_its_outputs_and_keeps_the_dry_mass() {
                 "jw_0000d00h00m00s.nc",
                 "jw_0000d00h20m00s.nc",
                 "jw_0000d00h40m00s.nc",
-                "jw_ps.png"
+                "jw_ps.png",
+                "jw_series.csv"
             ],
         );
     }

@@ -9,8 +9,8 @@
 //!
 //! - [`time_loop`]: the dycore's time loop (substeps, diffusion, swaps, CFL watch mode);
 //! - [`jw_run`]: a JW run assembled from the fields, the initial state and the components.
-//! - [`report`]: the JW baroclinic-wave report across resolutions (`foehn jw-report`).
 //! - [`checkpoint`]: checkpoint/restart of the time loop (bit-for-bit continuation).
+//! - [`report`]: the JW baroclinic-wave report across resolutions (`foehn jw-report`).
 //! - [`config`]: a run's configuration (TOML with ICON's JW defaults, every option
 //!   validated, printed back for `foehn run jw --print-config`).
 //!

@@ -236,7 +236,7 @@ impl JwConfig {
             }
             if let Some((eta_before, t_before)) = before.filter(|&(e, _)| e == next) {
                 // η alternates between η_before (steps step − 1, step + 1, …) and η.
-                let last_is_before = (NEWTON_STEPS - (step - 1)) % 2 == 0;
+                let last_is_before = (NEWTON_STEPS - (step - 1)).is_multiple_of(2);
                 return if last_is_before {
                     (eta_before, t)
                 } else {
