@@ -16,7 +16,8 @@
 //!   ground (the reference atmosphere in every column, `vn = 0`, `w = 0`) on R2B2 keeps
 //!   `vn` exactly 0 and every column bitwise identical over 50 substeps (10 steps of 5,
 //!   ICON's substep flags and the driver's swaps), on the CPU backend (10 substeps on the
-//!   interpreter and optimised on the CPU backend), while one cell 1 mK warmer breaks it
+//!   interpreter and optimised on the CPU backend; 50 optimised on the GPU when one is
+//!   present), while one cell 1 mK warmer breaks it
 //!   in the first substep (the check is not vacuous). Bitwise, because with `vn = 0` every horizontal term is a product
 //!   with `vn` (exactly 0) or a difference of identical neighbour values (exactly 0);
 //!   the vertical solver then does the same arithmetic in every column.
@@ -592,6 +593,18 @@ fn a_uniform_state_at_rest_stays_uniform_for_10_substeps_on_the_interpreter() {
 #[test]
 fn a_uniform_state_at_rest_stays_uniform_for_10_optimised_substeps_on_the_cpu() {
     uniform_state_stays_uniform(Engine::Cpu(common::cpu()), Schedule::Optimised, 10);
+}
+
+/// The same 50 substeps on the GPU (the CUDA engine: each `time_step` uploads, runs the
+/// optimised substep on the device and downloads): `vn` exactly 0 and every column
+/// identical there too. Skips without a GPU, saying so (`FOEHN_REQUIRE_GPU=1` fails).
+#[test]
+fn a_uniform_state_at_rest_stays_uniform_for_50_substeps_on_the_gpu() {
+    let dir = tempfile::tempdir().unwrap();
+    match foehn::runtime::cuda::CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
+        Ok(cuda) => uniform_state_stays_uniform(Engine::Cuda(&cuda), Schedule::Optimised, 50),
+        Err(e) => foehn_gpu::skip_without_gpu("the uniform state on the GPU", &e),
+    }
 }
 
 /// The check is not vacuous: 1 mK more in one cell's lowest level breaks the uniformity
