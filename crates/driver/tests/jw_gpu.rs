@@ -99,7 +99,10 @@ fn the_gpu_run_agrees_with_the_cpu_run_and_repeats_bitwise() {
                 .zip(g)
                 .map(|(a, b)| (a - b).abs())
                 .fold(0.0f64, f64::max);
-            eprintln!("step {step}: {name}: max |gpu − cpu| / max|cpu| = {:e}", worst / scale);
+            eprintln!(
+                "step {step}: {name}: max |gpu − cpu| / max|cpu| = {:e}",
+                worst / scale
+            );
             assert!(
                 worst <= TOL * scale,
                 "step {step}: {name} differs by {worst:e} (scale {scale:e})"
