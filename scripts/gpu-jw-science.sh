@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine: JW baroclinic-wave / steady-state runs with NetCDF output, for the
-# issue-16 figures. Binaries (scripts/build-gpu-bin.sh): a `foehn` built with NetCDF and the libraries it
-# needs beyond glibc, packed here as nclibs.tar.xz (the machine has no libnetcdf):
-#   cargo build --release -p foehn-cli; cp target/release/foehn gpu-bin-jw/; strip it;
-#   tar the non-glibc libraries `ldd` lists into gpu-bin-jw/nclibs.tar.xz.
+# issue-16 figures. Binaries from scripts/build-gpu-bin.sh (carry ["gpu-bin"] without its
+# tests/ folder when the carry would pass 64 MiB): `foehn` with NetCDF and the libraries it
+# needs beyond glibc, packed as nclibs.tar.xz (the machine has no libnetcdf).
 # RUNS: space-separated grid:levels:days:case[:vars[:keep]] (case wave|steady; vars the
 # --output-vars list; keep: days whose files come back, comma-separated, or "tar" to pack
 # every output file of the run into one tarball). The runs share BUDGET_S seconds (570):
