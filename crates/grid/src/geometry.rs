@@ -111,21 +111,21 @@ pub struct Geometry {
     pub primal_normal_cartesian: Vec<Vec3>,
     /// Dual normal (tangent) as a Cartesian vector.
     pub dual_normal_cartesian: Vec<Vec3>,
-    /// (Edge, E2C): primal normal, zonal component at the cell centre.
+    /// (Edge, E2C): primal normal, zonal component at the cell centre, unit length.
     pub primal_normal_cell_x: Vec<f64>,
-    /// (Edge, E2C): primal normal, meridional component at the cell centre.
+    /// (Edge, E2C): primal normal, meridional component at the cell centre, unit length.
     pub primal_normal_cell_y: Vec<f64>,
-    /// (Edge, E2C): dual normal, zonal component at the cell centre.
+    /// (Edge, E2C): dual normal, zonal component at the cell centre, unit length.
     pub dual_normal_cell_x: Vec<f64>,
-    /// (Edge, E2C): dual normal, meridional component at the cell centre.
+    /// (Edge, E2C): dual normal, meridional component at the cell centre, unit length.
     pub dual_normal_cell_y: Vec<f64>,
-    /// (Edge, E2C2V): primal normal, zonal component at the vertex.
+    /// (Edge, E2C2V): primal normal, zonal component at the vertex, unit length.
     pub primal_normal_vert_x: Vec<f64>,
-    /// (Edge, E2C2V): primal normal, meridional component at the vertex.
+    /// (Edge, E2C2V): primal normal, meridional component at the vertex, unit length.
     pub primal_normal_vert_y: Vec<f64>,
-    /// (Edge, E2C2V): dual normal, zonal component at the vertex.
+    /// (Edge, E2C2V): dual normal, zonal component at the vertex, unit length.
     pub dual_normal_vert_x: Vec<f64>,
-    /// (Edge, E2C2V): dual normal, meridional component at the vertex.
+    /// (Edge, E2C2V): dual normal, meridional component at the vertex, unit length.
     pub dual_normal_vert_y: Vec<f64>,
     /// (Edge, E2C): distance from the edge midpoint to the cell centre (m).
     pub edge_cell_distance: Vec<f64>,
@@ -257,9 +257,26 @@ impl Geometry {
                 }
             })
         };
+        // The same of the vector projected onto the tangent plane at the point and scaled
+        // back to unit length, as ICON (`primal_normal_cell`, `dual_normal_vert`, …, each
+        // divided by its norm) and ICON4Py (`zonal_and_meridional_components_on_edges`) do:
+        // an edge's unit normal seen from a cell centre or a vertex away from the edge.
+        let unit_comp = |p: Option<Vec3>, v: Vec3, y: bool| {
+            p.map_or(0.0, |p| {
+                let (u, w) = space.components(p, v);
+                let norm = u.hypot(w);
+                if y {
+                    w / norm
+                } else {
+                    u / norm
+                }
+            })
+        };
         let at_edge = |vecs: &[Vec3], y: bool| per_edge(&|e| comp(Some(pts.edge[e]), vecs[e], y));
-        let at_cells = |vecs: &[Vec3], y: bool| sparse(2, &|e, s| comp(cell_of(e, s), vecs[e], y));
-        let at_verts = |vecs: &[Vec3], y: bool| sparse(4, &|e, k| comp(vert_of(e, k), vecs[e], y));
+        let at_cells =
+            |vecs: &[Vec3], y: bool| sparse(2, &|e, s| unit_comp(cell_of(e, s), vecs[e], y));
+        let at_verts =
+            |vecs: &[Vec3], y: bool| sparse(4, &|e, k| unit_comp(vert_of(e, k), vecs[e], y));
 
         let (vertex_lat, vertex_lon) = lat_lon(space, &pts.vertex);
         let v2e = topo.table(C::V2E);

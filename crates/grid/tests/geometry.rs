@@ -201,3 +201,32 @@ fn coriolis_and_coordinates() {
     let ratio = foehn_grid::info::GridInfo::of(&g).area_ratio;
     assert!(ratio > 1.0 && ratio < 2.0, "area ratio {ratio}");
 }
+
+/// The edge normals and tangents seen from the edge's cells and vertices are unit vectors
+/// (ICON divides the projection onto the point's tangent plane by its norm; ICON's
+/// geofac_grg and RBF coefficients are built from them); the bare projections are
+/// shorter by up to ~1e-3 on R2B3.
+#[test]
+fn edge_vectors_seen_from_cells_and_vertices_are_unit_vectors() {
+    let g = Grid::icosahedral(2, 3, EARTH_RADIUS).unwrap();
+    let geo = &g.geometry;
+    let n_edges = g.topology.n_edges();
+    let at_points: [(&[f64], &[f64], usize); 4] = [
+        (&geo.primal_normal_cell_x, &geo.primal_normal_cell_y, 2),
+        (&geo.dual_normal_cell_x, &geo.dual_normal_cell_y, 2),
+        (&geo.primal_normal_vert_x, &geo.primal_normal_vert_y, 4),
+        (&geo.dual_normal_vert_x, &geo.dual_normal_vert_y, 4),
+    ];
+    for (x, y, k) in at_points {
+        assert_eq!(x.len(), n_edges * k);
+        for (i, (u, v)) in x.iter().zip(y).enumerate() {
+            let norm = u.hypot(*v);
+            assert!(
+                (norm - 1.0).abs() < 1e-14,
+                "edge {}, neighbour {}: |n| = {norm}",
+                i / k,
+                i % k
+            );
+        }
+    }
+}
