@@ -5,7 +5,8 @@
 //! ICON4Py's field names ([`SLOT_FIELDS`], [`field_name`]); the prognostic pair from a
 //! given prognostic state (`current` = `next`, as ICON starts a step with both time
 //! levels equal); the diagnostic state, the tendencies and the tracer-advection fluxes
-//! zero (as ICON4Py allocates them); the intermediate fields allocated.
+//! zero (as ICON4Py allocates them) but for `exner_pr`, which is `exner − exner_ref_mc`
+//! as ICON's `init_exner_pr` sets it; the intermediate fields allocated.
 
 use super::component::state::{
     CellParams, DiagnosticStateNonHydro, EdgeParams, InterpolationState, MetricStateNonHydro,
@@ -95,7 +96,8 @@ fn dims_of(slot: &str) -> [Dim; 2] {
 
 /// The solver's state on `fields`' grid and levels (see the [module documentation](self)):
 /// `current` and `next` both `prognostic`, every constant field computed from the grid,
-/// the rest zero and `max_vertical_cfl` 0. An error when a field cannot be handed out or
+/// `exner_pr` the perturbation of `prognostic`'s Exner pressure, the rest zero and
+/// `max_vertical_cfl` 0. An error when a field cannot be handed out or
 /// `prognostic` is not of the grid's fields' levels.
 pub fn grid_state(
     fields: &GridFields,
@@ -128,6 +130,37 @@ pub fn grid_state(
             f.levels()
         )));
     }
+    let exner_pr = perturbed_exner(&prognostic.exner, &named[REFERENCE_EXNER])?;
+    named.insert(PERTURBED_EXNER.to_string(), exner_pr);
     SolveNonhydroState::from_named(named, grid, nlev)
         .map_err(|e| GridFieldsError::State(e.to_string()))
+}
+
+/// The diagnostic slot of ICON's `exner_pr`.
+const PERTURBED_EXNER: &str = "perturbed_exner_at_cells_on_model_levels";
+/// The constant slot of ICON's `exner_ref_mc`.
+const REFERENCE_EXNER: &str = "reference_exner_at_cells_on_model_levels";
+
+/// ICON's `exner_pr = exner − exner_ref_mc` of the initial state (ICON `init_exner_pr`,
+/// ICON4Py's `initial_condition` builds the diagnostic state with it): the solver's
+/// first predictor extrapolates it in time, `(1 + exner_exfac)·exner_pr(now) −
+/// exner_exfac·exner_pr(before)`, so a zero start would scale the first pressure
+/// gradient by `1 + exner_exfac` (4/3).
+fn perturbed_exner(exner: &Field, reference: &Field) -> Result<Field, GridFieldsError> {
+    let bad = |what: &str| {
+        GridFieldsError::State(format!(
+            "solve_nonhydro grid_state: the {what} is not an f64 (Cell, K) field of the \
+             reference Exner pressure's shape"
+        ))
+    };
+    if exner.shape() != reference.shape() || exner.dims() != reference.dims() {
+        return Err(bad("prognostic `exner`"));
+    }
+    let mut out = reference.clone();
+    let e = exner.as_f64().ok_or_else(|| bad("prognostic `exner`"))?;
+    let r = out.as_f64_mut().ok_or_else(|| bad("`exner_ref_mc`"))?;
+    for (r, e) in r.iter_mut().zip(e) {
+        *r = e - *r;
+    }
+    Ok(out)
 }
