@@ -4,6 +4,7 @@
 //! `foehn run jw` and the tests build; the caller owns the grid and the fields, so the
 //! loop can borrow them for the whole run.
 
+use crate::config::sections::jw_diffusion;
 use crate::initial::jw::{jablonowski_williamson, JwConfig};
 use crate::time_loop::{Dycore, LoopSettings};
 use foehn::error::{Error, Result};
@@ -36,8 +37,9 @@ pub struct JwRunSpec {
 
 impl JwRunSpec {
     /// ICON's JW setup with `levels` levels and a time step of `dtime` seconds: the
-    /// baroclinic wave (`steady`: the steady state), 5 substeps, ICON's solver and
-    /// diffusion defaults.
+    /// baroclinic wave (`steady`: the steady state), 5 substeps, ICON's solver defaults
+    /// and the diffusion of ICON's JW experiment ([`jw_diffusion`]: `hdiff_efdt_ratio`
+    /// 10, `hdiff_smag_fac` 0.025, no temperature diffusion, as ICON4Py's driver).
     pub fn icon(levels: usize, dtime: f64, steady: bool) -> JwRunSpec {
         JwRunSpec {
             vertical: VerticalConfig::new(levels),
@@ -48,7 +50,7 @@ impl JwRunSpec {
             },
             settings: LoopSettings::icon(dtime),
             nonhydro: NonHydrostaticConfig::default(),
-            diffusion: DiffusionConfig::default(),
+            diffusion: jw_diffusion(),
         }
     }
 }

@@ -385,9 +385,6 @@ fn the_initial_state_agrees_with_icon4py() {
 }
 
 #[test]
-#[ignore = "foehn's first JW step disagrees with ICON4Py's (vn by up to 8e-2 m/s, 1.5e5× the \
-            tolerance; docs/adr/0018-reference-data-from-icon4py.md): run with --include-ignored \
-            while looking for the cause; remove this once it passes"]
 fn the_state_after_one_time_step_agrees_with_icon4py() {
     assert_agrees("step", state_after_one_step(), &STEP);
 }
