@@ -12,8 +12,10 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 static DEJAVU_SANS: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
-pub(crate) const FAMILY: &str = "sans-serif";
-pub(crate) const PALETTE: [RGBColor; 8] = [
+/// The font family every chart of foehn draws its text in (DejaVu Sans, embedded).
+pub const FAMILY: &str = "sans-serif";
+/// The colours of a chart's series, in order.
+pub const PALETTE: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -27,8 +29,9 @@ const BAR_PX: u32 = 16;
 const GROUP_GAP_PX: u32 = 10;
 const FONT_PX: u32 = 13;
 
-/// Register the embedded font under "sans-serif" (once per process).
-pub(crate) fn ensure_font() -> std::result::Result<(), String> {
+/// Registers the embedded font under [`FAMILY`] (once per process): charts need no
+/// system font.
+pub fn ensure_font() -> std::result::Result<(), String> {
     static DONE: OnceLock<std::result::Result<(), String>> = OnceLock::new();
     DONE.get_or_init(|| {
         plotters::style::register_font(FAMILY, FontStyle::Normal, DEJAVU_SANS)

@@ -4,29 +4,9 @@
 //! system font is needed; the same chart always gives the same bytes.
 
 use crate::output::OutputError;
+use foehn_metrics::plot::{ensure_font, FAMILY, PALETTE as COLOURS};
 use plotters::prelude::*;
 use std::path::Path;
-use std::sync::OnceLock;
-
-static DEJAVU_SANS: &[u8] = include_bytes!("../../../../metrics/assets/DejaVuSans.ttf");
-const FAMILY: &str = "sans-serif";
-const COLOURS: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-];
-
-fn ensure_font() -> Result<(), String> {
-    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        plotters::style::register_font(FAMILY, FontStyle::Normal, DEJAVU_SANS)
-            .map_err(|_| "the embedded font could not be loaded".to_string())
-    })
-    .clone()
-}
 
 /// One line of a [`LineChart`].
 #[derive(Debug, Clone, PartialEq)]
