@@ -29,6 +29,7 @@
 //! a foehn checkpoint is never overwritten.
 
 pub mod file;
+mod resume;
 
 use crate::time_loop::{LoopClock, LoopSettings};
 use foehn::error::{Error, Result};

@@ -26,7 +26,6 @@
 //! solver's device state, the diffusion bound to its prognostic buffers, swaps without
 //! copies); both loops share the step (`run_step`).
 
-use crate::checkpoint::{Checkpoint, ClockState};
 use foehn::error::{Error, Result};
 use foehn::runtime::cuda::CudaBackend;
 use foehn_icon::common::exchange::{Exchange, NoExchange};
@@ -172,15 +171,15 @@ pub struct StepSummary {
 /// watch mode, the steps done and the simulated time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoopClock {
-    settings: LoopSettings,
-    watch: CflWatch,
-    step: u64,
-    time: f64,
+    pub(crate) settings: LoopSettings,
+    pub(crate) watch: CflWatch,
+    pub(crate) step: u64,
+    pub(crate) time: f64,
 }
 
 impl LoopClock {
     /// At time 0 with `settings` (validated).
-    fn new(settings: LoopSettings) -> Result<LoopClock> {
+    pub(crate) fn new(settings: LoopSettings) -> Result<LoopClock> {
         settings.validate()?;
         Ok(LoopClock {
             watch: CflWatch::new(&settings),
@@ -209,31 +208,6 @@ impl LoopClock {
     pub fn time(&self) -> f64 {
         self.time
     }
-
-    /// The clock of `settings` (validated) continued from a checkpoint's `saved` clock;
-    /// refuses a substep count outside `ndyn_substeps..=ndyn_substeps_max` or a time
-    /// that is not finite and non-negative.
-    pub fn resumed(settings: LoopSettings, saved: &ClockState) -> Result<LoopClock> {
-        let mut clock = LoopClock::new(settings)?;
-        let s = &clock.settings;
-        if !(s.ndyn_substeps..=s.ndyn_substeps_max).contains(&saved.ndyn_substeps_var) {
-            return Err(Error::Field(format!(
-                "time loop: {} substeps of the CFL watch mode, outside {}..={}",
-                saved.ndyn_substeps_var, s.ndyn_substeps, s.ndyn_substeps_max
-            )));
-        }
-        if !(saved.time.is_finite() && saved.time >= 0.0) {
-            return Err(Error::Field(format!(
-                "time loop: simulated time {} s",
-                saved.time
-            )));
-        }
-        clock.watch.active = saved.cfl_watch_active;
-        clock.watch.ndyn_substeps_var = saved.ndyn_substeps_var;
-        clock.step = saved.steps_done;
-        clock.time = saved.time;
-        Ok(clock)
-    }
 }
 
 /// Refuses a loop that would diffuse without a diffusion component.
@@ -250,10 +224,10 @@ fn check_diffusion(settings: &LoopSettings, given: bool) -> Result<()> {
 /// prognostic fields are the solver's for the time of its call) and the loop's
 /// counters.
 pub struct Dycore<'a> {
-    solver: SolveNonhydro<'a>,
+    pub(crate) solver: SolveNonhydro<'a>,
     diffusion: Option<(Diffusion<'a>, DiffusionState)>,
-    state: SolveNonhydroState,
-    clock: LoopClock,
+    pub(crate) state: SolveNonhydroState,
+    pub(crate) clock: LoopClock,
     exchange: Box<dyn Exchange + 'a>,
 }
 
@@ -324,23 +298,6 @@ impl<'a> Dycore<'a> {
         run_step(self)
     }
 
-    /// A checkpoint of the loop ([`crate::checkpoint`]); `run` describes the rest of the
-    /// run's configuration (for a JW run, [`crate::jw_run::description`]).
-    pub fn checkpoint(&self, run: &str) -> Checkpoint {
-        let work = self.solver.workspace();
-        Checkpoint::capture(&self.solver, &self.state, work, &self.clock, run)
-    }
-
-    /// Continues from `checkpoint`: this loop, a fresh one of the same run (grid,
-    /// configuration and `run` as the checkpoint's, else refused naming what differs),
-    /// takes its state, work fields and clock. After an error about the checkpoint's
-    /// fields the loop is not fit to run.
-    pub fn restore(&mut self, checkpoint: Checkpoint, run: &str) -> Result<()> {
-        let settings = self.clock.settings.clone();
-        self.clock = checkpoint.restore_into(&mut self.solver, &mut self.state, &settings, run)?;
-        Ok(())
-    }
-
     /// The diffusion on the state the step is writing (`next`), or on `current` before
     /// the first step (`initial_run`).
     fn diffuse(&mut self, initial_run: bool, dtime: f64) -> Result<()> {
@@ -368,9 +325,9 @@ impl<'a> Dycore<'a> {
 /// (8 bytes); [`DeviceDycore::download`] copies the state back on request. The same
 /// step as [`Dycore::step`].
 pub struct DeviceDycore<'a> {
-    dev: DeviceSolveNonhydroState<'a>,
-    solver: SolveNonhydro<'a>,
-    clock: LoopClock,
+    pub(crate) dev: DeviceSolveNonhydroState<'a>,
+    pub(crate) solver: SolveNonhydro<'a>,
+    pub(crate) clock: LoopClock,
     exchange: Box<dyn DeviceExchange + 'a>,
 }
 
@@ -415,41 +372,6 @@ impl<'a> DeviceDycore<'a> {
     /// Waits and copies the solver's state (as its slots point now) into `state`.
     pub fn download(&self, state: &mut SolveNonhydroState) -> Result<()> {
         self.dev.download(state)
-    }
-
-    /// A checkpoint of the loop ([`crate::checkpoint`], `run` as for
-    /// [`Dycore::checkpoint`]): waits and downloads the whole state into `host` (a state
-    /// of the run's shapes, such as the one uploaded) and the solver's work fields.
-    pub fn checkpoint(&self, host: &mut SolveNonhydroState, run: &str) -> Result<Checkpoint> {
-        self.dev.download(host)?;
-        let work = self.dev.download_workspace(&self.solver)?;
-        let work = work.iter().map(|(n, f)| (n.as_str(), f));
-        Ok(Checkpoint::capture(
-            &self.solver,
-            host,
-            work,
-            &self.clock,
-            run,
-        ))
-    }
-
-    /// The loop of [`DeviceDycore::new`] continued from `checkpoint`: restored into the
-    /// fresh run's `solver` and host `state` (which then holds the checkpoint's state),
-    /// uploaded, with the checkpoint's clock; a checkpoint of another run is refused
-    /// as by [`Dycore::restore`].
-    pub fn resume(
-        mut solver: SolveNonhydro<'a>,
-        cuda: &'a CudaBackend,
-        diffusion: Option<(&'a CudaDiffusion<'a>, &DiffusionState)>,
-        state: &mut SolveNonhydroState,
-        settings: LoopSettings,
-        checkpoint: Checkpoint,
-        run: &str,
-    ) -> Result<DeviceDycore<'a>> {
-        let clock = checkpoint.restore_into(&mut solver, state, &settings, run)?;
-        let mut d = DeviceDycore::new(solver, cuda, diffusion, state, settings)?;
-        d.clock = clock;
-        Ok(d)
     }
 
     /// The device state.

@@ -11,7 +11,7 @@
 //! - what could not be mapped, and why: OpenACC timers without a foehn counterpart, and
 //!   rows a column has no call for.
 
-use crate::compare::Row;
+use crate::compare_row::Row;
 use crate::load::{Column, Entry, Format};
 use crate::openacc_map::{lookup, lookup_component, unmapped_reason};
 use crate::table::{fmt_num, Align, Table};

@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod compare;
+pub mod compare_row;
 pub mod compare_run;
 pub mod error;
 pub mod fsio;
