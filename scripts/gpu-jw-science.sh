@@ -6,7 +6,8 @@
 # RUNS: space-separated grid:levels:days:case[:vars[:keep]] (case wave|steady; vars the
 # --output-vars list; keep: days whose files come back, comma-separated, or "tar" to pack
 # every output file of the run into one tarball). The runs share BUDGET_S seconds (570):
-# each may run until 20 s before it ends. Results and logs under $OUT.
+# each may run until 20 s before it ends; PNG=0 leaves the maps behind (8 files come back at
+# most). Results and logs under $OUT.
 set -u
 B=${GPU_BIN:-gpu-bin}
 export FOEHN_CACHE_DIR=/tmp/foehn-cache
@@ -27,7 +28,7 @@ for r in ${RUNS:-r2b4:35:9:wave:ps,temp_p,vor_p:tar}; do
   echo "exit $?" >> "$log"
   tail -25 "$log"
   ls -la "$dir" >> "$log"
-  cp "$dir"/jw_ps.png "$OUT/$grid-$case-ps.png" 2>/dev/null
+  [ "${PNG:-1}" = 1 ] && cp "$dir"/jw_ps.png "$OUT/$grid-$case-ps.png" 2>/dev/null
   cp "$dir"/*_series.csv "$OUT/$grid-$levels-$case-series.csv" 2>/dev/null
   case "$keep" in
     tar) tar czf "$OUT/$grid-$case-nc.tgz" -C "$dir" $(cd "$dir" && ls jw_*d*.nc) ;;
