@@ -20,30 +20,12 @@ fn write_output(dir: &Path, prefix: &str, n: u32, day: u32, with_ps: bool) -> Pa
     let (lon, lat) = (&g.geometry.cell_lon, &g.geometry.cell_lat);
     let cells = lon.len();
     let path = dir.join(format!("{prefix}_{day:04}d00h00m00s.nc"));
-    let mut f = netcdf::create(&path).unwrap();
+    // A classic (64-bit offset) file as the runs write: no HDF5 underneath, so no HDF5
+    // file locks between the test threads and the binary reading the files.
+    let mut f = netcdf::create_with(&path, netcdf::Options::_64BIT_OFFSET).unwrap();
     f.add_unlimited_dimension("time").unwrap();
     f.add_dimension("ncells", cells).unwrap();
     f.add_dimension("plev", 1).unwrap();
-    let put = |f: &mut netcdf::FileMut, name: &str, dims: &[&str], units: &str, v: &[f64]| {
-        let mut var = f.add_variable::<f64>(name, dims).unwrap();
-        var.put_attribute("units", units).unwrap();
-        let extents: Vec<std::ops::Range<usize>> = var
-            .dimensions()
-            .iter()
-            .map(|d| 0..if d.is_unlimited() { 1 } else { d.len() })
-            .collect();
-        var.put_values(v, extents).unwrap();
-    };
-    put(
-        &mut f,
-        "time",
-        &["time"],
-        "seconds since 2000-01-01 00:00:00",
-        &[day as f64 * 86_400.0],
-    );
-    put(&mut f, "clon", &["ncells"], "radian", lon);
-    put(&mut f, "clat", &["ncells"], "radian", lat);
-    put(&mut f, "plev", &["plev"], "Pa", &[85_000.0]);
     // A low of 3·day hPa at (100 + 12·day °E, 50°N), 1200 km wide.
     let (l0, p0) = ((100.0 + 12.0 * day as f64).to_radians(), 50f64.to_radians());
     let ps: Vec<f64> = (0..cells)
@@ -53,11 +35,37 @@ fn write_output(dir: &Path, prefix: &str, n: u32, day: u32, with_ps: bool) -> Pa
             100_000.0 - 300.0 * day as f64 * (-r * r).exp()
         })
         .collect();
-    if with_ps {
-        put(&mut f, "ps", &["time", "ncells"], "Pa", &ps);
-    }
     let t: Vec<f64> = lat.iter().map(|p| 290.0 - 40.0 * p.sin().powi(2)).collect();
-    put(&mut f, "temp_p", &["time", "plev", "ncells"], "K", &t);
+    let time = [day as f64 * 86_400.0];
+    let mut vars: Vec<(&str, &[&str], &str, &[f64])> = vec![
+        (
+            "time",
+            &["time"],
+            "seconds since 2000-01-01 00:00:00",
+            &time,
+        ),
+        ("clon", &["ncells"], "radian", lon),
+        ("clat", &["ncells"], "radian", lat),
+        ("plev", &["plev"], "Pa", &[85_000.0]),
+        ("temp_p", &["time", "plev", "ncells"], "K", &t),
+    ];
+    if with_ps {
+        vars.push(("ps", &["time", "ncells"], "Pa", &ps));
+    }
+    for (name, dims, units, _) in &vars {
+        let mut var = f.add_variable::<f64>(name, dims).unwrap();
+        var.put_attribute("units", *units).unwrap();
+    }
+    f.enddef().unwrap();
+    for (name, _, _, values) in &vars {
+        let mut var = f.variable_mut(name).unwrap();
+        let extents: Vec<std::ops::Range<usize>> = var
+            .dimensions()
+            .iter()
+            .map(|d| 0..if d.is_unlimited() { 1 } else { d.len() })
+            .collect();
+        var.put_values(values, extents).unwrap();
+    }
     path
 }
 
