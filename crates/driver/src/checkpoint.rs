@@ -35,10 +35,6 @@ use crate::time_loop::{LoopClock, LoopSettings};
 use foehn::error::{Error, Result};
 use foehn::runtime::field::{Field, FieldData};
 use foehn_grid::Location;
-use foehn_icon::common::state::FieldGroup;
-use foehn_icon::solve_nonhydro::component::state::{
-    DiagnosticStateNonHydro, IntermediateFields, PrepAdvection, CURRENT, NEXT,
-};
 use foehn_icon::solve_nonhydro::component::{SolveNonhydro, SolveNonhydroState};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -83,7 +79,7 @@ impl Identity {
     ) -> Identity {
         let grid = solver.grid();
         let mut hasher = blake3::Hasher::new();
-        for name in constant_slots() {
+        for name in SolveNonhydroState::constant_names() {
             let f = state.field(name).expect("a slot");
             hasher.update(name.as_bytes());
             hasher.update(format!("{:?}", f.shape()).as_bytes());
@@ -207,19 +203,7 @@ pub struct Checkpoint {
 /// The slots a checkpoint saves: the prognostic pair, the diagnostic state, the
 /// tracer-advection fluxes and the intermediate fields.
 pub fn carried_slots() -> impl Iterator<Item = &'static str> {
-    CURRENT
-        .iter()
-        .chain(NEXT.iter())
-        .chain(DiagnosticStateNonHydro::NAMES)
-        .chain(PrepAdvection::NAMES)
-        .chain(IntermediateFields::NAMES)
-        .copied()
-}
-
-/// The constant slots: every other slot of the solver's state.
-pub fn constant_slots() -> impl Iterator<Item = &'static str> {
-    let carried: Vec<&str> = carried_slots().collect();
-    SolveNonhydroState::names().filter(move |n| !carried.contains(n))
+    SolveNonhydroState::carried_names()
 }
 
 impl Checkpoint {
@@ -413,6 +397,7 @@ impl CheckpointPlan {
 mod tests {
     use super::*;
     use crate::config::interval::Interval;
+    use foehn_icon::solve_nonhydro::component::state::{CURRENT, NEXT};
 
     #[test]
     fn a_plan_writes_every_interval_and_at_the_end() {
@@ -435,7 +420,7 @@ mod tests {
     fn every_slot_is_carried_or_constant_and_the_prognostic_pair_is_carried() {
         let all: Vec<&str> = SolveNonhydroState::names().collect();
         let carried: Vec<&str> = carried_slots().collect();
-        let constant: Vec<&str> = constant_slots().collect();
+        let constant: Vec<&str> = SolveNonhydroState::constant_names().collect();
         assert_eq!(carried.len() + constant.len(), all.len());
         for n in CURRENT.iter().chain(NEXT.iter()) {
             assert!(carried.contains(n), "{n}");

@@ -9,8 +9,7 @@
 //! as ICON's `init_exner_pr` sets it; the intermediate fields allocated.
 
 use super::component::state::{
-    CellParams, DiagnosticStateNonHydro, EdgeParams, InterpolationState, MetricStateNonHydro,
-    PrepAdvection, SolveNonhydroState, CURRENT, NEXT,
+    DiagnosticStateNonHydro, PrepAdvection, SolveNonhydroState, CURRENT, NEXT,
 };
 use crate::common::state::{FieldGroup, PrognosticState};
 use crate::fields::static_fields::{GridFields, GridFieldsError};
@@ -52,12 +51,7 @@ pub fn field_name(slot: &str) -> &str {
 
 /// The constant slots of the state, in slot order.
 pub fn constant_slots() -> impl Iterator<Item = &'static str> {
-    InterpolationState::NAMES
-        .iter()
-        .chain(MetricStateNonHydro::NAMES)
-        .chain(EdgeParams::NAMES)
-        .chain(CellParams::NAMES)
-        .copied()
+    SolveNonhydroState::constant_names()
 }
 
 /// The dimensions of a diagnostic or tracer-advection slot (as the programs declare

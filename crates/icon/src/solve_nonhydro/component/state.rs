@@ -384,19 +384,33 @@ pub struct SolveNonhydroState {
 }
 
 impl SolveNonhydroState {
-    /// Every slot name, in slot order.
-    pub fn names() -> impl Iterator<Item = &'static str> {
+    /// The slots that change during a run, in slot order: the prognostic pair, the
+    /// diagnostic state, the tracer-advection fluxes and the intermediate fields (what a
+    /// checkpoint saves; every other slot is constant).
+    pub fn carried_names() -> impl Iterator<Item = &'static str> {
         CURRENT
             .iter()
             .chain(NEXT.iter())
             .chain(DiagnosticStateNonHydro::NAMES)
             .chain(PrepAdvection::NAMES)
             .chain(IntermediateFields::NAMES)
-            .chain(InterpolationState::NAMES)
+            .copied()
+    }
+
+    /// The constant slots (the grid's interpolation, metric and geometry fields), in
+    /// slot order.
+    pub fn constant_names() -> impl Iterator<Item = &'static str> {
+        InterpolationState::NAMES
+            .iter()
             .chain(MetricStateNonHydro::NAMES)
             .chain(EdgeParams::NAMES)
             .chain(CellParams::NAMES)
             .copied()
+    }
+
+    /// Every slot name, in slot order.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Self::carried_names().chain(Self::constant_names())
     }
 
     /// Builds a state of `nlev` levels from fields by slot name; the intermediate
