@@ -269,6 +269,7 @@ pub fn run(a: JwArgs) -> Result<()> {
             Integrator::Gpu {
                 dycore: Box::new(dycore),
                 host,
+                downloaded: None,
             }
         }
         _ => {
@@ -445,6 +446,9 @@ enum Integrator<'a> {
         dycore: Box<DeviceDycore<'a>>,
         /// The state as last downloaded (boxed: the variants stay of a size).
         host: Box<SolveNonhydroState>,
+        /// The steps done when `host` was downloaded: the output and the series of one
+        /// step share one download.
+        downloaded: Option<u64>,
     },
 }
 
@@ -461,7 +465,15 @@ impl Integrator<'_> {
     fn checkpoint(&mut self, described: &str) -> Result<Checkpoint> {
         Ok(match self {
             Integrator::Cpu(d) => d.checkpoint(described),
-            Integrator::Gpu { dycore, host } => dycore.checkpoint(host, described)?,
+            Integrator::Gpu {
+                dycore,
+                host,
+                downloaded,
+            } => {
+                let checkpoint = dycore.checkpoint(host, described)?;
+                *downloaded = Some(dycore.clock().steps_done());
+                checkpoint
+            }
         })
     }
 
@@ -477,8 +489,16 @@ impl Integrator<'_> {
     fn prognostic(&mut self) -> Result<&PrognosticState> {
         Ok(match self {
             Integrator::Cpu(d) => d.prognostic(),
-            Integrator::Gpu { dycore, host } => {
-                dycore.download(host)?;
+            Integrator::Gpu {
+                dycore,
+                host,
+                downloaded,
+            } => {
+                let steps = dycore.clock().steps_done();
+                if *downloaded != Some(steps) {
+                    dycore.download(host)?;
+                    *downloaded = Some(steps);
+                }
                 &host.current
             }
         })
