@@ -2,7 +2,7 @@
 //! slopes, for convergence plots. Text uses the embedded font (see [`crate::plot`]).
 
 use crate::error::{Error, Result};
-use crate::plot::{ensure_font, FAMILY, PALETTE};
+use crate::plot::{write_png, FAMILY, PALETTE};
 
 /// Colours after the bar charts' eight (so that twelve lines stay apart).
 const MORE: [RGBColor; 4] = [
@@ -56,17 +56,9 @@ impl LogLogChart {
         if x1 == 0.0 {
             return Err(Error::invalid(path, "a chart needs at least one point"));
         }
-        let plot_err = |message: String| Error::Plot {
-            path: path.to_path_buf(),
-            message,
-        };
-        ensure_font().map_err(plot_err)?;
-        let staged =
-            foehn_fsio::Staged::with_extension(path, "png").map_err(|e| Error::io(path, e))?;
-        staged
-            .create_by_path(|p| self.draw(p, (x0 / 1.3, x1 * 1.3), (y0 / 40.0, y1 * 2.0)))
-            .map_err(|e| plot_err(e.to_string()))?;
-        staged.commit().map_err(|e| Error::io(path, e))?;
+        write_png(path, |p| {
+            self.draw(p, (x0 / 1.3, x1 * 1.3), (y0 / 40.0, y1 * 2.0))
+        })?;
         Ok(())
     }
 

@@ -6,7 +6,7 @@
 //! embedded font (see [`crate::plot`]); the same map always gives the same bytes.
 
 use crate::error::{Error, Result};
-use crate::plot::{ensure_font, FAMILY};
+use crate::plot::{write_png, FAMILY};
 use plotters::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -229,17 +229,7 @@ impl CellMap {
             Some((lo, _)) => (lo - 0.5, lo + 0.5),
             None => (0.0, 1.0),
         };
-        let plot_err = |message: String| Error::Plot {
-            path: path.to_path_buf(),
-            message,
-        };
-        ensure_font().map_err(plot_err)?;
-        let staged =
-            foehn_fsio::Staged::with_extension(path, "png").map_err(|e| Error::io(path, e))?;
-        staged
-            .create_by_path(|p| self.draw(p, region, (lo, hi)))
-            .map_err(|e| plot_err(e.to_string()))?;
-        staged.commit().map_err(|e| Error::io(path, e))?;
+        write_png(path, |p| self.draw(p, region, (lo, hi)))?;
         Ok(())
     }
 

@@ -40,6 +40,25 @@ pub fn ensure_font() -> std::result::Result<(), String> {
     .clone()
 }
 
+/// Writes the PNG `path` atomically: the embedded font registered, `draw` given the
+/// temporary file beside `path`, which replaces `path` only when drawing succeeded.
+pub fn write_png<E: std::fmt::Display>(
+    path: &Path,
+    draw: impl FnOnce(&Path) -> std::result::Result<(), E>,
+) -> Result<()> {
+    let plot_err = |message: String| Error::Plot {
+        path: path.to_path_buf(),
+        message,
+    };
+    ensure_font().map_err(plot_err)?;
+    let staged = foehn_fsio::Staged::with_extension(path, "png").map_err(|e| Error::io(path, e))?;
+    staged
+        .create_by_path(draw)
+        .map_err(|e| plot_err(e.to_string()))?;
+    staged.commit().map_err(|e| Error::io(path, e))?;
+    Ok(())
+}
+
 struct Bar {
     value: f64,
     series: usize,
@@ -102,13 +121,7 @@ impl HBarChart {
             label_px + 900,
             head_px + self.groups.len() as u32 * group_px + 70,
         );
-        let staged =
-            foehn_fsio::Staged::with_extension(path, "png").map_err(|e| Error::io(path, e))?;
-        staged
-            .create_by_path(|p| self.draw_to(p, size, head_px, label_px, group_px))
-            .map_err(err)?;
-        staged.commit().map_err(|e| Error::io(path, e))?;
-        Ok(())
+        write_png(path, |p| self.draw_to(p, size, head_px, label_px, group_px))
     }
 
     fn draw_to(

@@ -4,7 +4,7 @@
 //! system font is needed; the same chart always gives the same bytes.
 
 use crate::output::OutputError;
-use foehn_metrics::plot::{ensure_font, FAMILY, PALETTE as COLOURS};
+use foehn_metrics::plot::{write_png, FAMILY, PALETTE as COLOURS};
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -115,14 +115,10 @@ impl LineChart {
         };
         let (x0, x1) = pad(x0, x1, 0.02);
         let (y0, y1) = pad(y0, y1, 0.08);
-        ensure_font().map_err(fail)?;
-        let io = |e: std::io::Error| fail(e.to_string());
-        let staged = foehn_fsio::Staged::with_extension(path, "png").map_err(io)?;
-        staged
-            .create_by_path(|p| self.draw(p, &lines, (x0, x1), (y0, y1)))
-            .map_err(|e| fail(e.to_string()))?;
-        staged.commit().map_err(io)?;
-        Ok(())
+        write_png(path, |p| self.draw(p, &lines, (x0, x1), (y0, y1))).map_err(|e| match e {
+            foehn_metrics::Error::Plot { message, .. } => fail(message),
+            e => fail(e.to_string()),
+        })
     }
 
     fn draw(
