@@ -457,3 +457,51 @@ fn device_fields_can_be_borrowed_views_of_caller_memory() {
         1e-12,
     );
 }
+
+#[test]
+fn k_blocks_are_evened_out_over_the_kernels_levels() {
+    use foehn::codegen::c::balanced_k_block;
+    // 35 levels, plan 16: three blocks of 12 (36 slots) instead of 16 + 16 + 3 (48).
+    assert_eq!(balanced_k_block(16, 35), 12);
+    assert_eq!(balanced_k_block(16, 80), 16);
+    assert_eq!(balanced_k_block(16, 120), 15);
+    assert_eq!(balanced_k_block(8, 35), 7);
+    assert_eq!(balanced_k_block(16, 5), 5);
+    assert_eq!(balanced_k_block(1, 35), 1);
+    assert_eq!(balanced_k_block(16, 0), 16);
+    for levels in 1..200 {
+        for kb in [2, 4, 8, 16, 32] {
+            let b = balanced_k_block(kb, levels);
+            assert!(b <= kb && b >= 1);
+            // As many blocks as the plan's k-block needs, never more idle slots.
+            assert_eq!(levels.div_ceil(b), levels.div_ceil(kb));
+            assert!(levels.div_ceil(b) * b <= levels.div_ceil(kb) * kb);
+        }
+    }
+    // The generator applies it: a divergence over 35 levels with a plan of 16 walks 12.
+    let ir = foehn_testkit::examples::divergence()
+        .specialize(&Variant::new())
+        .unwrap();
+    let opts = OptOptions {
+        k_block: 16,
+        ..OptOptions::none()
+    };
+    let grid = foehn_testkit::grids::compiler_grids()[0];
+    let code = generate(
+        &ir,
+        &per_stencil(&ir, &opts),
+        Target::Cuda,
+        Sizes::of(grid, 35),
+    )
+    .unwrap();
+    assert!(
+        code.kernels.iter().all(|k| k.k_block == 12),
+        "{:?}",
+        code.kernels.iter().map(|k| k.k_block).collect::<Vec<_>>()
+    );
+    assert!(
+        code.source.contains("(foehn_idx)KB * 12;"),
+        "{}",
+        code.source
+    );
+}
