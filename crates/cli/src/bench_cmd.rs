@@ -335,8 +335,10 @@ pub(crate) fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
             "stage" => o.stage = false,
             "fuseclip" => o.fuse_clipped = false,
             "forward" => o.forward = false,
+            "column" => o.columns = false,
+            "colocal" => o.column_locals = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, kblock, idx32, fixed, kmajor, hoist, stage)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, kblock, idx32, fixed, kmajor, hoist, stage)"
             ),
         }
     }

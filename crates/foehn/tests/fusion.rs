@@ -98,7 +98,7 @@ fn chain() -> Program {
 fn pointwise_producers_and_siblings_fuse_neighbour_reads_split_kernels() {
     let p = chain();
     let mut report = OptReport::default();
-    let kernels = fuse(&p, true, &mut report);
+    let kernels = fuse(&p, true, &[], &mut report);
     let s = resolve(&p, kernels.clone(), &OptOptions::none());
     assert_eq!(kernels, vec![vec![0, 1], vec![2, 3]], "{report}");
     let fused = |stencil: &str, into: &str| Decision::Fused {
@@ -148,7 +148,7 @@ fn a_write_after_a_neighbour_read_is_not_fused() {
     .specialize(&Variant::new())
     .unwrap();
     let mut report = OptReport::default();
-    let s = fuse(&p, true, &mut report);
+    let s = fuse(&p, true, &[], &mut report);
     assert_eq!(s.len(), 2);
     assert_eq!(
         report.decisions,
@@ -163,7 +163,7 @@ fn a_write_after_a_neighbour_read_is_not_fused() {
 #[test]
 fn fused_code_is_deterministic_and_fixed_sizes_refuse_another_grid() {
     let p = chain();
-    let groups = fuse(&p, true, &mut OptReport::default());
+    let groups = fuse(&p, true, &[], &mut OptReport::default());
     let opts = OptOptions {
         k_block: 4,
         idx32: true,
@@ -256,12 +256,12 @@ fn level_ranges(with_whole: bool) -> Program {
 fn overlapping_level_ranges_fuse_over_their_union_gapped_ones_do_not() {
     let p = level_ranges(true);
     let mut report = OptReport::default();
-    let s = fuse(&p, true, &mut report);
+    let s = fuse(&p, true, &[], &mut report);
     assert_eq!(s.len(), 1, "{report}");
     // Without `whole`, the two ranges leave a gap: two kernels.
     let gapped = level_ranges(false);
     let mut report = OptReport::default();
-    let g = fuse(&gapped, true, &mut report);
+    let g = fuse(&gapped, true, &[], &mut report);
     assert_eq!(g.len(), 2);
     assert!(
         matches!(

@@ -29,12 +29,16 @@ impl Program {
 
     /// Minimal bytes of one kernel computing `stencils` (indices into
     /// [`Program::stencils`]): the same model as [`Program::minimal_bytes`] restricted to
-    /// those stencils, with temporaries counted (between kernels they live in memory).
+    /// those stencils, with temporaries counted (between kernels they live in memory)
+    /// except those a column kernel keeps in per-thread arrays
+    /// ([`Program::column_locals`], as the optimised schedule does; with
+    /// `OptOptions::column_locals` off they are stored and this undercounts).
     pub fn kernel_bytes(&self, stencils: &[usize], grid: &Grid, nlev: usize) -> u64 {
         self.traffic(stencils, true, grid, nlev)
     }
 
     fn traffic(&self, stencils: &[usize], temporaries: bool, grid: &Grid, nlev: usize) -> u64 {
+        let local = self.column_locals(stencils);
         let n = self.fields.len();
         let mut read_k: Vec<Option<(usize, usize)>> = vec![None; n];
         let mut write_h: Vec<Option<(usize, usize)>> = vec![None; n];
@@ -79,6 +83,7 @@ impl Program {
         }
         (0..n)
             .filter(|&i| temporaries || self.fields[i].role != Role::Temp)
+            .filter(|&i| !local.contains(&super::FieldId(i as u32)))
             .map(|i| {
                 let d = &self.fields[i];
                 let elem = d.ty.dtype.size_bytes() as u64;

@@ -7,8 +7,8 @@
 //! describe the CUDA kernels; the C target runs every kernel as a loop nest over its
 //! points and has no use for them, so one schedule serves both targets.
 
-use super::{FieldId, Program};
-use std::collections::BTreeSet;
+use super::{FieldId, Node, Program, Role};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One kernel: the stencils it computes at each of its points, in program order, and
 /// how it is generated and launched.
@@ -16,8 +16,9 @@ use std::collections::BTreeSet;
 pub struct KernelPlan {
     /// Indices into [`Program::stencils`], ascending.
     pub stencils: Vec<usize>,
-    /// Levels one GPU thread walks (k-blocking); 1 for kernels with scans (a thread per
-    /// column), without levels, or with data-dependent vertical offsets.
+    /// Levels one GPU thread walks (k-blocking); 1 for kernels with scans (column
+    /// kernels: a thread per column runs each member over its levels, in order), without
+    /// levels, or with data-dependent vertical offsets.
     pub k_block: usize,
     /// Threads per block along the horizontal; `None`: the runtime's launch model picks
     /// it at binding time from the compiled kernel's register limit, the device's
@@ -40,6 +41,9 @@ pub struct KernelPlan {
     /// Outputs the kernel reads away from its own point: they are read from a snapshot
     /// taken before the kernel runs (see [`snapshot_fields`]).
     pub snapshots: BTreeSet<FieldId>,
+    /// Temporaries a column kernel keeps in per-thread column arrays instead of memory
+    /// (a subset of [`Program::column_locals`]; empty for other kernels).
+    pub locals: BTreeSet<FieldId>,
 }
 
 impl KernelPlan {
@@ -56,6 +60,7 @@ impl KernelPlan {
             hoist: false,
             stage: false,
             snapshots,
+            locals: BTreeSet::new(),
         }
     }
 
@@ -137,6 +142,12 @@ impl Schedule {
                     "kernel `{name}` stages values, but it is fused or has nothing to stage"
                 ));
             }
+            if !k.locals.is_subset(&p.column_locals(&k.stencils)) {
+                return Err(format!(
+                    "kernel `{name}` keeps {:?} in column arrays, but only a column kernel's own temporaries can be",
+                    k.locals
+                ));
+            }
             let needed = snapshot_fields(p, &k.stencils);
             if k.snapshots != needed {
                 return Err(format!(
@@ -184,5 +195,78 @@ impl Program {
             .map(|&i| self.stencils[i].name.as_str())
             .collect();
         names.join(" + ")
+    }
+}
+
+impl Program {
+    /// How the expression at `root` reads each field horizontally: `true` when every
+    /// read is in the column of the point it is evaluated at (at any level: vertical
+    /// shifts, data-dependent levels and scans stay in the column), `false` when some
+    /// read goes through a neighbour.
+    pub fn column_read_pattern(&self, root: super::ExprId) -> BTreeMap<FieldId, bool> {
+        let mut out: BTreeMap<FieldId, bool> = BTreeMap::new();
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![(root, false)];
+        while let Some((id, moved)) = stack.pop() {
+            if !seen.insert((id, moved)) {
+                continue;
+            }
+            let node = self.node(id);
+            if let Node::Field(f) = node {
+                *out.entry(*f).or_insert(true) &= !moved;
+                continue;
+            }
+            let across = matches!(node, Node::Shift(..) | Node::Neighbor(..));
+            stack.extend(node.children().into_iter().map(|c| (c, moved || across)));
+        }
+        out
+    }
+
+    /// Whether the kernel computing `stencils` is a column kernel: some member has a
+    /// scan, so a thread per horizontal point runs every member over its levels, in order.
+    pub fn is_column_kernel(&self, stencils: &[usize]) -> bool {
+        stencils
+            .iter()
+            .any(|&i| self.has_scan(self.stencils[i].root))
+    }
+
+    /// The temporaries a column kernel computing `stencils` keeps in per-thread column
+    /// arrays instead of memory (empty for other kernels): temporaries with levels on
+    /// the kernel's location and no neighbour dimension that a member writes, that no
+    /// stencil outside the kernel reads or writes, that members read only in their own
+    /// column, and that no member reads from a snapshot.
+    pub fn column_locals(&self, stencils: &[usize]) -> BTreeSet<FieldId> {
+        if !self.is_column_kernel(stencils) {
+            return BTreeSet::new();
+        }
+        let location = self.stencils[stencils[0]].location;
+        let snapshots = snapshot_fields(self, stencils);
+        let mut local: BTreeSet<FieldId> = stencils
+            .iter()
+            .flat_map(|&i| self.stencils[i].outputs.iter().copied())
+            .filter(|&f| {
+                let d = self.field(f);
+                d.role == Role::Temp
+                    && d.ty.dims.horizontal.is_some()
+                    && d.ty.dims.horizontal == location
+                    && d.ty.dims.vertical.is_some()
+                    && d.ty.dims.local.is_none()
+                    && !snapshots.contains(&f)
+            })
+            .collect();
+        for (i, st) in self.stencils.iter().enumerate() {
+            if stencils.contains(&i) {
+                for (f, in_column) in self.column_read_pattern(st.root) {
+                    if !in_column || st.location != location {
+                        local.remove(&f);
+                    }
+                }
+            } else {
+                for f in self.fields_read(st.root).iter().chain(&st.outputs) {
+                    local.remove(f);
+                }
+            }
+        }
+        local
     }
 }

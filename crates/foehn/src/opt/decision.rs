@@ -134,6 +134,23 @@ pub enum Decision {
         /// The last stencil of the kernel it joins.
         into: String,
     },
+    /// A stencil joins the column kernel of a scan stencil (a thread per column runs
+    /// the members in order, see `opt::column`).
+    ColumnJoined {
+        /// The stencil.
+        stencil: String,
+        /// The scan stencil whose kernel it joins.
+        scan: String,
+    },
+    /// A stencil next to a column kernel does not join it.
+    ColumnRejected {
+        /// The stencil.
+        stencil: String,
+        /// The scan stencil of the column kernel.
+        scan: String,
+        /// Why.
+        reason: super::column::ColumnRejectReason,
+    },
     /// A stencil starts a new kernel.
     FusionRejected {
         /// The stencil.
@@ -381,6 +398,18 @@ impl fmt::Display for Decision {
             Decision::FusionRejected { stencil, reason } => {
                 write!(f, "new kernel for `{stencil}`: {reason}")
             }
+            Decision::ColumnJoined { stencil, scan } => write!(
+                f,
+                "column kernel of `{scan}`: `{stencil}` joins (every dependency stays in the column)"
+            ),
+            Decision::ColumnRejected {
+                stencil,
+                scan,
+                reason,
+            } => write!(
+                f,
+                "column kernel of `{scan}`: `{stencil}` stays apart: {reason}"
+            ),
         }
     }
 }

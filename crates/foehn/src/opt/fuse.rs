@@ -179,12 +179,28 @@ fn add(p: &Program, g: &mut Group, t: usize, reads: BTreeMap<FieldId, bool>) {
 
 /// Groups consecutive stencils into kernels (greedy, in program order): the stencil
 /// indices of each kernel, in launch order; reports every fusion and every refusal with
-/// its reason. With `across_clips`, members may differ in their vertical clips.
-pub fn fuse(p: &Program, across_clips: bool, report: &mut OptReport) -> Vec<Vec<usize>> {
+/// its reason. With `across_clips`, members may differ in their vertical clips. The
+/// `columns` ranges (ascending, disjoint; see `opt::column`) are kernels as they are.
+pub fn fuse(
+    p: &Program,
+    across_clips: bool,
+    columns: &[std::ops::Range<usize>],
+    report: &mut OptReport,
+) -> Vec<Vec<usize>> {
     super::checked(p, "fuse (its input)");
     let mut kernels = Vec::new();
     let mut g = Group::default();
     for t in 0..p.stencils.len() {
+        if columns.iter().any(|c| c.start < t && t < c.end) {
+            continue;
+        }
+        if let Some(c) = columns.iter().find(|c| c.start == t) {
+            if !g.members.is_empty() {
+                kernels.push(std::mem::take(&mut g).members);
+            }
+            kernels.push(c.clone().collect());
+            continue;
+        }
         let reads = p.read_pattern(p.stencils[t].root);
         if !g.members.is_empty() {
             match conflict(p, &g, t, &reads, across_clips) {

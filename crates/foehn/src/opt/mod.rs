@@ -9,6 +9,7 @@
 //! Every decision depends only on the IR (ids, counts), never on hash-map order or
 //! addresses, so optimising twice gives the same program (tested).
 
+pub mod column;
 mod compact;
 mod decision;
 mod forward;
@@ -17,6 +18,7 @@ mod inline;
 pub mod schedule;
 mod specialise;
 
+pub use column::ColumnRejectReason;
 pub use decision::{
     Decision, FusionRejectReason, InlineRejectReason, OptReport, RegionRejectReason,
     SpecialiseRejectReason,
@@ -70,6 +72,13 @@ pub struct OptOptions {
     /// evaluates the producer's expression there (see `opt::forward`), so both share a
     /// kernel instead of the output being read back.
     pub forward: bool,
+    /// Column kernels (with `fuse`): stencils next to a scan stencil whose dependencies
+    /// stay in the column share its kernel, a thread per column running them in order
+    /// (see `opt::column`); temporaries only they use stay in per-thread arrays.
+    pub columns: bool,
+    /// Column kernels keep the temporaries only their members use in per-thread column
+    /// arrays instead of memory.
+    pub column_locals: bool,
 }
 
 impl Default for OptOptions {
@@ -91,6 +100,8 @@ impl Default for OptOptions {
             stage: true,
             fuse_clipped: true,
             forward: true,
+            columns: true,
+            column_locals: true,
         }
     }
 }
@@ -113,6 +124,8 @@ impl OptOptions {
             stage: false,
             fuse_clipped: false,
             forward: false,
+            columns: false,
+            column_locals: false,
         }
     }
 }
@@ -166,7 +179,12 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
 pub fn optimise_scheduled(program: &Program, opts: &OptOptions) -> (Program, Schedule, OptReport) {
     let (p, mut report) = optimise(program, opts);
     let schedule = if opts.fuse {
-        let groups = fuse::fuse(&p, opts.fuse_clipped, &mut report);
+        let columns = if opts.columns {
+            column::column_groups(&p, &mut report)
+        } else {
+            Vec::new()
+        };
+        let groups = fuse::fuse(&p, opts.fuse_clipped, &columns, &mut report);
         schedule::resolve(&p, groups, opts)
     } else {
         schedule::per_stencil(&p, opts)

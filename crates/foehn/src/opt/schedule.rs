@@ -15,6 +15,9 @@
 //!   (bench/results/2026-11-22-h100-r2b6-tuning-unroll.txt);
 //! - k-major block order (`OptOptions::k_major`) for kernels with levels and no scans;
 //! - hoisted level-invariant loads as `OptOptions::hoist` says;
+//! - a column kernel (a member has a scan: a thread per column, k-block 1, see
+//!   `opt::column`) keeps the temporaries only its members use in per-thread column
+//!   arrays (`OptOptions::column_locals`);
 //! - block sizes are left to the runtime's launch model unless tuned.
 
 use super::OptOptions;
@@ -47,8 +50,14 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         k_block = k_block.min(STAGED_K_BLOCK);
     }
     let unroll = if stage { STAGED_UNROLL } else { 1 };
+    let locals = if opts.columns && opts.column_locals {
+        p.column_locals(&stencils)
+    } else {
+        Default::default()
+    };
     let mut plan = KernelPlan {
         snapshots: snapshot_fields(p, &stencils),
+        locals,
         stencils,
         k_block: 1,
         block: None,

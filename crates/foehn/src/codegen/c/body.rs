@@ -38,11 +38,13 @@ impl<'a> Gen<'a> {
                 self.line("if (h >= h1) return;");
             }
         }
-        if !scans.is_empty() {
-            if members.len() > 1 {
-                return Err(self.err("a stencil with scans cannot share a kernel"));
+        if members.iter().any(|m| self.prog.has_scan(m.root)) {
+            self.check_local_columns();
+            if members.len() == 1 {
+                self.column_body(&scans)?;
+            } else {
+                self.column_members(members)?;
             }
-            self.column_body(&scans)?;
             return Ok(std::mem::take(&mut self.out));
         }
         // C: vertical outer, horizontal inner (unit-stride horizontal accesses).
@@ -207,6 +209,72 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
+    /// A column kernel of several members: per horizontal point, each member in
+    /// program order under the guard of its points, over its own levels (its scans'
+    /// columns first, then its outputs level by level), so each member sees what the
+    /// earlier ones left in the column (ADR 0019).
+    fn column_members(&mut self, members: &[&'a Stencil]) -> Result<(), CodegenError> {
+        let st = self.st;
+        let cuda = matches!(self.target, Target::Cuda);
+        if !cuda {
+            self.open("for (foehn_idx h = h0; h < h1; ++h)");
+        }
+        for (m, &member) in members.iter().enumerate() {
+            self.st = member;
+            self.line(format!("/* stencil `{}` */", member.name));
+            let d = |i: usize| self.dom_bound(4 * m + i);
+            let guard = format!("if (h >= {} && h < {})", d(0), d(1));
+            let levels = format!("const foehn_idx ck0 = {}, ck1 = {};", d(2), d(3));
+            self.open(guard);
+            let scans: Vec<ExprId> = self
+                .prog
+                .reachable(member.root)
+                .into_iter()
+                .filter(|&id| matches!(self.prog.node(id), Node::Scan { .. }))
+                .collect();
+            if member.vertical.is_some() {
+                self.line(levels);
+                self.col_range = ("ck0".into(), "ck1".into());
+                for &sid in &scans {
+                    self.emit_scan_column(sid)?;
+                }
+                self.open("for (foehn_idx k = ck0; k < ck1; ++k)");
+                self.point(member)?;
+                self.close();
+                self.col_range = ("k0".into(), "k1".into());
+            } else if scans.is_empty() {
+                self.line("const foehn_idx k = 0;");
+                self.point(member)?;
+            } else {
+                return Err(self.err("a scan in a stencil without levels"));
+            }
+            self.close();
+        }
+        if !cuda {
+            self.close();
+        }
+        self.st = st;
+        Ok(())
+    }
+
+    /// On the GPU, a column kernel's per-thread arrays hold `FOEHN_MAXK` levels: the
+    /// kernel fails (site check) where a local temporary has more.
+    fn check_local_columns(&mut self) {
+        if !matches!(self.target, Target::Cuda) {
+            return;
+        }
+        for f in self.local.clone() {
+            let name = self.prog.field(f).name.clone();
+            let site = self.site(&format!(
+                "temporary `{name}` has more levels than the kernel's columns (FOEHN_MAXK)"
+            ));
+            self.line(format!(
+                "if (NK{} > FOEHN_MAXK) {{ FOEHN_ERR({site}); return; }}",
+                f.0
+            ));
+        }
+    }
+
     fn store(&mut self, v: &Val) -> Result<(), CodegenError> {
         let outs = self.st.outputs.clone();
         let vals: Vec<Val> = match (v, outs.len()) {
@@ -228,6 +296,10 @@ impl<'a> Gen<'a> {
             } else {
                 val.s().to_string()
             };
+            if self.local.contains(f) {
+                self.line(format!("LT{i}[k] = {value};"));
+                continue;
+            }
             self.line(format!("WR{i}[h*SH{i}{kpart}] = {value};"));
         }
         Ok(())
@@ -246,11 +318,12 @@ impl<'a> Gen<'a> {
             unreachable!()
         };
         let n = body.len();
+        let (k0, k1) = self.col_range.clone();
         let pt0 = Pt {
             h: "h".into(),
             loc: self.st.location,
             k: KPos {
-                base: "k0".into(),
+                base: k0.clone(),
                 off: 0,
             },
             j: None,
@@ -264,7 +337,9 @@ impl<'a> Gen<'a> {
             let col = format!("COL{id}_{i}");
             let c = format!("C{id}_{i}");
             match self.target {
-                Target::C => self.line(format!("{t} {col}[(k1 - k0) > 0 ? (k1 - k0) : 1];")),
+                Target::C => {
+                    self.line(format!("{t} {col}[({k1} - {k0}) > 0 ? ({k1} - {k0}) : 1];"))
+                }
                 Target::Cuda => self.line(format!("{t} {col}[FOEHN_MAXK];")),
             }
             let v = self.emit(init[i], &pt0)?;
@@ -281,8 +356,8 @@ impl<'a> Gen<'a> {
             },
         );
         let head = match dir {
-            ScanDir::Forward => "for (foehn_idx kc = k0; kc < k1; ++kc)",
-            ScanDir::Backward => "for (foehn_idx kc = k1 - 1; kc >= k0; --kc)",
+            ScanDir::Forward => format!("for (foehn_idx kc = {k0}; kc < {k1}; ++kc)"),
+            ScanDir::Backward => format!("for (foehn_idx kc = {k1} - 1; kc >= {k0}; --kc)"),
         };
         self.open(head);
         let pt = Pt {
@@ -299,7 +374,7 @@ impl<'a> Gen<'a> {
         }
         for i in 0..n {
             self.line(format!("{} = {};", carries[i], next[i]));
-            self.line(format!("{}[kc - k0] = {};", columns[i], carries[i]));
+            self.line(format!("{}[kc - {k0}] = {};", columns[i], carries[i]));
         }
         self.close();
         if let Some(s) = self.scans.get_mut(&id) {

@@ -159,9 +159,13 @@ impl Gen<'_> {
                 let kk = self.fresh("ks");
                 let site =
                     self.site("scan result read at a level outside the stencil's vertical range");
-                self.line(format!("foehn_idx {kk} = {} - (foehn_idx)k0;", pt.k.expr()));
+                let (k0, k1) = self.col_range.clone();
                 self.line(format!(
-                    "if ({kk} < 0 || {kk} >= k1 - k0) {{ FOEHN_ERR({site}); {kk} = 0; }}"
+                    "foehn_idx {kk} = {} - (foehn_idx){k0};",
+                    pt.k.expr()
+                ));
+                self.line(format!(
+                    "if ({kk} < 0 || {kk} >= {k1} - {k0}) {{ FOEHN_ERR({site}); {kk} = 0; }}"
                 ));
                 let vals: Vec<Val> = cols.iter().map(|c| Val::S(format!("{c}[{kk}]"))).collect();
                 if vals.len() == 1 {
@@ -209,7 +213,11 @@ impl Gen<'_> {
             }
             None => None,
         };
-        let value = load(i, dims, &pt.h, j.as_deref(), kk.as_deref());
+        let value = match (self.local.contains(&f), kk.as_deref()) {
+            // A column kernel's local temporary: read in the own column (ADR 0019).
+            (true, Some(kk)) => format!("LT{i}[{kk}]"),
+            _ => load(i, dims, &pt.h, j.as_deref(), kk.as_deref()),
+        };
         Ok(if d.ty.dtype == DType::Bool {
             format!("({value} != 0)")
         } else {

@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 mod body;
+mod decl;
 mod expr;
 mod hoist;
 mod ops;
@@ -203,7 +204,8 @@ pub fn generate(
         let symbol = format!("foehn_kernel_{i}");
         let members: Vec<&Stencil> = plan.stencils.iter().map(|&m| &prog.stencils[m]).collect();
         let mut g = Gen::new(prog, members[0], &mut shared, target);
-        let per_column = members.iter().any(|st| prog.has_scan(st.root));
+        let per_column = prog.is_column_kernel(&plan.stencils);
+        g.local = plan.locals.clone();
         if cuda {
             if plan.stage {
                 g.stage = stage::staging(prog, members[0]);
@@ -454,6 +456,12 @@ struct Gen<'a> {
     fixed: Option<Fixed<'a>>,
     /// A fused kernel's member domains as constants (with fixed sizes).
     fixed_domains: Option<Vec<i64>>,
+    /// Temporaries a column kernel keeps in per-thread column arrays `LT<id>` indexed
+    /// by level, instead of memory ([`Program::column_locals`]).
+    local: BTreeSet<FieldId>,
+    /// The C names of the first and end level of the scans being emitted (the
+    /// member's levels in a column kernel of several members).
+    col_range: (String, String),
 }
 
 impl<'a> Gen<'a> {
@@ -481,6 +489,8 @@ impl<'a> Gen<'a> {
             stage: None,
             fixed: None,
             fixed_domains: None,
+            local: BTreeSet::new(),
+            col_range: ("k0".into(), "k1".into()),
         }
     }
 
@@ -533,85 +543,5 @@ impl<'a> Gen<'a> {
             stencil: self.st.name.clone(),
             what: what.to_string(),
         })
-    }
-
-    /// Declarations at the top of the function for everything the body uses.
-    fn prologue(&self, snapshot: &BTreeSet<FieldId>) -> Result<String, CodegenError> {
-        let mut s = String::new();
-        for &f in self.reads.union(&self.writes) {
-            let d = self.prog.field(f);
-            let t = storage_type(d.ty.dtype);
-            let i = f.0;
-            // A field read and written in place (at the same point; not from a snapshot)
-            // is accessed through both pointers: they must not be `restrict`.
-            let both =
-                self.reads.contains(&f) && self.writes.contains(&f) && !snapshot.contains(&f);
-            let restrict = if both { "" } else { " FOEHN_RESTRICT" };
-            if self.reads.contains(&f) {
-                writeln!(
-                    s,
-                    "    const {t}*{restrict} RD{i} = (const {t}*)ctx->rd[{i}];"
-                )
-                .unwrap();
-            }
-            if self.writes.contains(&f) {
-                writeln!(s, "    {t}*{restrict} WR{i} = ({t}*)ctx->wr[{i}];").unwrap();
-            }
-            match self.fixed {
-                Some(fx) => {
-                    let shape = crate::ir::layout::grid_shape(fx.grid, fx.nlev, d.ty.dims);
-                    let (sh, sj, sk) = crate::ir::layout::strides_of(d.ty.dims, &shape);
-                    let nk = crate::ir::layout::vertical_extent_of(d.ty.dims, &shape);
-                    writeln!(
-                        s,
-                        "    const foehn_idx SH{i} = {sh}, SJ{i} = {sj}, SK{i} = {sk}, NK{i} = {nk};"
-                    )
-                    .unwrap();
-                }
-                None => writeln!(
-                    s,
-                    "    const foehn_idx SH{i} = ctx->sh[{i}], SJ{i} = ctx->sj[{i}], SK{i} = ctx->sk[{i}], NK{i} = ctx->nk[{i}];"
-                )
-                .unwrap(),
-            }
-            writeln!(s, "    (void)SH{i}; (void)SJ{i}; (void)SK{i}; (void)NK{i};").unwrap();
-        }
-        for &c in &self.tables {
-            writeln!(
-                s,
-                "    const int32_t* FOEHN_RESTRICT T_{} = ctx->tab[{}];",
-                c.name(),
-                conn_index(c)
-            )
-            .unwrap();
-        }
-        for &sc in &self.scalars {
-            let d = &self.prog.scalars[sc as usize];
-            let member = match d.dtype {
-                DType::F64 => "f64",
-                DType::F32 => "f32",
-                DType::I32 => "i32",
-                DType::Bool => "b",
-            };
-            writeln!(
-                s,
-                "    const {} S{sc} = ctx->sc[{sc}].{member};",
-                ctype(d.dtype)
-            )
-            .unwrap();
-        }
-        for &b in &self.bounds_used {
-            match self.fixed {
-                Some(fx) => {
-                    let (dim, bound) = self.shared.bounds[b];
-                    let v = bound
-                        .resolve(dim, fx.grid, fx.nlev)
-                        .map_err(|m| self.err(m))?;
-                    writeln!(s, "    const foehn_idx B{b} = {v};").unwrap()
-                }
-                None => writeln!(s, "    const foehn_idx B{b} = ctx->bounds[{b}];").unwrap(),
-            }
-        }
-        Ok(s)
     }
 }
