@@ -28,6 +28,7 @@ use foehn_grid::{Connectivity, Grid, Location, Zone};
 use foehn_icon::common::constants::{CPD, P0REF, RD};
 use foehn_icon::fields::interpolation::SparseField;
 use foehn_icon::fields::Columns;
+use rayon::prelude::*;
 
 /// Pressure `p0ref·π^(cpd/rd)`, Pa, of every cell and level.
 pub fn pressure(exner: &Columns) -> Columns {
@@ -73,16 +74,19 @@ fn inner_range(grid: &Grid, loc: Location) -> (usize, usize) {
 fn columns_where(
     n: usize,
     nlev: usize,
-    inside: impl Fn(usize) -> bool,
-    f: impl Fn(usize, &mut [f64]),
+    inside: impl Fn(usize) -> bool + Sync,
+    f: impl Fn(usize, &mut [f64]) + Sync,
 ) -> Columns {
     let mut data = vec![f64::NAN; n * nlev];
-    for (i, col) in data.chunks_mut(nlev.max(1)).enumerate().take(n) {
-        if inside(i) {
+    // Columns are independent (each written by its own closure call): in parallel.
+    data.par_chunks_mut(nlev.max(1))
+        .enumerate()
+        .take(n)
+        .filter(|(i, _)| inside(*i))
+        .for_each(|(i, col)| {
             col.fill(0.0);
             f(i, col);
-        }
-    }
+        });
     Columns::from_vec(n, nlev, data).expect("n columns")
 }
 

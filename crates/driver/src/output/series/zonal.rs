@@ -7,6 +7,7 @@
 use super::lsq::NormalEquations;
 use foehn_grid::{Connectivity, Grid, Location};
 use foehn_icon::fields::Columns;
+use rayon::prelude::*;
 use std::f64::consts::FRAC_PI_2;
 
 /// The latitude bands of a grid's cells.
@@ -73,34 +74,48 @@ impl ZonalBands {
             return None;
         }
         let levels = f.levels();
+        // Bands are independent: fitted in parallel, each into its own cells' values.
+        let bands: Vec<Vec<f64>> = (0..self.members.len())
+            .into_par_iter()
+            .map(|b| self.band_fit(b, f, levels))
+            .collect();
         let mut out = vec![f64::NAN; f.len() * levels];
-        let mut fits = vec![NormalEquations::<4>::new(); levels];
-        for (b, cells) in self.members.iter().enumerate() {
-            let centre = -FRAC_PI_2 + (b as f64 + 0.5) * self.width;
-            let x = |c: usize| (self.lat[c] - centre) / self.width;
-            fits.iter_mut().for_each(|e| *e = NormalEquations::new());
-            let window = b.saturating_sub(1)..(b + 2).min(self.members.len());
-            for &c in window.flat_map(|w| &self.members[w]) {
-                let xc = x(c);
-                let basis = [1.0, xc, xc * xc, xc * xc * xc];
-                for (e, &y) in fits.iter_mut().zip(f.column(c)) {
-                    if y.is_finite() {
-                        e.add(&basis, y, self.area[c]);
-                    }
-                }
-            }
-            let solved: Vec<_> = fits.iter().map(|e| e.solve_best()).collect();
-            for &c in cells {
-                let xc = x(c);
-                for (k, fit) in solved.iter().enumerate() {
-                    let (y, o) = (f.get(c, k), &mut out[c * levels + k]);
-                    if let (true, Some((m, coeff))) = (y.is_finite(), fit) {
-                        *o = coeff[..*m].iter().rev().fold(0.0, |acc, a| acc * xc + a);
-                    }
-                }
+        for (cells, values) in self.members.iter().zip(&bands) {
+            for (&c, v) in cells.iter().zip(values.chunks_exact(levels)) {
+                out[c * levels..(c + 1) * levels].copy_from_slice(v);
             }
         }
         Columns::from_vec(f.len(), levels, out)
+    }
+
+    /// The fitted zonal mean at band `b`'s cells, `levels` values a cell in the band's
+    /// cell order (NaN where `f` is NaN or no fit exists).
+    fn band_fit(&self, b: usize, f: &Columns, levels: usize) -> Vec<f64> {
+        let centre = -FRAC_PI_2 + (b as f64 + 0.5) * self.width;
+        let x = |c: usize| (self.lat[c] - centre) / self.width;
+        let mut fits = vec![NormalEquations::<4>::new(); levels];
+        let window = b.saturating_sub(1)..(b + 2).min(self.members.len());
+        for &c in window.flat_map(|w| &self.members[w]) {
+            let xc = x(c);
+            let basis = [1.0, xc, xc * xc, xc * xc * xc];
+            for (e, &y) in fits.iter_mut().zip(f.column(c)) {
+                if y.is_finite() {
+                    e.add(&basis, y, self.area[c]);
+                }
+            }
+        }
+        let solved: Vec<_> = fits.iter().map(|e| e.solve_best()).collect();
+        let cells = &self.members[b];
+        let mut out = vec![f64::NAN; cells.len() * levels];
+        for (&c, o) in cells.iter().zip(out.chunks_exact_mut(levels)) {
+            let xc = x(c);
+            for (k, fit) in solved.iter().enumerate() {
+                if let (true, Some((m, coeff))) = (f.get(c, k).is_finite(), fit) {
+                    o[k] = coeff[..*m].iter().rev().fold(0.0, |acc, a| acc * xc + a);
+                }
+            }
+        }
+        out
     }
 }
 
