@@ -1,5 +1,5 @@
 //! Grids by name or file for every command: generated from a name (`r2b4`,
-//! `r2b6:cap:46,8,800`, a torus) or read from an ICON grid file.
+//! `r2b4:spring`, `r2b6:cap:46,8,800`, a torus) or read from an ICON grid file.
 
 use anyhow::Result;
 use foehn_grid::{Grid, GridSpec};
@@ -7,22 +7,7 @@ use std::path::Path;
 
 /// Builds a grid from a name, with an optional sphere radius.
 pub fn build(name: &str, radius: Option<f64>) -> Result<Grid> {
-    let spec = GridSpec::parse(name)?;
-    let grid = match (spec, radius) {
-        (GridSpec::Icosahedral { root, bisections }, Some(r)) => {
-            Grid::icosahedral(root, bisections, r)?
-        }
-        (
-            GridSpec::LimitedArea {
-                root,
-                bisections,
-                region,
-            },
-            Some(r),
-        ) => foehn_grid::generate::limited_area(&Grid::icosahedral(root, bisections, r)?, &region)?,
-        (spec, _) => spec.build()?,
-    };
-    Ok(grid)
+    Ok(GridSpec::parse(name)?.build_with_radius(radius)?)
 }
 
 /// Loads a grid from a file path (if it exists or ends in `.nc`) or builds it from a name.

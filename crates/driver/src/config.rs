@@ -350,7 +350,9 @@ pub fn grid_kind_of_name(grid: &str) -> Result<Option<GridKind>, ConfigError> {
     let spec =
         GridSpec::parse(grid).map_err(|e| invalid("[run] grid (--grid)", grid, e.to_string()))?;
     Ok(Some(match spec {
-        GridSpec::Icosahedral { root, bisections } => GridKind::Icosahedral { root, bisections },
+        GridSpec::Icosahedral {
+            root, bisections, ..
+        } => GridKind::Icosahedral { root, bisections },
         GridSpec::LimitedArea {
             root, bisections, ..
         } => GridKind::LimitedArea {

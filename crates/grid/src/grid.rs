@@ -1,7 +1,9 @@
 //! The `Grid`: topology, point positions, geometry and zones, with its provenance.
 
 use crate::error::{GridError, Result};
-use crate::generate::{icosahedral_counts, icosahedral_mesh, torus_mesh, TorusLayout};
+use crate::generate::{
+    icosahedral_counts, icosahedral_mesh_optimised, torus_mesh, Optimisation, TorusLayout,
+};
 use crate::geometry::{Geometry, Points};
 use crate::space::Space;
 use crate::topology::Topology;
@@ -79,6 +81,17 @@ pub struct Grid {
 impl Grid {
     /// Global icosahedral grid RnBk on a sphere of the given radius.
     pub fn icosahedral(root: u32, bisections: u32, radius: f64) -> Result<Grid> {
+        Self::icosahedral_optimised(root, bisections, radius, Optimisation::Plain)
+    }
+
+    /// Global icosahedral grid RnBk with vertex positions placed by `optimisation`
+    /// (same topology and numbering as the plain grid; named e.g. `r2b4:spring`).
+    pub fn icosahedral_optimised(
+        root: u32,
+        bisections: u32,
+        radius: f64,
+        optimisation: Optimisation,
+    ) -> Result<Grid> {
         if radius.is_nan() || radius <= 0.0 || radius.is_infinite() {
             return Err(GridError::InvalidParameters(format!(
                 "radius {radius} must be positive"
@@ -87,7 +100,7 @@ impl Grid {
         // 20·n²·4^k cells, checked before any allocation (as a float: no overflow).
         let estimate = 20.0 * f64::from(root).powi(2) * 4f64.powi(bisections as i32);
         crate::limits::check_cells(&format!("R{root}B{bisections}"), estimate)?;
-        let (verts, cells) = icosahedral_mesh(root, bisections)?;
+        let (verts, cells) = icosahedral_mesh_optimised(root, bisections, optimisation)?;
         let space = Space::Sphere { radius };
         let topology = Topology::from_cells(verts.len(), &cells)?;
         debug_assert_eq!(
@@ -99,7 +112,7 @@ impl Grid {
             icosahedral_counts(root, bisections)
         );
         Ok(Self::assemble(
-            format!("r{root}b{bisections}"),
+            format!("r{root}b{bisections}{}", optimisation.name_suffix()),
             GridKind::Icosahedral { root, bisections },
             space,
             topology,

@@ -3,6 +3,7 @@
 
 use crate::error::{GridError, Result};
 use crate::generate::renumber_vertices_by_first_use;
+use crate::generate::spring::{relax_level, Optimisation};
 use crate::space::{add, normalize, scale, sub, unit_from_lat_lon, Vec3};
 use crate::topology::MAX_VERTEX_DEGREE;
 
@@ -69,6 +70,17 @@ impl MidpointCache {
 
 /// Vertex positions (unit vectors) and counter-clockwise cells of grid RnBk.
 pub fn icosahedral_mesh(root: u32, bisections: u32) -> Result<(Vec<Vec3>, Vec<[u32; 3]>)> {
+    icosahedral_mesh_optimised(root, bisections, Optimisation::Plain)
+}
+
+/// Vertex positions and cells of grid RnBk, positions placed by `optimisation` after
+/// each bisection (as ICON's grid generator does; the root division is never moved).
+/// Topology and numbering do not depend on the optimisation.
+pub fn icosahedral_mesh_optimised(
+    root: u32,
+    bisections: u32,
+    optimisation: Optimisation,
+) -> Result<(Vec<Vec3>, Vec<[u32; 3]>)> {
     if root == 0 || root > 64 || bisections > 12 {
         return Err(GridError::InvalidParameters(format!(
             "R{root}B{bisections}: root must be 1..=64 and bisections 0..=12"
@@ -90,6 +102,9 @@ pub fn icosahedral_mesh(root: u32, bisections: u32) -> Result<(Vec<Vec3>, Vec<[u
             next.extend([[a, ab, ca], [ab, bc, ca], [ab, b, bc], [ca, bc, c]]);
         }
         cells = next;
+        if let Optimisation::Spring { beta } = optimisation {
+            relax_level(&mut verts, &cells, beta)?;
+        }
     }
     Ok(renumber_vertices_by_first_use(verts, cells))
 }

@@ -1,11 +1,14 @@
-//! Grid generators: global icosahedral, torus and limited-area cut-outs.
+//! Grid generators: global icosahedral (plain or spring-dynamics optimised), torus and
+//! limited-area cut-outs.
 
 mod icosahedral;
 mod limited_area;
+mod spring;
 mod torus;
 
-pub use icosahedral::{icosahedral_counts, icosahedral_mesh};
+pub use icosahedral::{icosahedral_counts, icosahedral_mesh, icosahedral_mesh_optimised};
 pub use limited_area::{limited_area, Cap, LatLonBox, Region};
+pub use spring::{Optimisation, Relaxation, SpringNetwork, ICON_BETA_SPRING, MAX_BETA_SPRING};
 pub use torus::{torus_mesh, TorusLayout};
 
 use crate::space::Vec3;
