@@ -4,7 +4,7 @@
 ICON4Py's standalone driver (``icon4py.model.standalone_driver``, PyPI ``icon4py==0.2.0``
 with ``gt4py==1.1.10``) runs ICON's JW experiment ``exclaim_nh35_tri_jws``: the JW steady
 state (no perturbation) on a global grid with 35 levels (model top 23 500 m, flat above
-16 000 m, SLEVE over the JW surface), one 300 s time step of 5 ``solve_nonhydro``
+16 000 m, SLEVE over the JW surface), time steps of 300 s, each 5 ``solve_nonhydro``
 substeps followed by the diffusion (Smagorinsky + 4th order, no initial diffusion). Its
 initial condition and its dycore are themselves datatested against Fortran ICON at the
 tolerances foehn's test uses, so ICON4Py computing on foehn's grid file is the closest
@@ -21,10 +21,18 @@ writes a small ``.npz`` for ``crates/driver/tests/jw_datatest.rs``:
 - ``cell_lat``/``cell_lon``/``edge_lat``/``edge_lon`` (rad) of the samples, ``vct_a``
   (m, nlev + 1) and ``z_ifc`` (m, [cells, nlev + 1]) at the sampled cells: the test checks
   that foehn's grid and vertical grid are the ones the reference was made on;
-- ``initial_<f>`` and ``step_<f>`` for ``f`` in vn [edges, nlev], w [cells, nlev + 1],
-  rho, exner, theta_v [cells, nlev]: the state at t = 0 and after one time step;
-- ``initial_norms`` / ``step_norms`` [5, 2] (the step's arrays only without ``--initial-only``): (root mean square, largest |x|) of the
-  whole fields in the order vn, w, rho, exner, theta_v.
+- ``initial_<f>`` and ``step<n>_<f>`` for ``f`` in vn [edges, nlev], w [cells, nlev + 1],
+  rho, exner, theta_v [cells, nlev]: the state at t = 0 and after ``n`` time steps, for
+  each ``n`` of ``--at`` (default: every step up to ``--steps``, default 1);
+- ``initial_norms`` / ``step<n>_norms`` [5, 2] (the steps' arrays only without
+  ``--initial-only``): (root mean square, largest |x|) of the whole fields in the order
+  vn, w, rho, exner, theta_v;
+- ``step<n>_info`` [4]: ICON4Py's substeps in step ``n``, the step's largest vertical
+  CFL number, whether the CFL watch mode is on after it (0/1), the simulated time (s).
+
+The committed file is made with ``--steps 2``: the second step is the first to run the
+solver's paths for later steps (``at_initial_timestep`` false: the predictor reuses the
+previous corrector's advection tendencies).
 
 How to run (CPU only, gt4py's ``gtfn_cpu`` backend: a C++ compiler, CMake (pulled in by
 pip) and the Boost headers, e.g. apt ``libboost-dev``; the first run compiles ICON4Py's
@@ -36,11 +44,17 @@ cache and take under a minute)::
     foehn grid generate r2b4 -o /tmp/r2b4.nc
     PATH=/work/venv-icon4py/bin:$PATH \\
     GT4PY_BUILD_CACHE_LIFETIME=persistent GT4PY_BUILD_CACHE_DIR=/work/venv-icon4py/gt4py-cache \\
-        python scripts/datatest/icon4py_jw_reference.py --grid /tmp/r2b4.nc \\
+        python scripts/datatest/icon4py_jw_reference.py --grid /tmp/r2b4.nc --steps 2 \\
             --output crates/driver/tests/data/jw_r2b4_icon4py.npz
 
-``--full FILE.npz`` also writes every point of both states and the static fields the
-initial state is made from (for looking into a disagreement; not committed).
+``--full FILE.npz`` also writes every point of the states (``initial_<f>``,
+``step<n>_<f>``) and the static fields the initial state is made from (for looking into a
+disagreement, and for ``compare_multistep.py``; not committed).
+
+Over a day (bench/results/2026-11-24-cpu-icon4py-multistep.md; about 10 s a step here)::
+
+    python scripts/datatest/icon4py_jw_reference.py --grid /tmp/r2b4.nc --steps 288 \\
+        --at 1,2,3,12,36,72,144,216,288 --output /tmp/ref288.npz --full /tmp/icon_full288.npz
 
 ICON4Py's embedded (pure NumPy) backend cannot run these programs in gt4py 1.1.10
 (``concat_where`` on a domain condition is not implemented there), hence ``gtfn_cpu``.
@@ -79,12 +93,27 @@ def parse_args() -> argparse.Namespace:
         help="only the initial state (ICON4Py's static fields without the dycore's programs: "
         "minutes instead of the dycore's compilation)",
     )
+    p.add_argument("--steps", type=int, default=1, help="time steps to run (default 1)")
+    p.add_argument(
+        "--at",
+        help="comma-separated steps after which to write the state (default: every step)",
+    )
     p.add_argument(
         "--icon4py-normals",
         action="store_true",
         help="keep ICON4Py's own edge normals for the initial wind instead of the grid file's",
     )
-    return p.parse_args()
+    args = p.parse_args()
+    if args.steps < 1:
+        p.error("--steps must be at least 1")
+    try:
+        at = sorted({int(n) for n in args.at.split(",")}) if args.at else []
+    except ValueError:
+        p.error(f"--at {args.at!r}: not a comma-separated list of step numbers")
+    if any(n < 1 or n > args.steps for n in at):
+        p.error(f"--at {args.at!r}: every step must be within 1..--steps ({args.steps})")
+    args.at = at or list(range(1, args.steps + 1))
+    return args
 
 
 def check_versions() -> None:
@@ -151,6 +180,35 @@ def use_file_normals(geometry, grid_file: pathlib.Path, backend) -> None:
             )
         }
     geometry.register_provider(factory.PrecomputedFieldProvider(normals))
+
+
+def run_steps(driver, ds, at: list[int], t0: float) -> dict[int, dict[str, np.ndarray]]:
+    """Runs ICON4Py's time loop up to the last step of ``at`` (``time_integration`` over
+    the stretches between those steps: its state, substep count, CFL watch mode and clock
+    carry over from one call to the next), the prognostic state and ``info`` after each
+    step of ``at``."""
+    t = driver.model_time_variables
+    cfl = []
+    adjust = driver._adjust_ndyn_substeps_var
+
+    def recording(diagnostic_state):
+        # Called after each step, before the watch mode changes the substep count.
+        cfl.append((t.ndyn_substeps_var, float(np.asarray(diagnostic_state.max_vertical_cfl[()]))))
+        adjust(diagnostic_state)
+
+    driver._adjust_ndyn_substeps_var = recording
+    states, done = {}, 0
+    for n in at:
+        t.n_time_steps = n - done
+        driver.time_integration(ds, do_prep_adv=False)
+        done = n
+        substeps, step_cfl = cfl[-1]
+        states[n] = prognostics(ds.prognostics.current)
+        states[n]["info"] = np.array(
+            [substeps, step_cfl, float(t.cfl_watch_mode), t.elapsed_time_in_seconds]
+        )
+        print(f"step {n} after {time.time() - t0:.0f} s (vertical CFL {step_cfl:.3e})", flush=True)
+    return states
 
 
 def prognostics(state) -> dict[str, np.ndarray]:
@@ -280,11 +338,7 @@ def main() -> None:
         )
         initial = prognostics(ds.prognostics.current)
         print(f"initial state after {time.time() - t0:.0f} s", flush=True)
-        step = None
-        if not args.initial_only:
-            driver.time_integration(ds, do_prep_adv=False)
-            step = prognostics(ds.prognostics.current)
-            print(f"one time step after {time.time() - t0:.0f} s", flush=True)
+        steps = {} if args.initial_only else run_steps(driver, ds, args.at, t0)
 
     grid = driver.grid
     cells, edges = samples(grid)
@@ -302,17 +356,18 @@ def main() -> None:
         "z_ifc": np.asarray(z_ifc)[cells],
         "initial_norms": norms(initial),
     }
-    states = [("initial", initial)] + ([("step", step)] if step is not None else [])
+    states = [("initial", initial)] + [(f"step{n}", state) for n, state in steps.items()]
     for name, state in states:
         out[f"{name}_norms"] = norms(state)
-        for field, data in state.items():
-            out[f"{name}_{field}"] = data[edges] if field == "vn" else data[cells]
+        for field in FIELDS:
+            out[f"{name}_{field}"] = state[field][edges] if field == "vn" else state[field][cells]
+        if "info" in state:
+            out[f"{name}_info"] = state["info"]
     args.output.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.output, **out)
     print(f"{args.output}: {args.output.stat().st_size / 1024:.0f} KiB", flush=True)
     if args.full:
-        full = {f"initial_{k}": v for k, v in initial.items()}
-        full.update({f"step_{k}": v for k, v in (step or {}).items()})
+        full = {f"{name}_{k}": v for name, state in states for k, v in state.items()}
         for name in (
             metrics.CELL_HEIGHT_ON_HALF_LEVEL,
             metrics.Z_MC,
@@ -325,7 +380,7 @@ def main() -> None:
         ):
             full[name] = np.asarray(f.metrics_field_source.get(name).asnumpy())
         np.savez(args.full, **full)
-        print(f"{args.full}: every point of both states", flush=True)
+        print(f"{args.full}: every point of the states", flush=True)
     for name, state in states:
         print(
             name + ":", ", ".join(f"{k} rms {n[0]:.6e} max {n[1]:.6e}" for k, n in zip(FIELDS, norms(state)))
