@@ -204,3 +204,33 @@ fn spring_grid_is_a_steady_state() {
     // Positions of the wrong count are an error, not a panic.
     assert!(net.residual(&before[1..]).is_err());
 }
+
+/// An independent check of the solver: the steady state keeps the grid's icosahedral
+/// symmetry, so turning it by 72° about the pole (an icosahedron vertex) maps every
+/// vertex onto a vertex.
+#[test]
+fn spring_grid_keeps_the_fivefold_symmetry_about_the_pole() {
+    let g = build("r2b3:spring");
+    let p = &g.points.vertex;
+    let mut by_z: Vec<usize> = (0..p.len()).collect();
+    by_z.sort_by(|&a, &b| p[a][2].total_cmp(&p[b][2]));
+    let (s, c) = (72f64.to_radians().sin(), 72f64.to_radians().cos());
+    let mut worst: f64 = 0.0;
+    for q in p {
+        let r = [c * q[0] - s * q[1], s * q[0] + c * q[1], q[2]];
+        let start = by_z.partition_point(|&i| p[i][2] < r[2] - 1e-9);
+        let nearest = by_z[start..]
+            .iter()
+            .take_while(|&&i| p[i][2] <= r[2] + 1e-9)
+            .map(|&i| {
+                let d = [p[i][0] - r[0], p[i][1] - r[1], p[i][2] - r[2]];
+                (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+            })
+            .fold(f64::INFINITY, f64::min);
+        worst = worst.max(nearest);
+    }
+    assert!(
+        worst < 1e-10,
+        "a turned vertex is {worst} rad from every vertex"
+    );
+}
