@@ -231,12 +231,13 @@ impl Program {
     }
 
     /// The temporaries a column kernel computing `stencils` keeps in per-thread column
-    /// arrays instead of memory (empty for other kernels): temporaries with levels on
+    /// arrays instead of memory (empty for other kernels and kernels of one stencil,
+    /// whose temporaries nobody else reads): temporaries with levels on
     /// the kernel's location and no neighbour dimension that a member writes, that no
     /// stencil outside the kernel reads or writes, that members read only in their own
     /// column, and that no member reads from a snapshot.
     pub fn column_locals(&self, stencils: &[usize]) -> BTreeSet<FieldId> {
-        if !self.is_column_kernel(stencils) {
+        if stencils.len() < 2 || !self.is_column_kernel(stencils) {
             return BTreeSet::new();
         }
         let location = self.stencils[stencils[0]].location;

@@ -4,7 +4,9 @@
 //! temporaries into their consumers (recomputing them at
 //! neighbour points when that is cheaper than a round trip through memory), removal of
 //! stencils and temporaries that became dead, and compaction of the expression arena.
-//! Common subexpressions are shared already: the DSL hash-conses the arena.
+//! Common subexpressions are shared already: the DSL hash-conses the arena. The
+//! schedule then groups stencils into kernels: column kernels around scans
+//! ([`column`]), k-parallel fusion of the rest ([`fuse`]), launch choices ([`schedule`]).
 //!
 //! Every decision depends only on the IR (ids, counts), never on hash-map order or
 //! addresses, so optimising twice gives the same program (tested).

@@ -209,45 +209,78 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    /// A column kernel of several members: per horizontal point, each member in
-    /// program order under the guard of its points, over its own levels (its scans'
-    /// columns first, then its outputs level by level), so each member sees what the
-    /// earlier ones left in the column (ADR 0019).
+    /// A column kernel of several members: each member in program order over its own
+    /// levels (its scans' columns first, then its outputs level by level), so each
+    /// member sees what the earlier ones left in its column (ADR 0019). On the GPU a
+    /// thread runs every member at its point, under the guard of the member's points;
+    /// in C each block of [`COLUMN_BLOCK`] points runs a member on all its columns
+    /// before the next one (levels outer for members without scans: unit-stride loads),
+    /// which computes the same because no dependency leaves a column.
     fn column_members(&mut self, members: &[&'a Stencil]) -> Result<(), CodegenError> {
         let st = self.st;
         let cuda = matches!(self.target, Target::Cuda);
         if !cuda {
-            self.open("for (foehn_idx h = h0; h < h1; ++h)");
+            let b = COLUMN_BLOCK;
+            self.open(format!("for (foehn_idx hb = h0; hb < h1; hb += {b})"));
+            self.line(format!(
+                "const foehn_idx hb1 = hb + {b} < h1 ? hb + {b} : h1;"
+            ));
         }
         for (m, &member) in members.iter().enumerate() {
             self.st = member;
             self.line(format!("/* stencil `{}` */", member.name));
-            let d = |i: usize| self.dom_bound(4 * m + i);
-            let guard = format!("if (h >= {} && h < {})", d(0), d(1));
-            let levels = format!("const foehn_idx ck0 = {}, ck1 = {};", d(2), d(3));
-            self.open(guard);
+            let [d0, d1, d2, d3] = [0, 1, 2, 3].map(|i| self.dom_bound(4 * m + i));
             let scans: Vec<ExprId> = self
                 .prog
                 .reachable(member.root)
                 .into_iter()
                 .filter(|&id| matches!(self.prog.node(id), Node::Scan { .. }))
                 .collect();
-            if member.vertical.is_some() {
-                self.line(levels);
-                self.col_range = ("ck0".into(), "ck1".into());
-                for &sid in &scans {
-                    self.emit_scan_column(sid)?;
-                }
-                self.open("for (foehn_idx k = ck0; k < ck1; ++k)");
-                self.point(member)?;
-                self.close();
-                self.col_range = ("k0".into(), "k1".into());
-            } else if scans.is_empty() {
-                self.line("const foehn_idx k = 0;");
-                self.point(member)?;
-            } else {
+            let has_k = member.vertical.is_some();
+            if !has_k && !scans.is_empty() {
                 return Err(self.err("a scan in a stencil without levels"));
             }
+            if cuda {
+                self.open(format!("if (h >= {d0} && h < {d1})"));
+            } else {
+                self.open("");
+                self.line(format!(
+                    "const foehn_idx ch0 = hb > {d0} ? hb : {d0}, ch1 = hb1 < {d1} ? hb1 : {d1};"
+                ));
+            }
+            if has_k {
+                self.line(format!("const foehn_idx ck0 = {d2}, ck1 = {d3};"));
+                self.col_range = ("ck0".into(), "ck1".into());
+            } else {
+                self.line("const foehn_idx k = 0;");
+            }
+            let columns = "for (foehn_idx h = ch0; h < ch1; ++h)";
+            let levels = "for (foehn_idx k = ck0; k < ck1; ++k)";
+            // The loops around the member's point, outermost first.
+            let loops: Vec<&str> = match (cuda, scans.is_empty(), has_k) {
+                (true, _, true) => vec![levels],
+                (true, _, false) => vec![],
+                (false, true, true) => vec![levels, columns],
+                (false, true, false) => vec![columns],
+                (false, false, _) => {
+                    self.open(columns);
+                    vec![levels]
+                }
+            };
+            for &sid in &scans {
+                self.emit_scan_column(sid)?;
+            }
+            for l in &loops {
+                self.open(*l);
+            }
+            self.point(member)?;
+            for _ in &loops {
+                self.close();
+            }
+            if !cuda && !scans.is_empty() {
+                self.close();
+            }
+            self.col_range = ("k0".into(), "k1".into());
             self.close();
         }
         if !cuda {
@@ -255,6 +288,15 @@ impl<'a> Gen<'a> {
         }
         self.st = st;
         Ok(())
+    }
+
+    /// The index of level `k` of the current point in local temporary `LT<i>`: the
+    /// level on the GPU (a thread's own column), level-major over the block's points in C.
+    pub(super) fn local_index(&self, k: &str) -> String {
+        match self.target {
+            Target::Cuda => k.to_string(),
+            Target::C => format!("({k}) * {COLUMN_BLOCK} + (h - hb)"),
+        }
     }
 
     /// On the GPU, a column kernel's per-thread arrays hold `FOEHN_MAXK` levels: the
@@ -297,7 +339,8 @@ impl<'a> Gen<'a> {
                 val.s().to_string()
             };
             if self.local.contains(f) {
-                self.line(format!("LT{i}[k] = {value};"));
+                let at = self.local_index("k");
+                self.line(format!("LT{i}[{at}] = {value};"));
                 continue;
             }
             self.line(format!("WR{i}[h*SH{i}{kpart}] = {value};"));
@@ -383,6 +426,10 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 }
+
+/// Points of a C column kernel's block: each member runs on the block's columns before
+/// the next (see `Gen::column_members`); local temporaries hold a block's columns.
+pub(super) const COLUMN_BLOCK: usize = 32;
 
 /// Whether the domain `outer` (`[h0, h1, k0, k1]`) contains `inner`.
 fn contains(outer: &[i64; 4], inner: &[i64; 4]) -> bool {

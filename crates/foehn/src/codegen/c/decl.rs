@@ -45,10 +45,10 @@ impl Gen<'_> {
                 self.reads.contains(&f) && self.writes.contains(&f) && !snapshot.contains(&f);
             let restrict = if both { "" } else { " FOEHN_RESTRICT" };
             if self.local.contains(&f) {
-                // A per-thread column, indexed by level (sized by `NK` on the CPU; the
-                // kernel checks `NK <= FOEHN_MAXK` on the GPU).
+                // A per-thread column indexed by level on the GPU (the kernel checks
+                // `NK <= FOEHN_MAXK`); in C the columns of a block of points.
                 let size = match self.target {
-                    Target::C => format!("NK{i} > 0 ? NK{i} : 1"),
+                    Target::C => format!("{} * (NK{i} > 0 ? NK{i} : 1)", body::COLUMN_BLOCK),
                     Target::Cuda => "FOEHN_MAXK".into(),
                 };
                 s.push_str(&self.strides(f));

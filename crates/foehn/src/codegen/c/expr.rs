@@ -215,7 +215,13 @@ impl Gen<'_> {
         };
         let value = match (self.local.contains(&f), kk.as_deref()) {
             // A column kernel's local temporary: read in the own column (ADR 0019).
-            (true, Some(kk)) => format!("LT{i}[{kk}]"),
+            (true, Some(kk)) if pt.h == "h" => format!("LT{i}[{}]", self.local_index(kk)),
+            (true, _) => {
+                return Err(self.err(format!(
+                    "local temporary `{}` read outside its own column",
+                    d.name
+                )))
+            }
             _ => load(i, dims, &pt.h, j.as_deref(), kk.as_deref()),
         };
         Ok(if d.ty.dtype == DType::Bool {
