@@ -174,12 +174,12 @@ def main() -> None:
         info = ours["info"] if "info" in ours.files else None
         rows.append((n, cols, asym, info, icon.get(f"{name}_info")))
     if args.markdown:
-        head = "| step | " + " | ".join(f"{f} max abs diff / rms rel / rel to change" for f in FIELDS)
-        print(head + " | l2(u-ubar) foehn | l2(u-ubar) ICON4Py |")
-        print("|" + "---|" * (len(FIELDS) + 3))
+        head = "| step | t (h) | " + " | ".join(f"{f}: max abs Δ (rms Δ/rms)" for f in FIELDS)
+        print(head + " | l2(u − ū) foehn, m/s | l2(u − ū) ICON4Py, m/s |")
+        print("|" + "---|" * (len(FIELDS) + 4))
         for n, cols, asym, _, _ in rows:
-            cells = " | ".join(f"{m:.1e} / {r:.1e} / {c:.1e}" for _, m, r, c in cols)
-            print(f"| {n} | {cells} | {asym[0]:.4e} | {asym[1]:.4e} |")
+            cells = " | ".join(f"{m:.1e} ({r:.1e})" for _, m, r, _ in cols)
+            print(f"| {n} | {n * 300 / 3600:.2f} | {cells} | {asym[0]:.6e} | {asym[1]:.6e} |")
         return
     for n, cols, asym, info, icon_info in rows:
         print(f"step {n} (t = {n * 300 / 3600:.2f} h)")
