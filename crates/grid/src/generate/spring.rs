@@ -23,11 +23,12 @@ use rayon::prelude::*;
 pub const ICON_BETA_SPRING: f64 = 0.9;
 
 /// Largest `beta` accepted; beyond ICON's stable range (0.9–1.11) the springs are so
-/// compressed that the iteration may fail, which is reported as an error.
+/// compressed that they buckle, which is reported as an error.
 pub const MAX_BETA_SPRING: f64 = 2.0;
 
 /// Time step of the damped spring equation (unit stiffness and mass) for springs under
-/// compression; tension stiffens the network and shortens it (see `step_and_friction`).
+/// compression; under tension the network is stiffer and the step shorter (see
+/// `step_and_friction`).
 const DT: f64 = 0.7;
 /// Friction per radian of natural length: close to critical damping of the slowest
 /// (largest-scale) modes, whose stiffness falls with the square of the edge length.
@@ -235,8 +236,9 @@ impl SpringNetwork {
     }
 
     /// Time step and friction for the positions `pos`: the step shrinks with the
-    /// tension `t = 1 − len0 / mean arc` as `DT / sqrt(1 + t)` (tension adds transverse
-    /// stiffness); the friction scales with the natural length.
+    /// tension `t = 1 − len0 / mean arc` as `DT / (1 + t)` (tension adds transverse
+    /// stiffness; stable with a margin down to beta → 0); the friction scales with the
+    /// natural length.
     fn step_and_friction(&self, pos: &[Vec3]) -> (f64, f64) {
         let (sum, count) = (0..self.n_vertices())
             .flat_map(|i| {
@@ -250,14 +252,14 @@ impl SpringNetwork {
         let mean_arc = sum / count.max(1) as f64;
         let tension = (1.0 - self.len0 / mean_arc).clamp(0.0, 1.0);
         let friction = (FRICTION_PER_RADIAN * self.len0).min(MAX_FRICTION);
-        (DT / (1.0 + tension).sqrt(), friction)
+        (DT / (1.0 + tension), friction)
     }
 
     fn failed(&self, what: &str) -> GridError {
         GridError::InvalidParameters(format!(
-            "spring dynamics {what} (natural length {:.3e} rad, {} vertices); the springs \
-             buckle for beta much above ICON's {ICON_BETA_SPRING} (stable range 0.9–1.11, \
-             narrower on fine grids): choose beta closer to it",
+            "spring dynamics {what} (natural length {:.3e} rad, {} vertices): choose beta \
+             closer to ICON's {ICON_BETA_SPRING} (its stable range is 0.9–1.11, narrower on \
+             fine grids; far above it the springs buckle)",
             self.len0,
             self.n_vertices()
         ))
