@@ -6,7 +6,7 @@
 //! jw-test.md). The second step is the first to run the paths of later steps
 //! (`at_initial_timestep` false: the predictor reuses the previous corrector's advection
 //! tendencies, the tendency slots swap); ICON4Py's one-step tolerances apply to it too
-//! (foehn agrees with ICON4Py to round-off over 288 steps:
+//! (foehn agrees with ICON4Py to round-off over 432 steps:
 //! bench/results/2026-11-24-cpu-icon4py-multistep.md).
 //!
 //! The reference, `tests/data/jw_r2b4_icon4py.npz`, holds a deterministic sample of the
