@@ -42,11 +42,13 @@ pub struct BenchArgs {
     /// removed, kernels fused, k-blocking, 32-bit indices, sizes fixed at compile time;
     /// launch parameters from the model) and/or tuned (optimised, then block size and
     /// k-block measured per kernel on the GPU; persisted in the cache). Ablations:
-    /// `optimised/without-fuse`, `optimised/inline8` (several `/` parts allowed).
+    /// `optimised/without-fuse`, `optimised/inline8`; opt-in passes:
+    /// `optimised/with-column` (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
-    /// specialise, inline, dead, fuse, kblock, idx32, fixed, kmajor, hoist, stage.
+    /// specialise, inline, dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed,
+    /// kmajor, hoist, stage.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -318,9 +320,16 @@ fn progress(n: usize) -> indicatif::ProgressBar {
     bar
 }
 
-/// The default optimiser options with the named passes off.
-pub(crate) fn without(passes: &[String]) -> Result<foehn::opt::OptOptions> {
+/// The default optimiser options with the named passes off, and the opt-in passes of
+/// `with` on (`column`: column kernels around scans, off by default).
+pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::OptOptions> {
     let mut o = foehn::opt::OptOptions::default();
+    for p in with {
+        match p.as_str() {
+            "column" => o.columns = true,
+            other => bail!("unknown opt-in pass `{other}` (column)"),
+        }
+    }
     for p in passes {
         match p.as_str() {
             "specialise" => o.specialise_regions = false,
@@ -354,21 +363,27 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let mut parts = s.split('/');
             let base = parts.next().unwrap_or_default();
             let mut passes = a.without.clone();
+            let mut with = Vec::new();
             let mut load_factor = a.inline_load_factor;
             for p in parts {
                 if let Some(x) = p.strip_prefix("without-") {
                     passes.push(x.to_string());
+                } else if let Some(x) = p.strip_prefix("with-") {
+                    with.push(x.to_string());
                 } else if let Some(f) = p.strip_prefix("inline") {
                     load_factor = Some(
                         f.parse()
                             .with_context(|| format!("`{p}`: expected inline<N>"))?,
                     );
                 } else {
-                    bail!("`{p}` in schedule `{s}`: expected without-<pass> or inline<N>");
+                    bail!(
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass> or inline<N>"
+                    );
                 }
             }
-            let mut opts = without(&passes)?;
-            let mut label: Vec<String> = passes.iter().map(|p| format!("without-{p}")).collect();
+            let mut opts = without(&passes, &with)?;
+            let mut label: Vec<String> = with.iter().map(|p| format!("with-{p}")).collect();
+            label.extend(passes.iter().map(|p| format!("without-{p}")));
             if let Some(f) = load_factor {
                 opts.inline_load_factor = f;
                 label.push(format!("inline{f}"));

@@ -25,9 +25,12 @@ pub struct ExplainArgs {
     #[arg(long)]
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
-    /// dead, fuse, kblock, idx32, fixed, kmajor, hoist, stage.
+    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist, stage.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
+    /// Opt-in optimiser passes to turn on: column (column kernels around scans, ADR 0019).
+    #[arg(long, value_delimiter = ',')]
+    with: Vec<String>,
     /// The inliner's load factor (as `foehn bench --inline-load-factor`).
     #[arg(long)]
     inline_load_factor: Option<usize>,
@@ -152,7 +155,7 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             a.levels,
             bytes as f64 / 1e6
         );
-        let mut opts = crate::bench_cmd::without(&a.without)?;
+        let mut opts = crate::bench_cmd::without(&a.without, &a.with)?;
         if let Some(f) = a.inline_load_factor {
             opts.inline_load_factor = f;
         }

@@ -70,11 +70,19 @@ fn program(after: After) -> Program {
     .unwrap()
 }
 
+/// The default options with column kernels on (they are opt-in, ADR 0019).
+fn with_columns() -> OptOptions {
+    OptOptions {
+        columns: true,
+        ..OptOptions::default()
+    }
+}
+
 /// Options that keep the temporaries stored (so that the column arrays are exercised).
 fn no_inlining() -> OptOptions {
     OptOptions {
         inline: false,
-        ..OptOptions::default()
+        ..with_columns()
     }
 }
 
@@ -118,8 +126,8 @@ fn pointwise_scan_pointwise_share_one_column_kernel_with_local_temporaries() {
     assert!(!k.k_major);
     let locals: Vec<&str> = k.locals.iter().map(|f| p.field(*f).name.as_str()).collect();
     assert_eq!(locals, ["a", "c"]);
-    // With the default options too (the producer may be inlined).
-    let (schedule, report) = agrees("column (default options)", &p, &OptOptions::default());
+    // With the other passes at their defaults too (the producer may be inlined).
+    let (schedule, report) = agrees("column (default options)", &p, &with_columns());
     assert_eq!(schedule.kernels.len(), 1, "{report}");
 }
 

@@ -76,7 +76,8 @@ pub struct OptOptions {
     pub forward: bool,
     /// Column kernels (with `fuse`): stencils next to a scan stencil whose dependencies
     /// stay in the column share its kernel, a thread per column running them in order
-    /// (see `opt::column`); temporaries only they use stay in per-thread arrays.
+    /// (see `opt::column`); temporaries only they use stay in per-thread arrays. Off by
+    /// default (slower on the GPU as generated today, ADR 0019); `with-column` in bench.
     pub columns: bool,
     /// Column kernels keep the temporaries only their members use in per-thread column
     /// arrays instead of memory.
@@ -102,7 +103,10 @@ impl Default for OptOptions {
             stage: true,
             fuse_clipped: true,
             forward: true,
-            columns: true,
+            // Off by default: on the H100 a thread per column running the members over
+            // whole columns made P9/P13 slower (6.26/6.06 ms against 4.51/4.56 ms at
+            // R2B6 × 80, bench/results/2026-11-24-h100-session5-columns.json; ADR 0019).
+            columns: false,
             column_locals: true,
         }
     }
