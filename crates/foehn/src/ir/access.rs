@@ -8,6 +8,28 @@ impl Program {
     /// is evaluated at (reached through [`Node::point_children`]'s first list only),
     /// `false` when also elsewhere.
     pub fn read_pattern(&self, root: ExprId) -> BTreeMap<FieldId, bool> {
+        self.reads_where(root, |node| node.point_children())
+    }
+
+    /// How the expression at `root` reads each field horizontally: `true` when every
+    /// read is in the column of the point it is evaluated at (at any level: vertical
+    /// shifts, data-dependent levels and scans stay in the column), `false` when some
+    /// read goes through a neighbour.
+    pub fn column_read_pattern(&self, root: ExprId) -> BTreeMap<FieldId, bool> {
+        self.reads_where(root, |node| match node {
+            Node::Shift(..) | Node::Neighbor(..) => (Vec::new(), node.children()),
+            _ => (node.children(), Vec::new()),
+        })
+    }
+
+    /// Per field read under `root`: `true` when every path to it goes through the first
+    /// list of `split` only (children evaluated "here"), `false` when some path passes
+    /// through a child of the second list ("elsewhere").
+    fn reads_where(
+        &self,
+        root: ExprId,
+        split: impl Fn(&Node) -> (Vec<ExprId>, Vec<ExprId>),
+    ) -> BTreeMap<FieldId, bool> {
         let mut out: BTreeMap<FieldId, bool> = BTreeMap::new();
         let mut seen: BTreeSet<(ExprId, bool)> = BTreeSet::new();
         let mut stack = vec![(root, false)];
@@ -17,11 +39,10 @@ impl Program {
             }
             let node = self.node(id);
             if let Node::Field(f) = node {
-                let e = out.entry(*f).or_insert(true);
-                *e &= !moved;
+                *out.entry(*f).or_insert(true) &= !moved;
                 continue;
             }
-            let (here, elsewhere) = node.point_children();
+            let (here, elsewhere) = split(node);
             stack.extend(here.into_iter().map(|c| (c, moved)));
             stack.extend(elsewhere.into_iter().map(|c| (c, true)));
         }

@@ -7,8 +7,8 @@
 //! describe the CUDA kernels; the C target runs every kernel as a loop nest over its
 //! points and has no use for them, so one schedule serves both targets.
 
-use super::{FieldId, Node, Program, Role};
-use std::collections::{BTreeMap, BTreeSet};
+use super::{FieldId, Program, Role};
+use std::collections::BTreeSet;
 
 /// One kernel: the stencils it computes at each of its points, in program order, and
 /// how it is generated and launched.
@@ -199,29 +199,6 @@ impl Program {
 }
 
 impl Program {
-    /// How the expression at `root` reads each field horizontally: `true` when every
-    /// read is in the column of the point it is evaluated at (at any level: vertical
-    /// shifts, data-dependent levels and scans stay in the column), `false` when some
-    /// read goes through a neighbour.
-    pub fn column_read_pattern(&self, root: super::ExprId) -> BTreeMap<FieldId, bool> {
-        let mut out: BTreeMap<FieldId, bool> = BTreeMap::new();
-        let mut seen = BTreeSet::new();
-        let mut stack = vec![(root, false)];
-        while let Some((id, moved)) = stack.pop() {
-            if !seen.insert((id, moved)) {
-                continue;
-            }
-            let node = self.node(id);
-            if let Node::Field(f) = node {
-                *out.entry(*f).or_insert(true) &= !moved;
-                continue;
-            }
-            let across = matches!(node, Node::Shift(..) | Node::Neighbor(..));
-            stack.extend(node.children().into_iter().map(|c| (c, moved || across)));
-        }
-        out
-    }
-
     /// Whether the kernel computing `stencils` is a column kernel: some member has a
     /// scan, so a thread per horizontal point runs every member over its levels, in order.
     pub fn is_column_kernel(&self, stencils: &[usize]) -> bool {
