@@ -226,30 +226,37 @@ pub fn run(a: JwArgs) -> Result<()> {
     }
     let start = Instant::now();
     let mut timers = Timers::new();
-    let grid = grid_load::load(&s.config.run.grid)?;
+    // Every part of the cold start has a timer of its own (the device's covers the
+    // CUDA context, the kernels' compilation or cache loads and the state's upload).
+    let grid = timers.time("initialisation: grid", || {
+        grid_load::load(&s.config.run.grid)
+    })?;
     let spec = s.jw_run_spec();
     let cpu = CpuBackend::default();
-    let cuda = match s.config.run.backend {
-        Backend::Cpu => None,
-        Backend::Cuda => Some(CudaBackend::open(Cache::from_env())?),
-        Backend::Auto => match CudaBackend::open(Cache::from_env()) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                eprintln!("backend auto: no GPU ({e}); the dycore runs on the CPU");
-                None
-            }
-        },
-    };
+    let cuda = timers.time("initialisation: device", || -> Result<_> {
+        Ok(match s.config.run.backend {
+            Backend::Cpu => None,
+            Backend::Cuda => Some(CudaBackend::open(Cache::from_env())?),
+            Backend::Auto => match CudaBackend::open(Cache::from_env()) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    eprintln!("backend auto: no GPU ({e}); the dycore runs on the CPU");
+                    None
+                }
+            },
+        })
+    })?;
     let fields = timers.time("initialisation: fields", || jw_run::fields(&grid, &spec))?;
     let parts = timers.time("initialisation: state", || match &cuda {
         Some(c) => jw_run::parts(&fields, &spec, Engine::Cuda(c)),
         None => jw_run::parts(&fields, &spec, Engine::Cpu(&cpu)),
     })?;
-    let device_diffusion = match &cuda {
-        Some(c) => Some(parts.diffusion.cuda(c)?),
-        None => None,
-    };
+    let device_diffusion = timers.time("initialisation: device", || match &cuda {
+        Some(c) => parts.diffusion.cuda(c).map(Some),
+        None => Ok(None),
+    })?;
     let described = jw_run::description(&spec);
+    let device_start = Instant::now();
     let mut dycore = match (&cuda, &device_diffusion) {
         (Some(c), Some(d)) => {
             let (mut host, settings) = (Box::new(parts.state), spec.settings.clone());
@@ -285,6 +292,12 @@ pub fn run(a: JwArgs) -> Result<()> {
             Integrator::Cpu(Box::new(d))
         }
     };
+    if cuda.is_some() {
+        timers.record(
+            "initialisation: device",
+            device_start.elapsed().as_secs_f64(),
+        );
+    }
     let schedule = match &cuda {
         Some(_) => SeriesSchedule::device(),
         None => SeriesSchedule::host(),
