@@ -84,6 +84,10 @@ pub struct JwArgs {
     /// small files with the cell centres and the coordinates they use.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub output_vars: Option<Vec<String>>,
+    /// Time between the series' full records (p_s minimum, l2 norms, zonal asymmetry;
+    /// each copies the state to the host on the GPU): "6h", "1d", "10 steps" (default 6h).
+    #[arg(long, value_name = "INTERVAL")]
+    pub series_interval: Option<Interval>,
     /// auto (GPU if present, else CPU), cpu or cuda (default auto).
     #[arg(long, value_name = "NAME")]
     pub backend: Option<Backend>,
@@ -213,6 +217,16 @@ pub fn run(a: JwArgs) -> Result<()> {
     if a.timers.is_some() {
         foehn_metrics::set_level(metrics_level.max(foehn_metrics::LEVEL_TOTAL));
     }
+    let series_interval = match a.series_interval {
+        Some(i) => match i
+            .steps(s.dtime, "--series-interval")
+            .map_err(anyhow::Error::msg)?
+        {
+            0 => bail!("--series-interval {i}: must be at least one time step"),
+            n => Some(n as f64 * s.dtime),
+        },
+        None => None,
+    };
     let checkpoints = CheckpointPlan::new(a.checkpoint.clone(), a.checkpoint_interval, s.dtime)
         .map_err(anyhow::Error::msg)?;
     let restart = a.restart.as_deref().map(Checkpoint::read).transpose()?;
@@ -298,10 +312,13 @@ pub fn run(a: JwArgs) -> Result<()> {
             device_start.elapsed().as_secs_f64(),
         );
     }
-    let schedule = match &cuda {
+    let mut schedule = match &cuda {
         Some(_) => SeriesSchedule::device(),
         None => SeriesSchedule::host(),
     };
+    if let Some(interval) = series_interval {
+        schedule.interval = interval;
+    }
     let time0 = dycore.time();
     let csv = output.as_ref().map(|o| series_path(&o.path));
     // A restart keeps the series written before it: its own file from the restart on.

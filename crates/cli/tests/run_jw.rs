@@ -234,3 +234,45 @@ fn missing_config_file_is_named() {
         &["/nonexistent/jw.toml", "cannot read"],
     );
 }
+
+#[test]
+fn series_interval_sets_the_full_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("jw.nc");
+    let out = out.to_str().unwrap();
+    let full_records = |interval: Option<&str>| {
+        let mut args = vec![
+            "--grid",
+            "r2b2",
+            "--levels",
+            "10",
+            "--steps",
+            "3",
+            "--backend",
+            "cpu",
+            "--output",
+            out,
+        ];
+        if let Some(i) = interval {
+            args.extend(["--series-interval", i]);
+        }
+        let r = jw(&args);
+        assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+        let csv = std::fs::read_to_string(dir.path().join("jw_series.csv")).unwrap();
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let ps = header.iter().position(|h| *h == "ps_min_hPa").unwrap();
+        let rows: Vec<Vec<String>> = lines
+            .map(|l| l.split(',').map(str::to_string).collect())
+            .collect();
+        assert_eq!(rows.len(), 4, "a record each step on the CPU: {csv}");
+        rows.iter().filter(|r| !r[ps].is_empty()).count()
+    };
+    // Default 6 h: the start and the end only (3 steps are less than 6 h on R2B2).
+    assert_eq!(full_records(None), 2);
+    assert_eq!(full_records(Some("1 steps")), 4);
+    assert_refused(
+        &jw(&["--grid", "r2b2", "--steps", "3", "--series-interval", "7s"]),
+        &["--series-interval", "multiple of dtime"],
+    );
+}
