@@ -2,7 +2,7 @@
 //! slopes, for convergence plots. Text uses the embedded font (see [`crate::plot`]).
 
 use crate::error::{Error, Result};
-use crate::plot::{write_png, FAMILY, PALETTE};
+use crate::plot::{draw_legend, draw_named_line, write_png, FAMILY, PALETTE};
 
 /// Colours after the bar charts' eight (so that twelve lines stay apart).
 const MORE: [RGBColor; 4] = [
@@ -94,13 +94,7 @@ impl LogLogChart {
                 .unwrap_or(BLACK);
             let mut pts = s.points.clone();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            chart
-                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))?
-                .label(s.name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2))
-                });
-            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
+            draw_named_line(&mut chart, &pts, &s.name, color, true)?;
         }
         // Reference slopes through the coarsest x, above every line there.
         let coarsest = self.series.iter().flat_map(|s| s.points.iter()).fold(
@@ -120,13 +114,7 @@ impl LogLogChart {
                 .label(format!("slope of order {order}"))
                 .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLACK));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font((FAMILY, 13))
-            .draw()?;
+        draw_legend(&mut chart)?;
         root.present()?;
         Ok(())
     }

@@ -29,6 +29,47 @@ const BAR_PX: u32 = 16;
 const GROUP_GAP_PX: u32 = 10;
 const FONT_PX: u32 = 13;
 
+/// Draws `points` as a line of `colour` named `name` in the legend, with a dot at
+/// each point when `dots` (the line charts' common series).
+pub fn draw_named_line<DB, CT>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    points: &[(f64, f64)],
+    name: &str,
+    colour: RGBColor,
+    dots: bool,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+where
+    DB: DrawingBackend,
+    CT: CoordTranslate<From = (f64, f64)>,
+{
+    chart
+        .draw_series(LineSeries::new(points.to_vec(), colour.stroke_width(2)))?
+        .label(name)
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2)));
+    if dots {
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
+    }
+    Ok(())
+}
+
+/// Draws the legend of `chart`'s named series in the lower right corner (the line
+/// charts' common legend box).
+pub fn draw_legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FAMILY, 13))
+        .draw()
+}
+
 /// Registers the embedded font under [`FAMILY`] (once per process): charts need no
 /// system font.
 pub fn ensure_font() -> std::result::Result<(), String> {

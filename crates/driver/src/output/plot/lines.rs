@@ -4,7 +4,7 @@
 //! system font is needed; the same chart always gives the same bytes.
 
 use crate::output::OutputError;
-use foehn_metrics::plot::{write_png, FAMILY, PALETTE as COLOURS};
+use foehn_metrics::plot::{draw_legend, draw_named_line, write_png, FAMILY, PALETTE as COLOURS};
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -158,24 +158,10 @@ impl LineChart {
                     .label(line.name.as_str())
                     .legend(move |(x, y)| Cross::new((x + 9, y), 5, colour.stroke_width(2)));
             } else {
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))?
-                    .label(line.name.as_str())
-                    .legend(move |(x, y)| {
-                        PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2))
-                    });
-                if pts.len() <= 60 {
-                    chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
-                }
+                draw_named_line(&mut chart, pts, &line.name, colour, pts.len() <= 60)?;
             }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font((FAMILY, 13))
-            .draw()?;
+        draw_legend(&mut chart)?;
         root.present()?;
         Ok(())
     }
