@@ -217,14 +217,12 @@ pub fn run(a: JwArgs) -> Result<()> {
     if a.timers.is_some() {
         foehn_metrics::set_level(metrics_level.max(foehn_metrics::LEVEL_TOTAL));
     }
+    // The parser refuses zero; whole time steps keep the full records on steps.
     let series_interval = match a.series_interval {
-        Some(i) => match i
-            .steps(s.dtime, "--series-interval")
-            .map_err(anyhow::Error::msg)?
-        {
-            0 => bail!("--series-interval {i}: must be at least one time step"),
-            n => Some(n as f64 * s.dtime),
-        },
+        Some(i) => {
+            let steps = i.steps(s.dtime, "--series-interval");
+            Some(steps.map_err(anyhow::Error::msg)? as f64 * s.dtime)
+        }
         None => None,
     };
     let checkpoints = CheckpointPlan::new(a.checkpoint.clone(), a.checkpoint_interval, s.dtime)
