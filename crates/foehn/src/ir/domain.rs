@@ -276,6 +276,16 @@ pub struct ResolvedDomain {
     pub k: (usize, usize),
 }
 
+impl ResolvedDomain {
+    /// The smallest domain covering both (what a kernel of several members launches on).
+    pub fn union(self, other: ResolvedDomain) -> ResolvedDomain {
+        ResolvedDomain {
+            h: (self.h.0.min(other.h.0), self.h.1.max(other.h.1)),
+            k: (self.k.0.min(other.k.0), self.k.1.max(other.k.1)),
+        }
+    }
+}
+
 impl Domain {
     /// Why the domain is not well formed for outputs on `loc` with vertical kind
     /// `vkind`, if it is not: a horizontal range (or clip) on outputs without a

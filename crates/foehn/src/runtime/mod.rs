@@ -166,13 +166,7 @@ impl KernelLaunch {
             match p.active_domain(&p.stencils[m], grid, nlev)? {
                 Some(r) => {
                     bounds.extend([r.h.0, r.h.1, r.k.0, r.k.1].map(|x| x as i64));
-                    union = Some(match union {
-                        None => r,
-                        Some(u) => crate::ir::ResolvedDomain {
-                            h: (u.h.0.min(r.h.0), u.h.1.max(r.h.1)),
-                            k: (u.k.0.min(r.k.0), u.k.1.max(r.k.1)),
-                        },
-                    });
+                    union = Some(union.map_or(r, |u| u.union(r)));
                 }
                 None => bounds.extend([0; 4]),
             }

@@ -11,7 +11,7 @@
 
 use crate::ir::{
     BinaryOp, Bound, DType, Dims, ExprId, FieldId, IndexDim, Node, Program, ReduceOp, Region,
-    ScanDir, Schedule, Stencil, Type, UnaryOp,
+    ResolvedDomain, ScanDir, Schedule, Stencil, Type, UnaryOp,
 };
 use foehn_grid::{Connectivity, Location};
 use std::collections::{BTreeMap, BTreeSet};
@@ -307,29 +307,27 @@ pub fn balanced_k_block(k_block: usize, levels: usize) -> usize {
     levels.div_ceil(levels.div_ceil(k_block))
 }
 
-/// The levels of the union of the vertical ranges of `members` on `grid` with `nlev`
-/// levels (what the kernel's launch covers), 0 when unknown (no levels, or a domain
-/// that does not resolve: the launch reports that).
+/// The levels of the union of the active domains of `members` on `grid` with `nlev`
+/// levels (what the kernel's launch covers, as the runtime resolves it), 0 when unknown
+/// (no levels, or a domain that does not resolve: the launch reports that).
 fn kernel_levels(
     prog: &Program,
     members: &[&Stencil],
     grid: &foehn_grid::Grid,
     nlev: usize,
 ) -> usize {
-    let mut range: Option<(usize, usize)> = None;
-    for st in members {
-        if st.vertical.is_none() {
-            return 0;
-        }
-        let Ok(r) = prog.resolve_domain(st, grid, nlev) else {
-            return 0;
-        };
-        range = Some(match range {
-            None => r.k,
-            Some((a, b)) => (a.min(r.k.0), b.max(r.k.1)),
-        });
+    if members.iter().any(|st| st.vertical.is_none()) {
+        return 0;
     }
-    range.map_or(0, |(a, b)| b.saturating_sub(a))
+    let mut union: Option<ResolvedDomain> = None;
+    for st in members {
+        match prog.active_domain(st, grid, nlev) {
+            Ok(Some(r)) => union = Some(union.map_or(r, |u| u.union(r))),
+            Ok(None) => {}
+            Err(_) => return 0,
+        }
+    }
+    union.map_or(0, |u| u.k.1 - u.k.0)
 }
 
 /// Longest vertical range a CUDA scan column may have: `nlev + 1` when `program` has
