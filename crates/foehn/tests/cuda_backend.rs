@@ -157,6 +157,58 @@ fn level_invariant_loads_are_hoisted_out_of_the_k_block_loop() {
 }
 
 #[test]
+fn loads_only_a_data_dependent_branch_needs_stay_in_that_branch() {
+    use foehn::dsl::prelude::*;
+    // `div` where `vn` is positive, else `vn`: the divergence's neighbour row and
+    // weights (level-invariant) are needed only inside the `where` branch.
+    let ir = ProgramDef::new("branch_only_gather", |b| {
+        let vn = b.input("vn", (EDGE, K), F64);
+        let x = b.input("x", (CELL, K), F64);
+        let geofac_div = b.input("geofac_div", (CELL, C2E), F64);
+        let out = b.output("out", (CELL, K), F64);
+        let div = foehn_testkit::examples::divergence_op(&vn, &geofac_div);
+        b.stencil("branch", &out, where_(x.gt(0.0), &x + div, &x))
+            .horizontal(start(Zone::Interior), end(Zone::Local));
+    })
+    .specialize(&Variant::new())
+    .unwrap();
+    let source = |branch_local: bool| {
+        let opts = OptOptions {
+            k_block: 4,
+            idx32: true,
+            hoist: true,
+            branch_local,
+            ..OptOptions::none()
+        };
+        let src = generate(
+            &ir,
+            &per_stencil(&ir, &opts),
+            Target::Cuda,
+            Sizes::levels(8),
+        )
+        .unwrap()
+        .source;
+        let kernel = src[src.find("__global__").expect("a kernel")..].to_string();
+        let at = kernel
+            .find("for (foehn_idx k = kb0")
+            .expect("a k-block loop");
+        (kernel[..at].to_string(), kernel[at..].to_string(), src)
+    };
+    let (before, inside, _) = source(false);
+    assert!(before.contains("T_C2E[h*3 + q0]"), "{before}");
+    assert!(!inside.contains("T_C2E["), "{inside}");
+    let (before, inside, src) = source(true);
+    assert!(!before.contains("T_C2E["), "{before}");
+    // No hoisted row at all: nothing level-invariant is needed outside the branch.
+    assert!(!before.contains("#pragma unroll\n"), "{before}");
+    let branch = &inside[inside.find("if (").expect("the where branch")..];
+    assert!(branch.contains("T_C2E[h*3 + "), "{inside}");
+    if Command::new("c++").arg("--version").output().is_ok() {
+        cxx_syntax_check(&src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    }
+}
+
+#[test]
 fn staged_values_are_computed_in_shared_memory_before_the_consumer() {
     let ir = foehn_testkit::deviation_then_edge_max()
         .specialize(&Variant::new())

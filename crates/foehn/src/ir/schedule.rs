@@ -34,6 +34,10 @@ pub struct KernelPlan {
     /// Level-invariant loads (neighbour indices, fields without levels) emitted once
     /// before the k-block loop of a CUDA kernel.
     pub hoist: bool,
+    /// With `hoist`: loads first needed inside a data-dependent branch (`where`) stay in
+    /// that branch instead of the preamble, so values a rarely taken branch needs do not
+    /// hold registers for the whole level loop.
+    pub branch_local: bool,
     /// Values the inliner marked for staging are computed once per GPU block in shared
     /// memory (see `Program::stageable`); otherwise they are evaluated where they are
     /// read, as inlined values.
@@ -58,6 +62,7 @@ impl KernelPlan {
             unroll: 1,
             k_major: false,
             hoist: false,
+            branch_local: false,
             stage: false,
             snapshots,
             locals: BTreeSet::new(),

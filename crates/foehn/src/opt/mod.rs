@@ -61,6 +61,9 @@ pub struct OptOptions {
     /// Emit the level-invariant loads of a k-blocked GPU kernel (neighbour indices,
     /// fields without levels) once before its level loop.
     pub hoist: bool,
+    /// With `hoist`: level-invariant loads first needed inside a data-dependent branch
+    /// (`where`) stay in the branch (see [`crate::ir::KernelPlan::branch_local`]).
+    pub branch_local: bool,
     /// Inline a temporary read through neighbours even where recomputing it at every
     /// neighbour would load too much, marked for the CUDA generator to compute it once
     /// per block (for the block's points and their neighbours) in shared memory.
@@ -100,6 +103,7 @@ impl Default for OptOptions {
             fixed_sizes: true,
             k_major: true,
             hoist: true,
+            branch_local: true,
             stage: true,
             fuse_clipped: true,
             forward: true,
@@ -127,6 +131,7 @@ impl OptOptions {
             fixed_sizes: false,
             k_major: false,
             hoist: false,
+            branch_local: false,
             stage: false,
             fuse_clipped: false,
             forward: false,

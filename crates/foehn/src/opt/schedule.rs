@@ -64,6 +64,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         unroll,
         k_major: false,
         hoist: opts.hoist,
+        branch_local: opts.branch_local,
         stage,
     };
     set_launch(p, &mut plan, k_block, None, unroll, opts.k_major);

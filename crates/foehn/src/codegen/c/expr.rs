@@ -73,11 +73,11 @@ impl Gen<'_> {
             }
             Node::Where(m, a, b) => {
                 let m = self.emit(m, pt)?;
-                self.branches(id, m.s().to_string(), a, b, pt)?
+                self.branches(id, m.s().to_string(), a, b, pt, true)?
             }
             Node::ConcatWhere(region, a, b) => {
                 let cond = self.region_cond(&region, pt)?;
-                self.branches(id, cond, a, b, pt)?
+                self.branches(id, cond, a, b, pt, false)?
             }
             Node::Cast(to, a) => {
                 let from = self.dtype(a);
@@ -341,6 +341,7 @@ impl Gen<'_> {
         a: ExprId,
         b: ExprId,
         pt: &Pt,
+        data_dependent: bool,
     ) -> Result<Val, CodegenError> {
         // Values both branches compute at this point are computed once, before the
         // branch: a warp whose threads take both sides would otherwise compute them twice.
@@ -350,14 +351,22 @@ impl Gen<'_> {
         }
         let shape = self.prog.ty(id).clone();
         let vars = self.declare(&shape);
-        self.open(format!("if ({cond})"));
-        let va = self.emit(a, pt)?;
-        self.assign(&vars, &va);
-        self.close();
-        self.open("else");
-        let vb = self.emit(b, pt)?;
-        self.assign(&vars, &vb);
-        self.close();
+        let side = |g: &mut Self, head: String, e: ExprId| {
+            g.open(head);
+            if data_dependent {
+                g.data_branch(true);
+            }
+            let v = g.emit(e, pt);
+            if data_dependent {
+                g.data_branch(false);
+            }
+            let v = v?;
+            g.assign(&vars, &v);
+            g.close();
+            Ok::<_, CodegenError>(())
+        };
+        side(self, format!("if ({cond})"), a)?;
+        side(self, "else".to_string(), b)?;
         Ok(vars)
     }
 

@@ -12,6 +12,12 @@
 //!   also inside another hoisted reduction (an array per enclosing slot);
 //! - fields without levels read at any of these points, or at a reduction's slot.
 //!
+//! With branch-local loads on (`KernelPlan::branch_local`), a load first needed inside a
+//! data-dependent branch (`where`) is not hoisted: it stays in the branch, loaded on each
+//! level the branch is taken (level-invariant, so from cache). A value only a rarely taken
+//! branch needs (ICON's extra diffusion near the CFL limit) then holds no register
+//! for the whole level loop. Loads already hoisted are reused inside branches.
+//!
 //! Every preamble load is in bounds whatever the member domains and branches (indices
 //! are clamped), so loading it unconditionally is safe, and the values used are those
 //! the loop would have loaded: results are bit for bit the same.
@@ -65,6 +71,9 @@ pub(super) struct Hoist {
     invariant: BTreeMap<String, Inv>,
     /// Hoisted reductions by loop variable: the index they reduce at, and their width.
     loops: BTreeMap<String, (Inv, usize)>,
+    /// Data-dependent branches the body is being emitted in, when new loads inside them
+    /// stay there (branch-local loads); 0 elsewhere.
+    branch_depth: u32,
 }
 
 impl Hoist {
@@ -79,6 +88,7 @@ impl Hoist {
             memo: BTreeMap::new(),
             invariant: BTreeMap::from([("h".to_string(), own)]),
             loops: BTreeMap::new(),
+            branch_depth: 0,
         }
     }
 
@@ -89,15 +99,33 @@ impl Hoist {
 }
 
 impl Gen<'_> {
+    /// Enters (`true`) or leaves a data-dependent branch: with branch-local loads, new
+    /// level-invariant loads inside it are not hoisted.
+    pub(super) fn data_branch(&mut self, enter: bool) {
+        let local = self.branch_local;
+        if let Some(h) = self.hoist.as_mut().filter(|_| local) {
+            if enter {
+                h.branch_depth += 1;
+            } else {
+                h.branch_depth -= 1;
+            }
+        }
+    }
+
     /// A preamble variable (an array over `dims`) holding `value`, written in terms of
-    /// the preamble's loop indices `q0`, `q1`, …; memoised by its text.
-    fn hoisted(&mut self, ctype: &str, dims: Vec<(String, usize)>, value: String) -> Inv {
+    /// the preamble's loop indices `q0`, `q1`, …; memoised by its text. `None` inside a
+    /// data-dependent branch with branch-local loads, unless already hoisted.
+    fn hoisted(&mut self, ctype: &str, dims: Vec<(String, usize)>, value: String) -> Option<Inv> {
         let key = (dims.iter().map(|d| d.1).collect::<Vec<_>>(), value);
-        if let Some(v) = self.hoist.as_ref().and_then(|h| h.memo.get(&key)) {
-            return Inv {
+        let hoist = self.hoist.as_ref()?;
+        if let Some(v) = hoist.memo.get(&key) {
+            return Some(Inv {
                 var: v.clone(),
                 dims,
-            };
+            });
+        }
+        if hoist.branch_depth > 0 {
+            return None;
         }
         let var = self.fresh(if dims.is_empty() { "hv" } else { "ha" });
         let hoist = self.hoist.as_mut().expect("hoisting");
@@ -122,7 +150,7 @@ impl Gen<'_> {
                 .push(format!("{nest}{} = {};", inv.pre(), key.1));
         }
         hoist.memo.insert(key, var.clone());
-        Inv { var, dims }
+        Some(Inv { var, dims })
     }
 
     /// The raw and the clamped `conn` neighbour index at slot `j` of the level-invariant
@@ -133,15 +161,15 @@ impl Gen<'_> {
         at: &Inv,
         dims: Vec<(String, usize)>,
         j: &str,
-    ) -> (Inv, Inv) {
+    ) -> Option<(Inv, Inv)> {
         let w = conn.width();
         let raw = self.hoisted(
             "foehn_idx",
             dims.clone(),
             format!("T_{}[{}*{w} + {j}]", conn.name(), at.pre()),
-        );
-        let clamped = self.hoisted("foehn_idx", dims, format!("{0} < 0 ? 0 : {0}", raw.pre()));
-        (raw, clamped)
+        )?;
+        let clamped = self.hoisted("foehn_idx", dims, format!("{0} < 0 ? 0 : {0}", raw.pre()))?;
+        Some((raw, clamped))
     }
 
     /// The level-invariant index the body calls `h`, if any.
@@ -163,7 +191,7 @@ impl Gen<'_> {
         if !is_slot(j) {
             return None;
         }
-        let (raw, clamped) = self.hoisted_index(conn, &at, at.dims.clone(), j);
+        let (raw, clamped) = self.hoisted_index(conn, &at, at.dims.clone(), j)?;
         self.line(format!("if ({} < 0) FOEHN_ERR({site});", raw.body()));
         let body = clamped.body();
         let hoist = self.hoist.as_mut().expect("hoisting");
@@ -186,7 +214,7 @@ impl Gen<'_> {
         let q = format!("q{}", at.dims.len());
         // The loop skips missing neighbours, so in the body `nb` equals the clamped
         // index; the clamped row is what indices nested in the preamble use.
-        let (raw, clamped) = self.hoisted_index(conn, &at, at.with_slot(j, w), &q);
+        let (raw, clamped) = self.hoisted_index(conn, &at, at.with_slot(j, w), &q)?;
         let hoist = self.hoist.as_mut().expect("hoisting");
         hoist.invariant.insert(nb.to_string(), clamped);
         hoist.loops.insert(j.to_string(), (at, w));
@@ -200,14 +228,14 @@ impl Gen<'_> {
         let own = hoist.invariant.get("h")?.clone();
         let load = |q: &str| format!("ctx->tile_pos[(h - h0)*{width} + {q}]");
         if is_slot(j) {
-            return Some(self.hoisted("foehn_idx", Vec::new(), load(j)).body());
+            return Some(self.hoisted("foehn_idx", Vec::new(), load(j))?.body());
         }
         let (over, w) = hoist.loops.get(j).cloned()?;
         if over != own || w != width {
             return None;
         }
         Some(
-            self.hoisted("foehn_idx", own.with_slot(j, w), load("q0"))
+            self.hoisted("foehn_idx", own.with_slot(j, w), load("q0"))?
                 .body(),
         )
     }
@@ -231,8 +259,8 @@ impl Gen<'_> {
         let j = pt.j.as_deref();
         let hoisted = match j {
             // Dense, or at a literal slot.
-            _ if !sparse => self.hoisted(t, at.dims.clone(), load(&at.pre(), None)),
-            Some(j) if is_slot(j) => self.hoisted(t, at.dims.clone(), load(&at.pre(), Some(j))),
+            _ if !sparse => self.hoisted(t, at.dims.clone(), load(&at.pre(), None))?,
+            Some(j) if is_slot(j) => self.hoisted(t, at.dims.clone(), load(&at.pre(), Some(j)))?,
             // At the slot of a hoisted reduction over this very point.
             Some(j) => {
                 let (over, w) = self.hoist.as_ref()?.loops.get(j).cloned()?;
@@ -240,7 +268,7 @@ impl Gen<'_> {
                     return None;
                 }
                 let q = format!("q{}", at.dims.len());
-                self.hoisted(t, at.with_slot(j, w), load(&at.pre(), Some(&q)))
+                self.hoisted(t, at.with_slot(j, w), load(&at.pre(), Some(&q)))?
             }
             None => return None,
         };

@@ -220,6 +220,7 @@ pub fn generate(
             g.unroll = plan.unroll;
             g.k_major = plan.k_major;
             g.hoist_loads = plan.hoist;
+            g.branch_local = plan.branch_local;
         }
         let stage = g.stage.as_ref().map(|s| (s.conn, s.tiles.len()));
         g.fixed = fixed;
@@ -446,6 +447,8 @@ struct Gen<'a> {
     k_major: bool,
     /// Hoist level-invariant loads out of the k-block loop (CUDA, k-blocked kernels).
     hoist_loads: bool,
+    /// Keep level-invariant loads first needed inside a `where` branch in the branch.
+    branch_local: bool,
     /// The preamble being collected while a k-block loop's body is emitted.
     hoist: Option<hoist::Hoist>,
     /// Values staged in shared memory (CUDA kernels of one stencil).
@@ -483,6 +486,7 @@ impl<'a> Gen<'a> {
             unroll: 1,
             k_major: false,
             hoist_loads: false,
+            branch_local: false,
             hoist: None,
             stage: None,
             fixed: None,
