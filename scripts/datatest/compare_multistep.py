@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""foehn's Jablonowski–Williamson steady state against ICON4Py's over several time steps.
+"""foehn's Jablonowski–Williamson run against ICON4Py's over several time steps.
 
 Reads ICON4Py's full states (``icon4py_jw_reference.py --steps N --at … --full FILE``)
 and foehn's (``cargo run --release -p foehn-driver --example jw_multistep_dump -- --at …
@@ -17,7 +17,14 @@ each step both have:
   mean cell spacing wide) and its two neighbours, evaluated at the cell's latitude; the
   norm weighted by the layer mass ``ρ·A·Δz`` (``Δz`` from ICON4Py's half-level heights).
   This follows the definition of foehn's series (crates/driver/src/output/series.rs) but
-  with an independent ``u``, so its values are close to, not equal to, foehn's CSV.
+  with an independent ``u``, so its values are close to, not equal to, foehn's CSV;
+- the surface pressure of both states, computed here the same way for both, as ICON
+  diagnoses it (``diagnose_surface_pressure``: hydrostatic integration from the
+  third-lowest full level with ``Tv = θv·π``, ``Δz`` from ICON4Py's half-level heights;
+  foehn's ``crates/driver/src/diagnostics.rs``): each state's minimum (hPa) with its cell's
+  longitude and latitude, and the largest |Δ p_s| (Pa).
+
+The steady state and the baroclinic wave (both sides' ``--wave``) are compared alike.
 
 Needs numpy and netCDF4 (the ICON4Py venv has both)::
 
@@ -143,6 +150,29 @@ def rms(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(x**2)))
 
 
+#: ICON's constants: reference pressure (Pa), gas constant and heat capacity of dry air
+#: (J/(kg K)), gravity (m/s²).
+P0REF, RD, CPD, GRAV = 100000.0, 287.04, 1004.64, 9.80665
+
+
+def surface_pressure(exner: np.ndarray, theta_v: np.ndarray, z_ifc: np.ndarray) -> np.ndarray:
+    """ICON's diagnosed surface pressure (Pa) of every cell, ``p0ref·exp(cpd/rd·ln π[n−3] +
+    g/rd·(Δz[n−1]/Tv[n−1] + Δz[n−2]/Tv[n−2] + ½·Δz[n−3]/Tv[n−3]))`` with ``Tv = θv·π``,
+    ``Δz`` the layer thickness and ``n`` the number of levels (level 0 at the top)."""
+    dz = z_ifc[:, :-1] - z_ifc[:, 1:]
+    over_tv = dz[:, -3:] / (theta_v[:, -3:] * exner[:, -3:])
+    return P0REF * np.exp(
+        CPD / RD * np.log(exner[:, -3])
+        + GRAV / RD * (over_tv[:, 2] + over_tv[:, 1] + 0.5 * over_tv[:, 0])
+    )
+
+
+def ps_minimum(ps: np.ndarray, geo: "Geometry") -> tuple[float, float, float]:
+    """The smallest surface pressure (hPa) and its cell's longitude and latitude (°)."""
+    c = int(np.argmin(ps))
+    return ps[c] / 100.0, float(np.degrees(geo.clon[c])), float(np.degrees(geo.clat[c]))
+
+
 def main() -> None:
     args = parse_args()
     geo = Geometry(args.grid)
@@ -171,21 +201,35 @@ def main() -> None:
             geo.asymmetry(ours["vn"], ours["rho"], z_ifc),
             geo.asymmetry(theirs["vn"], theirs["rho"], z_ifc),
         )
+        ps_ours = surface_pressure(ours["exner"], ours["theta_v"], z_ifc)
+        ps_theirs = surface_pressure(theirs["exner"], theirs["theta_v"], z_ifc)
+        ps_diff = np.abs(ps_ours - ps_theirs).max()
+        ps = (ps_minimum(ps_ours, geo), ps_minimum(ps_theirs, geo), ps_diff)
         info = ours["info"] if "info" in ours.files else None
-        rows.append((n, cols, asym, info, icon.get(f"{name}_info")))
+        rows.append((n, cols, asym, info, icon.get(f"{name}_info"), ps))
     if args.markdown:
         head = "| step | t (h) | " + " | ".join(f"{f}: max abs Δ (rms Δ/rms)" for f in FIELDS)
         print(head + " | l2(u − ū) foehn, m/s | l2(u − ū) ICON4Py, m/s |")
         print("|" + "---|" * (len(FIELDS) + 4))
-        for n, cols, asym, _, _ in rows:
+        for n, cols, asym, *_ in rows:
             cells = " | ".join(f"{m:.1e} ({r:.1e})" for _, m, r, _ in cols)
             print(f"| {n} | {n * 300 / 3600:.2f} | {cells} | {asym[0]:.6e} | {asym[1]:.6e} |")
+        print()
+        where = "hPa (lon°, lat°)"
+        print(f"| step | t (h) | min p_s foehn, {where} | min p_s ICON4Py, {where} | max abs Δ p_s, Pa |")
+        print("|---|---|---|---|---|")
+        for n, *_, (ours, theirs, d) in rows:
+            where = [f"{p:.6f} ({lon:.1f}, {lat:.1f})" for p, lon, lat in (ours, theirs)]
+            print(f"| {n} | {n * 300 / 3600:.2f} | {where[0]} | {where[1]} | {d:.1e} |")
         return
-    for n, cols, asym, info, icon_info in rows:
+    for n, cols, asym, info, icon_info, ps in rows:
         print(f"step {n} (t = {n * 300 / 3600:.2f} h)")
         for f, m, r, c in cols:
             print(f"  {f:>8}: max |Δ| {m:.3e}  rms Δ/rms {r:.3e}  rms Δ/rms change {c:.3e}")
         print(f"  l2(u − ū): foehn {asym[0]:.6e}  ICON4Py {asym[1]:.6e}  Δ {asym[0] - asym[1]:.2e}")
+        for who, (p, lon, lat) in zip(("foehn", "ICON4Py"), ps):
+            print(f"  min p_s {who}: {p:.6f} hPa at {lon:.1f}°E, {lat:.1f}°N")
+        print(f"  max |Δ p_s| {ps[2]:.3e} Pa")
         if info is not None and n > 0:
             print(f"  foehn: {int(info[2])} substeps, vertical CFL {info[3]:.3e} (max so far {info[4]:.3e})")
         if icon_info is not None:

@@ -47,6 +47,16 @@ cache and take under a minute)::
         python scripts/datatest/icon4py_jw_reference.py --grid /tmp/r2b4.nc --steps 2 \\
             --output crates/driver/tests/data/jw_r2b4_icon4py.npz
 
+``--wave`` runs the baroclinic wave instead of the steady state: ICON's JW test with the
+zonal-wind perturbation on (``jw_up`` = 1 m/s, a Gaussian of radius a/10 centred at 20°E,
+40°N, ICON's experiment ``nh35_tri_jw``). ICON4Py 0.2.0 hard-wires the amplitude to 0 (a
+local variable of its ``jablonowski_williamson`` initial condition, passed on as
+``jw_baroclinic_amplitude`` to ``testcases.utils.zonalwind_2_normalwind_ndarray``, the only
+place it is used); the option wraps that function in memory for the one call, passing 1
+instead (after checking that ICON4Py passes 0 and the centre π/9, 2π/9), and changes
+nothing on disk. The perturbation is in ``vn`` only; the other fields are the steady
+state's. Compare with ``jw_multistep_dump --wave`` (bench/results/2026-11-24-cpu-icon4py-wave.md).
+
 ``--full FILE.npz`` also writes every point of the states (``initial_<f>``,
 ``step<n>_<f>``) and the static fields the initial state is made from (for looking into a
 disagreement, and for ``compare_multistep.py``; not committed).
@@ -63,6 +73,7 @@ ICON4Py's embedded (pure NumPy) backend cannot run these programs in gt4py 1.1.1
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.metadata
 import math
 import pathlib
@@ -102,6 +113,12 @@ def parse_args() -> argparse.Namespace:
         "--icon4py-normals",
         action="store_true",
         help="keep ICON4Py's own edge normals for the initial wind instead of the grid file's",
+    )
+    p.add_argument(
+        "--wave",
+        action="store_true",
+        help="the baroclinic wave: the perturbation on (jw_up = 1 m/s at 20°E, 40°N; patched in "
+        "memory, ICON4Py 0.2.0 has it 0)",
     )
     args = p.parse_args()
     if args.steps < 1:
@@ -180,6 +197,40 @@ def use_file_normals(geometry, grid_file: pathlib.Path, backend) -> None:
             )
         }
     geometry.register_provider(factory.PrecomputedFieldProvider(normals))
+
+
+#: ICON's baroclinic-wave perturbation: amplitude (m/s, ``jw_up``) and centre (rad).
+WAVE_AMPLITUDE = 1.0
+WAVE_CENTRE = (math.pi / 9.0, 2.0 * math.pi / 9.0)
+
+
+@contextlib.contextmanager
+def wave_perturbation(initial_condition):
+    """While active, ICON4Py's JW initial condition adds ICON's baroclinic-wave perturbation
+    (``jw_up`` = 1) to the zonal wind: ``zonalwind_2_normalwind_ndarray``, which the initial
+    condition calls through its module ``testcases_utils``, is replaced by a wrapper that
+    passes ``jw_baroclinic_amplitude`` = 1 where ICON4Py passes its hard-wired 0. Refuses
+    to run when ICON4Py passes anything else (another version) or another centre, and when
+    the wrapper is not called exactly once."""
+    utils = initial_condition.testcases_utils
+    original = utils.zonalwind_2_normalwind_ndarray
+    calls = []
+
+    def perturbed(**kwargs):
+        expect("jw_baroclinic_amplitude", kwargs.get("jw_baroclinic_amplitude"), 0.0)
+        centre = (kwargs.get("lon_perturbation_center"), kwargs.get("lat_perturbation_center"))
+        if centre != WAVE_CENTRE:
+            sys.exit(f"ICON4Py's JW perturbation centre is {centre!r}; ICON's is {WAVE_CENTRE!r}")
+        calls.append(1)
+        return original(**{**kwargs, "jw_baroclinic_amplitude": WAVE_AMPLITUDE})
+
+    utils.zonalwind_2_normalwind_ndarray = perturbed
+    try:
+        yield
+    finally:
+        utils.zonalwind_2_normalwind_ndarray = original
+    if len(calls) != 1:
+        sys.exit(f"--wave: ICON4Py's initial condition set the wind {len(calls)} times, not once")
 
 
 def run_steps(driver, ds, at: list[int], t0: float) -> dict[int, dict[str, np.ndarray]]:
@@ -324,18 +375,20 @@ def main() -> None:
         f = driver.static_field_factories
         if not args.icon4py_normals:
             use_file_normals(f.geometry_field_source, args.grid, driver.backend)
-        ds = initial_condition.jablonowski_williamson(
-            grid=driver.grid,
-            geometry_field_source=f.geometry_field_source,
-            interpolation_field_source=f.interpolation_field_source,
-            metrics_field_source=f.metrics_field_source,
-            backend=driver.backend,
-            lowest_layer_thickness=driver.vertical_grid_config.lowest_layer_thickness,
-            model_top_height=driver.vertical_grid_config.model_top_height,
-            stretch_factor=driver.vertical_grid_config.stretch_factor,
-            damping_height=driver.vertical_grid_config.rayleigh_damping_height,
-            exchange=driver.exchange,
-        )
+        wave = wave_perturbation(initial_condition) if args.wave else contextlib.nullcontext()
+        with wave:
+            ds = initial_condition.jablonowski_williamson(
+                grid=driver.grid,
+                geometry_field_source=f.geometry_field_source,
+                interpolation_field_source=f.interpolation_field_source,
+                metrics_field_source=f.metrics_field_source,
+                backend=driver.backend,
+                lowest_layer_thickness=driver.vertical_grid_config.lowest_layer_thickness,
+                model_top_height=driver.vertical_grid_config.model_top_height,
+                stretch_factor=driver.vertical_grid_config.stretch_factor,
+                damping_height=driver.vertical_grid_config.rayleigh_damping_height,
+                exchange=driver.exchange,
+            )
         initial = prognostics(ds.prognostics.current)
         print(f"initial state after {time.time() - t0:.0f} s", flush=True)
         steps = {} if args.initial_only else run_steps(driver, ds, args.at, t0)

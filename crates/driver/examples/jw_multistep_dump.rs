@@ -2,12 +2,15 @@
 //! up as `tests/jw_datatest.rs` sets it up (ICON4Py's standalone driver: 300 s, 5
 //! substeps, no diffusion before the loop), and writes every point of the five
 //! prognostic fields after the requested steps, for comparing several steps with
-//! ICON4Py (`scripts/datatest/icon4py_jw_reference.py --steps N --full-at …`;
-//! `scripts/datatest/compare_multistep.py` compares the two).
+//! ICON4Py (`scripts/datatest/icon4py_jw_reference.py --steps N --at … --full FILE`;
+//! `scripts/datatest/compare_multistep.py` compares the two). With `--wave` it runs the
+//! baroclinic wave instead (the perturbation on, `u_p` = 1 m/s at 20°E, 40°N: the
+//! initial state of `foehn run jw` without `--steady`; ICON4Py's side is the reference
+//! script's `--wave`).
 //!
 //! ```text
 //! cargo run --release -p foehn-driver --example jw_multistep_dump -- \
-//!     --at 1,2,3,12,288 --out /tmp/foehn_jw
+//!     --at 1,2,3,12,288 --out /tmp/foehn_jw [--wave]
 //! ```
 //!
 //! writes `/tmp/foehn_jw/foehn_step<N>.npz` (and `foehn_step0.npz`, the initial state)
@@ -25,21 +28,28 @@ use foehn_icon::common::state::{FieldGroup, PrognosticState};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The command line: the steps after which to write the state and the folder.
+/// The command line: the steps after which to write the state, the folder and whether
+/// to run the baroclinic wave rather than the steady state.
 struct Args {
     at: Vec<u64>,
     out: PathBuf,
+    wave: bool,
 }
 
 fn usage() -> String {
-    "usage: jw_multistep_dump --at N1,N2,… --out DIR".into()
+    "usage: jw_multistep_dump --at N1,N2,… --out DIR [--wave]".into()
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut at = None;
     let mut out = None;
+    let mut wave = false;
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
+        if a == "--wave" {
+            wave = true;
+            continue;
+        }
         let value = it
             .next()
             .ok_or_else(|| format!("{a} needs a value; {}", usage()))?;
@@ -65,6 +75,7 @@ fn parse_args() -> Result<Args, String> {
     Ok(Args {
         at,
         out: out.ok_or_else(usage)?,
+        wave,
     })
 }
 
@@ -91,7 +102,7 @@ fn write(dir: &Path, step: u64, state: &PrognosticState, info: [f64; 5]) -> Resu
 fn run(args: &Args) -> Result<(), String> {
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let grid = Grid::icosahedral(2, 4, EARTH_RADIUS).map_err(|e| format!("R2B4: {e}"))?;
-    let mut spec = JwRunSpec::icon(35, 300.0, true);
+    let mut spec = JwRunSpec::icon(35, 300.0, !args.wave);
     spec.settings.diffuse_before_loop = false;
     let fields = jw_run::fields(&grid, &spec).map_err(|e| e.to_string())?;
     let cpu = CpuBackend::default();
