@@ -24,6 +24,7 @@ use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::Cache;
 use foehn_driver::checkpoint::{Checkpoint, CheckpointPlan};
 use foehn_driver::config::interval::Interval;
+use foehn_driver::config::schedule::ProgramSchedule;
 use foehn_driver::config::{grid_kind_of_name, Backend, RunConfig, RunSetup};
 use foehn_driver::jw_run;
 use foehn_driver::output::plot::write_snapshot_map;
@@ -91,6 +92,10 @@ pub struct JwArgs {
     /// auto (GPU if present, else CPU), cpu or cuda (default auto).
     #[arg(long, value_name = "NAME")]
     pub backend: Option<Backend>,
+    /// optimised (foehn's optimiser; default) or unfused (one loop nest per stencil,
+    /// the programs as written).
+    #[arg(long, value_name = "NAME")]
+    pub schedule: Option<ProgramSchedule>,
     /// Write the run's timers here: every program variant in GT4Py's metrics JSON
     /// layout and the component timers (for `foehn compare`). Turns per-program timing
     /// on as FOEHN_METRICS=1 does: a clock read and a push per program call (on the GPU
@@ -146,6 +151,9 @@ impl JwArgs {
         if let Some(b) = self.backend {
             run.backend = b;
         }
+        if let Some(s) = self.schedule {
+            run.schedule = s;
+        }
         if let Some(d) = self.days {
             c.set_days(d);
         }
@@ -180,14 +188,15 @@ fn summary(s: &RunSetup) -> String {
     };
     format!(
         "Jablonowski–Williamson {case} on {} × {} levels: dtime {} s with {} substeps, {} \
-         steps ({:.3} days), {output}, backend {}",
+         steps ({:.3} days), {output}, backend {}, {} programs",
         run.grid,
         run.levels,
         s.dtime,
         run.ndyn_substeps,
         s.steps,
         s.simulated_seconds() / 86_400.0,
-        run.backend
+        run.backend,
+        run.schedule
     )
 }
 

@@ -32,6 +32,7 @@
 mod checks;
 pub mod interval;
 mod parse;
+pub mod schedule;
 pub mod sections;
 
 use crate::initial::jw::JwConfig;
@@ -42,6 +43,7 @@ use foehn_icon::diffusion::config::DiffusionConfig;
 use foehn_icon::fields::vertical::VerticalConfig;
 use foehn_icon::solve_nonhydro::config::NonHydrostaticConfig;
 use interval::Interval;
+use schedule::ProgramSchedule;
 use sections::{DiffusionSection, JwSection, NonhydrostaticSection, VerticalSection};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -193,6 +195,9 @@ pub struct RunSection {
     pub output_variables: Option<Vec<String>>,
     /// Where the programs run (`--backend`).
     pub backend: Backend,
+    /// How the programs are compiled (`--schedule`): `optimised` (default) or
+    /// `unfused` (one loop nest per stencil, as the programs are written).
+    pub schedule: ProgramSchedule,
     /// ICON's initial diffusion before the time loop (`linit_dyn` with `ltestcase`;
     /// ICON4Py's JW experiment leaves it off).
     pub diffuse_before_time_loop: bool,
@@ -212,6 +217,7 @@ impl Default for RunSection {
             output_interval: Interval::Seconds(6.0 * 3600.0),
             output_variables: None,
             backend: Backend::Auto,
+            schedule: ProgramSchedule::Optimised,
             diffuse_before_time_loop: false,
         }
     }
@@ -310,6 +316,7 @@ impl RunSetup {
             settings: self.loop_settings(),
             nonhydro: self.nonhydrostatic.clone(),
             diffusion: self.diffusion.clone(),
+            schedule: self.config.run.schedule.components(),
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::initial::jw::{jablonowski_williamson, JwConfig};
 use crate::time_loop::{Dycore, LoopSettings};
 use foehn::error::{Error, Result};
 use foehn_grid::Grid;
-use foehn_icon::common::runner::Engine;
+use foehn_icon::common::runner::{Engine, Schedule};
 use foehn_icon::diffusion::component::state::DiffusionState;
 use foehn_icon::diffusion::component::Diffusion;
 use foehn_icon::diffusion::config::{DiffusionConfig, DiffusionParams};
@@ -33,13 +33,16 @@ pub struct JwRunSpec {
     pub nonhydro: NonHydrostaticConfig,
     /// The diffusion.
     pub diffusion: DiffusionConfig,
+    /// How the solver's and the diffusion's programs are compiled.
+    pub schedule: Schedule,
 }
 
 impl JwRunSpec {
     /// ICON's JW setup with `levels` levels and a time step of `dtime` seconds: the
     /// baroclinic wave (`steady`: the steady state), 5 substeps, ICON's solver defaults
     /// and the diffusion of ICON's JW experiment ([`jw_diffusion`]: `hdiff_efdt_ratio`
-    /// 10, `hdiff_smag_fac` 0.025, no temperature diffusion, as ICON4Py's driver).
+    /// 10, `hdiff_smag_fac` 0.025, no temperature diffusion, as ICON4Py's driver), the
+    /// programs optimised.
     pub fn icon(levels: usize, dtime: f64, steady: bool) -> JwRunSpec {
         JwRunSpec {
             vertical: VerticalConfig::new(levels),
@@ -51,6 +54,7 @@ impl JwRunSpec {
             settings: LoopSettings::icon(dtime),
             nonhydro: NonHydrostaticConfig::default(),
             diffusion: jw_diffusion(),
+            schedule: Schedule::Optimised,
         }
     }
 }
@@ -94,9 +98,12 @@ pub fn parts<'a>(
         vertical,
         fields.statics.metrics.nflat_gradp,
     )?
-    .with_engine(engine);
+    .with_engine(engine)
+    .with_schedule(spec.schedule)?;
     let params = DiffusionParams::new(&spec.diffusion, vertical, false);
-    let diffusion = Diffusion::new(&spec.diffusion, &params, grid, vertical)?.with_engine(engine);
+    let diffusion = Diffusion::new(&spec.diffusion, &params, grid, vertical)?
+        .with_engine(engine)
+        .with_schedule(spec.schedule)?;
     let diffusion_state =
         diffusion_state::grid_state(fields, &spec.diffusion, 0).map_err(|e| fail(&e))?;
     Ok(JwParts {

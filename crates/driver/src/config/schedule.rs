@@ -1,0 +1,47 @@
+//! `[run] schedule`: how the dycore's programs are compiled (`--schedule`).
+
+use foehn_icon::common::runner::Schedule;
+use serde::{Deserialize, Serialize};
+
+/// How the run compiles the components' programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProgramSchedule {
+    /// foehn's optimiser: every solve_nonhydro and velocity-advection call optimised on
+    /// its own, the diffusion step linked into one program and optimised.
+    #[default]
+    Optimised,
+    /// Every program as written, one loop nest (GPU kernel) per stencil: the programs
+    /// as ICON4Py writes them, for comparison.
+    Unfused,
+}
+
+impl ProgramSchedule {
+    /// The components' schedule.
+    pub fn components(self) -> Schedule {
+        match self {
+            ProgramSchedule::Optimised => Schedule::Optimised,
+            ProgramSchedule::Unfused => Schedule::Unfused,
+        }
+    }
+}
+
+impl std::fmt::Display for ProgramSchedule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ProgramSchedule::Optimised => "optimised",
+            ProgramSchedule::Unfused => "unfused",
+        })
+    }
+}
+
+impl std::str::FromStr for ProgramSchedule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ProgramSchedule, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "optimised" | "optimized" => Ok(ProgramSchedule::Optimised),
+            "unfused" => Ok(ProgramSchedule::Unfused),
+            _ => Err(format!("unknown schedule `{s}` (optimised or unfused)")),
+        }
+    }
+}
