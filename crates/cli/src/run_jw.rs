@@ -267,6 +267,11 @@ pub fn run(a: JwArgs) -> Result<()> {
             },
         })
     })?;
+    // The time loop runs one program at a time: its bindings share their temporaries
+    // and snapshots (device memory of the largest binding, not of all of them).
+    if let Some(c) = &cuda {
+        c.share_work_buffers();
+    }
     let fields = timers.time("initialisation: fields", || jw_run::fields(&grid, &spec))?;
     let parts = timers.time("initialisation: state", || match &cuda {
         Some(c) => jw_run::parts(&fields, &spec, Engine::Cuda(c)),

@@ -317,6 +317,41 @@ fn random_programs_agree_on_the_gpu() {
 }
 
 #[test]
+fn programs_sharing_work_buffers_agree_on_the_gpu() {
+    // A backend of its own (the shared one serves parallel test threads): bindings
+    // share temporaries and snapshots, so every program after the first finds another
+    // program's values in them; results must not change.
+    let dir = tempfile::tempdir().unwrap();
+    let cuda = match CudaBackend::open(Cache::at(dir.path())) {
+        Ok(b) => b,
+        Err(e) => return foehn_gpu::skip_without_gpu("CUDA tests", &e),
+    };
+    cuda.share_work_buffers();
+    let mut ok = 0;
+    for seed in 0..gpu_cases().min(24) {
+        let ir = RandomProgram::generate(seed, GenConfig::default())
+            .def
+            .specialize(&Variant::new())
+            .unwrap();
+        let grid = foehn_testkit::grids::compiler_grids()[seed as usize % 2];
+        let args = random_args(&ir, grid, 4, seed ^ 0x5eed);
+        let (mut a, mut b) = (args.clone(), args);
+        let opts = OptOptions {
+            k_block: 3,
+            idx32: true,
+            ..OptOptions::none()
+        };
+        if Interpreter.run_ir(&ir, grid, &mut a).is_ok() {
+            cuda.run_scheduled(&ir, &per_stencil(&ir, &opts), grid, &mut b)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{ir}"));
+            assert_agree(&format!("seed {seed}\n{ir}"), &a, &b, 1e-12);
+            ok += 1;
+        }
+    }
+    assert!(ok > 0, "no random program ran");
+}
+
+#[test]
 fn examples_agree_on_the_gpu() {
     let Some(cuda) = cuda() else { return };
     for entry in foehn_testkit::catalog::examples() {

@@ -19,13 +19,16 @@ impl CudaBackend {
         let fail = gpu_err(&program.name);
         let dgrid = self.device_grid(grid)?;
         let code = compiled.code();
-        // Temporaries live in the binding's workspace, allocated once.
+        // Temporaries live in the binding's workspace, allocated once (or shared between
+        // bindings, see `share_work_buffers`).
         let mut temps = BTreeMap::new();
+        let (mut ordinals, mut pooled) = (BTreeMap::new(), Vec::new());
         for d in program.fields.iter().filter(|d| d.role == Role::Temp) {
             let shape = Field::grid_shape(grid, nlev, d.ty.dims);
             let bytes = shape.iter().product::<usize>() * d.ty.dtype.size_bytes();
-            let buf = DeviceBuffer::alloc(&self.gpu, bytes).map_err(&fail)?;
-            buf.fill_bytes(&self.gpu, 0xff).map_err(&fail)?; // NaN / -1 poison
+            let buf = self
+                .work_buffer(bytes, &mut ordinals, &mut pooled)
+                .map_err(&fail)?;
             temps.insert(
                 d.name.clone(),
                 DeviceField {
@@ -86,7 +89,9 @@ impl CudaBackend {
             let mut rd: Vec<u64> = decls.iter().map(|f| f.buf.ptr()).collect();
             for f in &ck.snapshot {
                 let src = decls[f.0 as usize];
-                let snap = DeviceBuffer::alloc(&self.gpu, src.buf.bytes()).map_err(&fail)?;
+                let snap = self
+                    .work_buffer(src.buf.bytes(), &mut ordinals, &mut pooled)
+                    .map_err(&fail)?;
                 rd[f.0 as usize] = snap.ptr();
                 copies.push((f.0 as usize, snapshots.len()));
                 snapshots.push(snap);
@@ -224,6 +229,7 @@ impl CudaBackend {
             stencils,
             snapshots,
             _temps: temps,
+            _pooled: pooled,
             _stage_tables: stage_tables,
             err,
             replays,

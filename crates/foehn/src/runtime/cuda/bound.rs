@@ -56,6 +56,8 @@ pub struct Bound<'a> {
     pub(super) stencils: Vec<BoundStencil>,
     pub(super) snapshots: Vec<DeviceBuffer>,
     pub(super) _temps: BTreeMap<String, DeviceField>,
+    /// The shared work buffers its temporaries and snapshots view, held alive.
+    pub(super) _pooled: Vec<std::sync::Arc<DeviceBuffer>>,
     /// Block lists and positions of staged kernels.
     pub(super) _stage_tables: Vec<DeviceBuffer>,
     pub(super) err: DeviceBuffer,

@@ -186,6 +186,9 @@ pub struct CudaBackend {
     compiled: super::Loaded<CudaCompiled>,
     modules: super::Loaded<LoadedModule>,
     grids: Mutex<BTreeMap<String, Arc<DeviceGrid>>>,
+    /// Work buffers (temporaries, snapshots) bindings share, by (bytes, ordinal among
+    /// the binding's work buffers of that size); `None`: each binding owns its own.
+    shared_work: Mutex<Option<BTreeMap<(usize, usize), Arc<DeviceBuffer>>>>,
 }
 
 impl CudaBackend {
@@ -197,7 +200,55 @@ impl CudaBackend {
             compiled: super::Loaded::default(),
             modules: super::Loaded::default(),
             grids: Mutex::new(BTreeMap::new()),
+            shared_work: Mutex::new(None),
         })
+    }
+
+    /// From now on, bindings share their work buffers (temporaries and snapshots): the
+    /// device memory they take is the largest binding's, not the sum over bindings. Only
+    /// for callers that run one bound program at a time (a time loop): two programs
+    /// enqueued at once would overwrite each other's temporaries. A temporary is written
+    /// before it is read within a call, so sharing does not change results.
+    pub fn share_work_buffers(&self) {
+        let mut shared = self.shared_work.lock().expect("work buffers");
+        shared.get_or_insert_with(BTreeMap::new);
+    }
+
+    /// A work buffer of `bytes` bytes for a binding: its own, or with
+    /// [`CudaBackend::share_work_buffers`] the shared one for `(bytes, ordinal)` (the
+    /// binding's `ordinal`-th work buffer of that size), which `keep` then holds alive.
+    /// New buffers are filled with `0xff` (NaN / −1) so that a read before any write
+    /// shows.
+    fn work_buffer(
+        &self,
+        bytes: usize,
+        ordinals: &mut BTreeMap<usize, usize>,
+        keep: &mut Vec<Arc<DeviceBuffer>>,
+    ) -> std::result::Result<DeviceBuffer, GpuError> {
+        let fresh = |gpu: &Gpu| -> std::result::Result<DeviceBuffer, GpuError> {
+            let buf = DeviceBuffer::alloc(gpu, bytes)?;
+            buf.fill_bytes(gpu, 0xff)?;
+            Ok(buf)
+        };
+        let mut shared = self.shared_work.lock().expect("work buffers");
+        let Some(pool) = shared.as_mut() else {
+            return fresh(&self.gpu);
+        };
+        let ordinal = ordinals.entry(bytes).or_insert(0);
+        let key = (bytes, *ordinal);
+        *ordinal += 1;
+        let buf = match pool.get(&key) {
+            Some(b) => b.clone(),
+            None => {
+                let b = Arc::new(fresh(&self.gpu)?);
+                pool.insert(key, b.clone());
+                b
+            }
+        };
+        keep.push(buf.clone());
+        // SAFETY: `keep` (the binding's) and the pool hold the allocation alive for as
+        // long as the binding uses this view.
+        Ok(unsafe { DeviceBuffer::borrowed(buf.ptr(), bytes) })
     }
 
     /// The device.
