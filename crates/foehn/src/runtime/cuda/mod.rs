@@ -188,8 +188,11 @@ pub struct CudaBackend {
     grids: Mutex<BTreeMap<String, Arc<DeviceGrid>>>,
     /// Work buffers (temporaries, snapshots) bindings share, by (bytes, ordinal among
     /// the binding's work buffers of that size); `None`: each binding owns its own.
-    shared_work: Mutex<Option<BTreeMap<(usize, usize), Arc<DeviceBuffer>>>>,
+    shared_work: Mutex<Option<WorkPool>>,
 }
+
+/// Shared work buffers by (bytes, ordinal among a binding's work buffers of that size).
+type WorkPool = BTreeMap<(usize, usize), Arc<DeviceBuffer>>;
 
 impl CudaBackend {
     /// Opens the first CUDA device; `Err(GpuError::NoDevice)` says why there is none.
