@@ -185,6 +185,12 @@ fn wrong_types_and_syntax_name_the_line() {
     assert_has(&m, &["jw.toml:2", "levels = \"many\""]);
     let m = parse("[run]\nbackend = \"gpu\"\n").unwrap_err().to_string();
     assert_has(&m, &["jw.toml:2", "gpu", "cuda"]);
+    let m = parse("[run]\nschedule = \"fused\"\n")
+        .unwrap_err()
+        .to_string();
+    assert_has(&m, &["jw.toml:2", "fused", "optimised"]);
+    let c = parse("[run]\nschedule = \"unfused\"\n").unwrap();
+    assert_eq!(c.run.schedule.to_string(), "unfused");
     let m = parse("[run\nlevels = 3\n").unwrap_err().to_string();
     assert_has(&m, &["jw.toml:1"]);
     let m = parse("[run]\noutput_interval = \"6 hours\"\n")

@@ -7,7 +7,7 @@ use foehn::runtime::field::Field;
 use foehn_driver::jw_run::{self, JwRunSpec};
 use foehn_driver::time_loop::Dycore;
 use foehn_grid::Location;
-use foehn_icon::common::runner::Engine;
+use foehn_icon::common::runner::{Engine, Schedule};
 use foehn_icon::common::state::PrognosticState;
 use foehn_icon::fields::static_fields::GridFields;
 use foehn_testkit::grids;
@@ -99,12 +99,35 @@ fn two_runs_are_bitwise_equal_and_the_interpreter_agrees_with_the_cpu_backend() 
     let (a, b) = (run(Engine::Cpu(cpu())), run(Engine::Cpu(cpu())));
     assert_eq!(a, b, "two CPU runs differ");
     let i = run(Engine::Interpreter);
+    assert_states_close(&a, &i, 1e-11, "CPU and interpreter");
+}
+
+#[test]
+fn the_optimised_and_the_unfused_programs_agree() {
+    let run = |schedule| {
+        let spec = JwRunSpec {
+            schedule,
+            ..spec(true)
+        };
+        let mut d = jw_run::dycore(fields(), &spec, Engine::Cpu(cpu())).unwrap();
+        d.step().unwrap();
+        d.step().unwrap();
+        d.prognostic().clone()
+    };
+    // The run's default is optimised (ADR 0021).
+    assert_eq!(spec(true).schedule, Schedule::Optimised);
+    let (o, u) = (run(Schedule::Optimised), run(Schedule::Unfused));
+    assert_states_close(&o, &u, 1e-11, "optimised and unfused");
+}
+
+/// Every prognostic field of `a` and `b` agrees to `rel` of its largest magnitude.
+fn assert_states_close(a: &PrognosticState, b: &PrognosticState, rel: f64, what: &str) {
     for (name, x, y) in [
-        ("vn", &a.vn, &i.vn),
-        ("w", &a.w, &i.w),
-        ("rho", &a.rho, &i.rho),
-        ("exner", &a.exner, &i.exner),
-        ("theta_v", &a.theta_v, &i.theta_v),
+        ("vn", &a.vn, &b.vn),
+        ("w", &a.w, &b.w),
+        ("rho", &a.rho, &b.rho),
+        ("exner", &a.exner, &b.exner),
+        ("theta_v", &a.theta_v, &b.theta_v),
     ] {
         let scale = f64s(x)
             .iter()
@@ -116,8 +139,8 @@ fn two_runs_are_bitwise_equal_and_the_interpreter_agrees_with_the_cpu_backend() 
             .map(|(p, q)| (p - q).abs())
             .fold(0.0, f64::max);
         assert!(
-            diff <= 1e-11 * scale,
-            "{name}: CPU and interpreter differ by {diff:e} (scale {scale:e})"
+            diff <= rel * scale,
+            "{name}: {what} differ by {diff:e} (scale {scale:e})"
         );
     }
 }

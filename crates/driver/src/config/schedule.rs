@@ -45,3 +45,20 @@ impl std::str::FromStr for ProgramSchedule {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_print_back() {
+        for s in [ProgramSchedule::Optimised, ProgramSchedule::Unfused] {
+            assert_eq!(s.to_string().parse::<ProgramSchedule>(), Ok(s));
+        }
+        assert_eq!(" Optimized".parse(), Ok(ProgramSchedule::Optimised));
+        let e = "fused".parse::<ProgramSchedule>().unwrap_err();
+        assert!(e.contains("optimised or unfused"), "{e}");
+        assert_eq!(ProgramSchedule::default(), ProgramSchedule::Optimised);
+        assert_eq!(ProgramSchedule::Unfused.components(), Schedule::Unfused);
+    }
+}
