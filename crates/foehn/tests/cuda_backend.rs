@@ -69,12 +69,7 @@ fn generated_cuda_is_valid_cplusplus() {
     .map(|p| p.specialize(&Variant::new()).unwrap())
     .collect();
     for seed in 0..12u64 {
-        programs.push(
-            RandomProgram::generate(seed, GenConfig::default())
-                .def
-                .specialize(&Variant::new())
-                .unwrap(),
-        );
+        programs.push(random_program(seed));
     }
     for (i, ir) in programs.iter().enumerate() {
         let k_blocked = OptOptions {
@@ -112,40 +107,48 @@ fn generated_cuda_is_valid_cplusplus() {
     }
 }
 
+/// The CUDA source of `ir`, a kernel per stencil, k-blocked by 4 with 32-bit indices and
+/// the other choices of `opts`, for 8 levels.
+fn k_blocked_source(ir: &Program, opts: OptOptions) -> String {
+    let opts = OptOptions {
+        k_block: 4,
+        idx32: true,
+        ..opts
+    };
+    generate(ir, &per_stencil(ir, &opts), Target::Cuda, Sizes::levels(8))
+        .unwrap()
+        .source
+}
+
+/// The first kernel of `src` split at its level loop: what comes before it (the
+/// preamble of hoisted loads), and the loop with what follows.
+fn level_loop(src: &str) -> (String, String) {
+    let kernel = &src[src.find("__global__").expect("a kernel")..];
+    let at = kernel
+        .find("for (foehn_idx k = kb0")
+        .expect("a k-block loop");
+    (kernel[..at].to_string(), kernel[at..].to_string())
+}
+
 #[test]
 fn level_invariant_loads_are_hoisted_out_of_the_k_block_loop() {
     let ir = foehn_testkit::examples::divergence()
         .specialize(&Variant::new())
         .unwrap();
     let source = |hoist: bool| {
-        let opts = OptOptions {
-            k_block: 4,
-            idx32: true,
-            hoist,
-            ..OptOptions::none()
-        };
-        generate(
+        k_blocked_source(
             &ir,
-            &per_stencil(&ir, &opts),
-            Target::Cuda,
-            Sizes::levels(8),
+            OptOptions {
+                hoist,
+                ..OptOptions::none()
+            },
         )
-        .unwrap()
-        .source
     };
-    // The level loop and what comes before it in the kernel.
-    let split = |src: &str| {
-        let kernel = &src[src.find("__global__").expect("a kernel")..];
-        let at = kernel
-            .find("for (foehn_idx k = kb0")
-            .expect("a k-block loop");
-        (kernel[..at].to_string(), kernel[at..].to_string())
-    };
-    let (before, inside) = split(&source(false));
+    let (before, inside) = level_loop(&source(false));
     assert!(inside.contains("T_C2E["), "{inside}");
     assert!(!before.contains("T_C2E["));
     let hoisted = source(true);
-    let (before, inside) = split(&hoisted);
+    let (before, inside) = level_loop(&hoisted);
     // The neighbour row and the weights without levels are loaded before the loop;
     // inside it only the fields with levels are read.
     assert!(before.contains("T_C2E[h*3 + q0]"), "{before}");
@@ -173,26 +176,16 @@ fn loads_only_a_data_dependent_branch_needs_stay_in_that_branch() {
     .specialize(&Variant::new())
     .unwrap();
     let source = |branch_local: bool| {
-        let opts = OptOptions {
-            k_block: 4,
-            idx32: true,
-            hoist: true,
-            branch_local,
-            ..OptOptions::none()
-        };
-        let src = generate(
+        let src = k_blocked_source(
             &ir,
-            &per_stencil(&ir, &opts),
-            Target::Cuda,
-            Sizes::levels(8),
-        )
-        .unwrap()
-        .source;
-        let kernel = src[src.find("__global__").expect("a kernel")..].to_string();
-        let at = kernel
-            .find("for (foehn_idx k = kb0")
-            .expect("a k-block loop");
-        (kernel[..at].to_string(), kernel[at..].to_string(), src)
+            OptOptions {
+                hoist: true,
+                branch_local,
+                ..OptOptions::none()
+            },
+        );
+        let (before, inside) = level_loop(&src);
+        (before, inside, src)
     };
     let (before, inside, _) = source(false);
     assert!(before.contains("T_C2E[h*3 + q0]"), "{before}");
@@ -278,16 +271,21 @@ fn assert_agree(what: &str, a: &Args, b: &Args, tol: f64) {
     });
 }
 
+/// Random test-suite program `seed`, specialised.
+fn random_program(seed: u64) -> Program {
+    RandomProgram::generate(seed, GenConfig::default())
+        .def
+        .specialize(&Variant::new())
+        .unwrap()
+}
+
 #[test]
 fn random_programs_agree_on_the_gpu() {
     let Some(cuda) = cuda() else { return };
     let cases = gpu_cases();
     let (mut ok, mut both_err) = (0, 0);
     for seed in 0..cases {
-        let ir = RandomProgram::generate(seed, GenConfig::default())
-            .def
-            .specialize(&Variant::new())
-            .unwrap();
+        let ir = random_program(seed);
         for grid in foehn_testkit::grids::compiler_grids() {
             let args = random_args(&ir, grid, 4, seed ^ 0x5eed);
             let (mut a, mut b) = (args.clone(), args);
@@ -329,10 +327,7 @@ fn programs_sharing_work_buffers_agree_on_the_gpu() {
     cuda.share_work_buffers();
     let mut ok = 0;
     for seed in 0..gpu_cases().min(24) {
-        let ir = RandomProgram::generate(seed, GenConfig::default())
-            .def
-            .specialize(&Variant::new())
-            .unwrap();
+        let ir = random_program(seed);
         let grid = foehn_testkit::grids::compiler_grids()[seed as usize % 2];
         let args = random_args(&ir, grid, 4, seed ^ 0x5eed);
         let (mut a, mut b) = (args.clone(), args);
