@@ -158,16 +158,22 @@ fn column_kernels_on_the_gpu_keep_local_temporaries_in_per_thread_arrays() {
     assert!(moved < separate, "{moved} vs {separate}");
 }
 
+/// The report refuses stencil `update` a column kernel because of `field`, read or
+/// written across columns.
+fn assert_rejected_across_columns(report: &OptReport, field_name: &str) {
+    assert!(
+        report.decisions.iter().any(|d| matches!(d,
+            Decision::ColumnRejected { stencil, reason: ColumnRejectReason::AcrossColumns { field }, .. }
+                if stencil == "update" && field == field_name)),
+        "{report}"
+    );
+}
+
 #[test]
 fn a_read_through_neighbours_of_the_scan_output_stops_the_group() {
     let p = program(After::Neighbours);
     let (schedule, report) = agrees("neighbours", &p, &no_inlining());
-    assert!(
-        report.decisions.iter().any(|d| matches!(d,
-            Decision::ColumnRejected { stencil, reason: ColumnRejectReason::AcrossColumns { field }, .. }
-                if stencil == "update" && field == "s")),
-        "{report}"
-    );
+    assert_rejected_across_columns(&report, "s");
     assert_eq!(schedule.kernels.len(), 2, "{report}");
     assert_eq!(schedule.kernels[1].stencils.len(), 1);
 }
@@ -176,12 +182,7 @@ fn a_read_through_neighbours_of_the_scan_output_stops_the_group() {
 fn overwriting_a_field_an_earlier_member_reads_at_neighbours_stops_the_group() {
     let p = program(After::OverwritesNeighbourInput);
     let (schedule, report) = agrees("overwrite", &p, &no_inlining());
-    assert!(
-        report.decisions.iter().any(|d| matches!(d,
-            Decision::ColumnRejected { stencil, reason: ColumnRejectReason::AcrossColumns { field }, .. }
-                if stencil == "update" && field == "y")),
-        "{report}"
-    );
+    assert_rejected_across_columns(&report, "y");
     assert_eq!(schedule.kernels.len(), 2, "{report}");
 }
 
