@@ -48,7 +48,7 @@ pub struct BenchArgs {
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
     /// specialise, inline, dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed,
-    /// kmajor, hoist, branchlocal, stage.
+    /// kmajor, hoist, branchlocal, stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -342,13 +342,14 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "kmajor" => o.k_major = false,
             "hoist" => o.hoist = false,
             "branchlocal" => o.branch_local = false,
+            "vstream" => o.column_streamed_loads = false,
             "stage" => o.stage = false,
             "fuseclip" => o.fuse_clipped = false,
             "forward" => o.forward = false,
             "column" => o.columns = false,
             "colocal" => o.column_locals = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, stage)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, stage, vstream)"
             ),
         }
     }

@@ -91,6 +91,105 @@ fn load_count(p: &Program, root: ExprId) -> usize {
     walk(p, root, &mut BTreeMap::new())
 }
 
+/// One step of the horizontal path from a consumer point to a load: levels do not
+/// appear, so loads of a field at one point but other levels share a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum HStep {
+    /// Inside a reduction over the connectivity (once per slot).
+    Reduce(Connectivity),
+    /// At all neighbours through the connectivity.
+    Shift(Connectivity),
+    /// At one neighbour.
+    Neighbor(Connectivity, u8),
+    /// At a data-dependent level (another point of the column, not streamed).
+    KOffset(ExprId),
+}
+
+/// The column loads of the expression at `root`, with `Field(t)` evaluated as
+/// `value` where `replace` is `(t, value)`: each distinct (field, horizontal path) once,
+/// weighted by the points it stands for per consumer point (a reduction's slots, a
+/// shift outside a reduction over its connectivity). Loads of a field at the same
+/// horizontal point but at other levels (constant vertical shifts) count once: a thread
+/// walking the column (a k-blocked or scan kernel) loads the other levels at its
+/// neighbouring iterations anyway, so the repeats are served from cache, not memory.
+fn column_loads(
+    p: &Program,
+    root: ExprId,
+    replace: Option<(FieldId, ExprId)>,
+) -> BTreeMap<(FieldId, Vec<HStep>), usize> {
+    struct Walk<'a> {
+        p: &'a Program,
+        replace: Option<(FieldId, ExprId)>,
+        seen: BTreeSet<(ExprId, Vec<HStep>)>,
+        loads: BTreeMap<(FieldId, Vec<HStep>), usize>,
+    }
+    impl Walk<'_> {
+        fn step(&mut self, s: HStep, a: ExprId, path: &mut Vec<HStep>, weight: usize) {
+            path.push(s);
+            self.go(a, path, weight);
+            path.pop();
+        }
+        fn go(&mut self, id: ExprId, path: &mut Vec<HStep>, weight: usize) {
+            if !self.seen.insert((id, path.clone())) {
+                return;
+            }
+            match self.p.node(id) {
+                Node::Field(f) => match self.replace {
+                    Some((t, value)) if t == *f => self.go(value, path, weight),
+                    _ => {
+                        self.loads.insert((*f, path.clone()), weight);
+                    }
+                },
+                Node::Reduce(_, c, a) => self.step(HStep::Reduce(*c), *a, path, weight * c.width()),
+                Node::Shift(c, a) => {
+                    let in_reduce = path.last() == Some(&HStep::Reduce(*c));
+                    let w = if in_reduce {
+                        weight
+                    } else {
+                        weight * c.width()
+                    };
+                    self.step(HStep::Shift(*c), *a, path, w)
+                }
+                Node::Neighbor(c, slot, a) => {
+                    self.step(HStep::Neighbor(*c, *slot), *a, path, weight)
+                }
+                Node::KOffset(o, a) => {
+                    self.go(*o, path, weight);
+                    self.step(HStep::KOffset(id), *a, path, weight)
+                }
+                node => {
+                    for c in node.children() {
+                        self.go(c, path, weight);
+                    }
+                }
+            }
+        }
+    }
+    let mut w = Walk {
+        p,
+        replace,
+        seen: BTreeSet::new(),
+        loads: BTreeMap::new(),
+    };
+    w.go(root, &mut Vec::new(), 1);
+    w.loads
+}
+
+/// The column-load model of inlining `t` (value `value`) into the consumer at `root`:
+/// (loads the inlined producer adds per consumer point, the stored temporary's traffic:
+/// one write plus its reads at distinct horizontal points).
+fn column_inline_loads(p: &Program, root: ExprId, t: FieldId, value: ExprId) -> (usize, usize) {
+    let before = column_loads(p, root, None);
+    let reads: usize = before
+        .iter()
+        .filter(|((f, _), _)| *f == t)
+        .map(|(_, w)| w)
+        .sum();
+    let others: usize = before.values().sum::<usize>() - reads;
+    let after: usize = column_loads(p, root, Some((t, value))).values().sum();
+    (after.saturating_sub(others), reads + 1)
+}
+
 /// The one connectivity through which the expression at `root` reads `Field(t)` at
 /// neighbours (other reads, e.g. at the own point, are recomputed where they are).
 fn read_through(p: &Program, root: ExprId, t: FieldId) -> Option<Connectivity> {
@@ -148,13 +247,15 @@ fn substitute(p: &mut Program, root: ExprId, t: FieldId, replacement: ExprId) ->
 }
 
 /// Inlines every temporary written by exactly one scan-free stencil (its root, or one
-/// element of its tuple root) into
-/// the later stencils that read it, when the recompute cost is within `max_cost` and no
-/// stencil in between overwrites the producer's inputs.
+/// element of its tuple root) into the later stencils that read it, when the recompute
+/// cost is within `max_cost`, the loads stay within `load_factor` of the stored
+/// temporary's traffic (counted per column with `column_streamed`, see
+/// [`column_loads`]) and no stencil in between overwrites the producer's inputs.
 pub(super) fn inline_temporaries(
     p: &mut Program,
     max_cost: usize,
     load_factor: usize,
+    column_streamed: bool,
     stage: bool,
     report: &mut OptReport,
 ) {
@@ -240,7 +341,14 @@ pub(super) fn inline_temporaries(
             // consumer point; inlined, its `loads` inputs are loaded at `reads` points.
             let loads = loads_once * reads;
             let limit = load_factor.saturating_mul(reads + 1);
-            if loads <= limit {
+            // Column-streamed: only the loads at new columns count (ADR 0022).
+            let (streamed, stored) = column_inline_loads(p, p.stencils[r].root, t, value);
+            let fits = if column_streamed {
+                streamed <= load_factor.saturating_mul(stored)
+            } else {
+                loads <= limit
+            };
+            if fits {
                 plan.push((r, cost, None));
                 continue;
             }
@@ -266,10 +374,15 @@ pub(super) fn inline_temporaries(
             match (staged, own) {
                 (Some(c), None) => plan.push((r, cost, Some((c, loads)))),
                 (staged, own) => {
+                    let (loads, stored) = if column_streamed {
+                        (streamed, stored)
+                    } else {
+                        (loads, reads + 1)
+                    };
                     reason = Some(Why::TooManyLoads {
                         consumer: rs.name.clone(),
                         loads,
-                        stored: reads + 1,
+                        stored,
                         factor: load_factor,
                         staging_blocked_by: staged.and(own).map(|f| p.field(f).name.clone()),
                     });

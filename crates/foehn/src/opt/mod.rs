@@ -44,6 +44,10 @@ pub struct OptOptions {
     /// pointwise producers, rejects recomputing gathers at every neighbour (measured
     /// slower on an H200, bench/results/2026-11-22-h200-r2b6-optimiser.json).
     pub inline_load_factor: usize,
+    /// Count the inliner's loads per column: a producer's loads at other levels of a
+    /// point it already loads (a consumer reading the temporary at `k` and `k+1`) are
+    /// streamed by the thread walking the column, not new memory traffic (ADR 0022).
+    pub column_streamed_loads: bool,
     /// Remove stencils whose outputs nobody reads and temporaries nobody uses.
     pub remove_dead: bool,
     /// GPU k-blocking: levels one thread walks (1: a thread per level).
@@ -94,6 +98,7 @@ impl Default for OptOptions {
             inline: true,
             max_inline_cost: 256,
             inline_load_factor: 2,
+            column_streamed_loads: true,
             remove_dead: true,
             // The tuner chose 16 for nearly every k-blocked diffusion kernel on an H100
             // with hoisted loads (bench/results/2026-11-22-h100-r2b6-hoist-tuning.txt).
@@ -124,6 +129,7 @@ impl OptOptions {
             inline: false,
             max_inline_cost: 0,
             inline_load_factor: 0,
+            column_streamed_loads: false,
             remove_dead: false,
             k_block: 1,
             idx32: false,
@@ -161,6 +167,7 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
             &mut p,
             opts.max_inline_cost,
             opts.inline_load_factor,
+            opts.column_streamed_loads,
             opts.stage,
             &mut report,
         );
