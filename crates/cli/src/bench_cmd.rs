@@ -42,7 +42,8 @@ pub struct BenchArgs {
     /// removed, kernels fused, k-blocking, 32-bit indices, sizes fixed at compile time;
     /// launch parameters from the model) and/or tuned (optimised, then block size and
     /// k-block measured per kernel on the GPU; persisted in the cache). Ablations:
-    /// `optimised/without-fuse`, `optimised/inline8`; opt-in passes:
+    /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
+    /// recompute-cost limit); opt-in passes:
     /// `optimised/with-column` (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
@@ -367,6 +368,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let mut passes = a.without.clone();
             let mut with = Vec::new();
             let mut load_factor = a.inline_load_factor;
+            let mut max_cost = None;
             for p in parts {
                 if let Some(x) = p.strip_prefix("without-") {
                     passes.push(x.to_string());
@@ -377,9 +379,14 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                         f.parse()
                             .with_context(|| format!("`{p}`: expected inline<N>"))?,
                     );
+                } else if let Some(c) = p.strip_prefix("cost") {
+                    max_cost = Some(
+                        c.parse()
+                            .with_context(|| format!("`{p}`: expected cost<N>"))?,
+                    );
                 } else {
                     bail!(
-                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass> or inline<N>"
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N> or cost<N>"
                     );
                 }
             }
@@ -389,6 +396,10 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             if let Some(f) = load_factor {
                 opts.inline_load_factor = f;
                 label.push(format!("inline{f}"));
+            }
+            if let Some(c) = max_cost {
+                opts.max_inline_cost = c;
+                label.push(format!("cost{c}"));
             }
             let (opt, tune) = match base {
                 "unfused" => (None, false),

@@ -34,6 +34,9 @@ pub struct ExplainArgs {
     /// The inliner's load factor (as `foehn bench --inline-load-factor`).
     #[arg(long)]
     inline_load_factor: Option<usize>,
+    /// The inliner's recompute-cost limit (as `foehn bench --schedule optimised/cost<N>`).
+    #[arg(long)]
+    inline_max_cost: Option<usize>,
     /// Print the optimised IR too (and generate code from it with --code).
     #[arg(long)]
     optimised: bool,
@@ -158,6 +161,9 @@ pub fn run(a: ExplainArgs) -> Result<()> {
         let mut opts = crate::bench_cmd::without(&a.without, &a.with)?;
         if let Some(f) = a.inline_load_factor {
             opts.inline_load_factor = f;
+        }
+        if let Some(c) = a.inline_max_cost {
+            opts.max_inline_cost = c;
         }
         let (opt, schedule, report) = foehn::opt::optimise_scheduled(&ir, &opts);
         println!(

@@ -383,7 +383,8 @@ fn optimised_programs_match_references_on_the_cpu() {
 
 /// The optimiser stores the vorticity at vertices of P3 (a producer of 12 loads per point,
 /// slower staged in shared memory on the H100) and stages the cheaper kinetic energy at
-/// cells (ADR 0008).
+/// cells (ADR 0008): its kernel computes it in shared memory, the edge's two cells read
+/// through `E2C[0]`/`E2C[1]` from there (ADR 0022).
 #[test]
 fn horizontal_momentum_stores_the_vorticity_and_stages_the_kinetic_energy() {
     use foehn::opt::{optimise_scheduled, Decision, OptOptions};
@@ -391,11 +392,17 @@ fn horizontal_momentum_stores_the_vorticity_and_stages_the_kinetic_energy() {
     let ir = entry
         .specialize(&variant_with(&entry, EXTRA, true))
         .unwrap();
-    let (_, _, report) = optimise_scheduled(&ir, &OptOptions::default());
+    let (opt, schedule, report) = optimise_scheduled(&ir, &OptOptions::default());
     let kept = report.decisions.iter().any(|d| {
         matches!(d, Decision::InlineRejected { temporary, .. }
             if temporary == "upward_vorticity_at_vertices_on_model_levels")
     });
+    let tendency = schedule.kernels.iter().find(|k| {
+        k.stencils
+            .iter()
+            .any(|&s| opt.stencils[s].name == "compute_advection_in_horizontal_momentum")
+    });
+    assert!(tendency.is_some_and(|k| k.stage), "{schedule:?}");
     let staged = report.decisions.iter().any(|d| {
         matches!(d, Decision::Staged { temporary, .. }
             if temporary == "horizontal_kinetic_energy_at_cells_on_model_levels")
