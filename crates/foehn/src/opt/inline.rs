@@ -208,6 +208,15 @@ fn read_through(p: &Program, root: ExprId, t: FieldId) -> Option<Connectivity> {
     }
 }
 
+/// Whether the expression at `root` reads `Field(t)` only at single neighbour slots
+/// (`Neighbor`), never through a shift over all neighbours.
+fn reads_only_at_slots(p: &Program, root: ExprId, t: FieldId) -> bool {
+    let field_t = Node::Field(t);
+    p.reachable(root)
+        .into_iter()
+        .all(|id| !matches!(p.node(id), Node::Shift(_, a) if *p.node(*a) == field_t))
+}
+
 /// Whether the expression at `root` can be evaluated at any point of its location
 /// without a run-time check failing: neighbour shifts only inside reductions over the
 /// same connectivity (missing neighbours are skipped), no slots or vertical offsets,
@@ -372,6 +381,12 @@ pub(super) fn inline_temporaries(
                 .into_iter()
                 .find(|f| rs.outputs.contains(f));
             match (staged, own) {
+                // Read only at single neighbour slots (`E2C[0]`, `E2C[1]`), a staged
+                // value would not come from the tile in a reduction: recomputing it at
+                // those few points is what the H100 measured fastest (P3's kinetic
+                // energy at cells: 1.336 ms recomputed, 1.518 ms stored, 1.787 ms in a
+                // shared-memory tile read per slot; ADR 0022).
+                (Some(_), None) if reads_only_at_slots(p, rs.root, t) => plan.push((r, cost, None)),
                 (Some(c), None) => plan.push((r, cost, Some((c, loads)))),
                 (staged, own) => {
                     let (loads, stored) = if column_streamed {
