@@ -1,6 +1,6 @@
 //! The whole dycore substep as one program (`dycore_substep`, linked from the
 //! component's calls): for every catalog variant (first, middle and last substep; global
-//! and limited area) it agrees with the chained plain-Rust references on its grid (a
+//! and limited area; with IAU, in and after the divergence-damping spin-up) it agrees with the chained plain-Rust references on its grid (a
 //! global grid with pentagons, a limited-area grid) in the interpreter and on the CPU
 //! backend, unfused and optimised, and with the component's own `time_step` on the same
 //! inputs.
@@ -33,7 +33,7 @@ fn variants_on_their_grids() -> Vec<(Variant, &'static Grid)> {
 }
 
 #[test]
-fn the_catalog_has_the_three_substeps_on_both_grids() {
+fn the_catalog_has_the_three_substeps_on_both_grids_and_two_with_iau() {
     let entry = foehn_icon::catalog::catalog()
         .into_iter()
         .find(|e| e.name == substep::NAME)
@@ -44,15 +44,82 @@ fn the_catalog_has_the_three_substeps_on_both_grids() {
         .iter()
         .map(|v| SubstepStatics::from_variant(v).unwrap())
         .collect();
+    let plain = SubstepStatics {
+        at_first_substep: false,
+        at_last_substep: false,
+        at_initial_timestep: false,
+        limited_area: false,
+        is_iau_active: false,
+        apply_2nd_order_divergence_damping: false,
+    };
     for limited_area in [false, true] {
         for (first, last) in [(true, false), (false, false), (false, true)] {
             assert!(statics.contains(&SubstepStatics {
                 at_first_substep: first,
                 at_last_substep: last,
-                at_initial_timestep: false,
                 limited_area,
+                ..plain
             }));
         }
+    }
+    for (first, second_order) in [(true, true), (false, false)] {
+        assert!(statics.contains(&SubstepStatics {
+            at_first_substep: first,
+            is_iau_active: true,
+            apply_2nd_order_divergence_damping: second_order,
+            ..plain
+        }));
+    }
+    assert_eq!(statics.len(), 8);
+}
+
+#[test]
+fn iau_and_the_spin_up_reach_the_programs_they_switch() {
+    // IAU: every solver program with an `is_iau_active` variant is called in it, on
+    // random increments (not zeros); the spin-up: the divergence damping in its
+    // second-order variant.
+    let entry = substep::entry();
+    for (v, grid) in variants_on_their_grids() {
+        let s = SubstepStatics::from_variant(&v).unwrap();
+        if s.is_iau_active {
+            let ir = entry.specialize(&v).unwrap();
+            let args = (entry.inputs)(&ir, grid, NLEV, 3);
+            for name in ["normal_wind_iau_increment", "rho_iau_increment"] {
+                let f = args.field(name).unwrap().as_f64().unwrap();
+                assert!(
+                    f.iter().filter(|x| **x != 0.0).count() > f.len() / 2,
+                    "[{v}] {name}"
+                );
+            }
+        }
+        let steps = substep::calls(&s).unwrap();
+        let static_of = |program: &str, name: &str| {
+            calls(&steps)
+                .find(|c| c.ir.name == program)
+                .unwrap_or_else(|| panic!("[{v}]: no call of {program}"))
+                .ir
+                .variant
+                .get(name)
+        };
+        for program in [
+            "compute_rho_theta_pgrad_and_update_vn",
+            "vertically_implicit_solver_at_corrector_step",
+            "apply_divergence_damping_and_update_vn",
+        ] {
+            assert_eq!(
+                static_of(program, "is_iau_active"),
+                Some(s.is_iau_active.into()),
+                "[{v}] {program}"
+            );
+        }
+        assert_eq!(
+            static_of(
+                "apply_divergence_damping_and_update_vn",
+                "apply_2nd_order_divergence_damping"
+            ),
+            Some(s.apply_2nd_order_divergence_damping.into()),
+            "[{v}]"
+        );
     }
 }
 
@@ -118,7 +185,7 @@ fn the_linked_substep_agrees_with_the_components_time_step() {
         let s = SubstepStatics::from_variant(&v).unwrap();
         let ir = entry.specialize(&v).unwrap();
         let args = (entry.inputs)(&ir, grid, NLEV, 3);
-        let mut solver = substep::solver(grid, NLEV)
+        let mut solver = substep::solver(grid, NLEV, &s)
             .unwrap()
             .with_engine(Engine::Interpreter);
         assert_eq!(
@@ -126,17 +193,17 @@ fn the_linked_substep_agrees_with_the_components_time_step() {
             substep::statics(solver.config(), s.limited_area),
             "the component's statics are the entry's"
         );
-        let state = substep::state(grid, NLEV, s.limited_area, 3).unwrap();
+        let state = substep::state(grid, NLEV, &s, 3).unwrap();
         let run = |solver: &mut foehn_icon::solve_nonhydro::component::SolveNonhydro,
                    state: &mut SolveNonhydroState| {
             solver
                 .time_step(
                     state,
-                    substep::DIVDAMP_FAC_O2,
+                    s.divdamp_fac_o2(),
                     DTIME,
                     substep::NDYN_SUBSTEPS,
                     s.flags(),
-                    0.0,
+                    s.iau_wgt_dyn(),
                     &mut NoExchange,
                 )
                 .unwrap()

@@ -16,12 +16,17 @@
 //! caller's (one rank: none).
 //!
 //! Statics of a variant ([`SubstepStatics`]): `at_first_substep`, `at_last_substep`,
-//! `at_initial_timestep`, `limited_area`; the others are fixed to the programs' catalog
-//! values ([`statics`]) and ICON's defaults ([`NonHydrostaticConfig::default`]):
-//! `lprep_adv` on, no IAU, `divdamp_fac_o2 = 0` (after the spin-up: fourth-order
-//! damping only), the Rayleigh factor not recomputed (`dtime` as the previous substep's).
-//! The catalog's variants ([`variants`]) are the first, a middle and the last substep of
-//! a step after the initial one, on a global and a limited-area grid.
+//! `at_initial_timestep`, `limited_area`, `is_iau_active` (the incremental analysis
+//! update, with a configuration that has `iau_init`) and
+//! `apply_2nd_order_divergence_damping` (a substep of the spin-up, `divdamp_fac_o2` =
+//! [`SPIN_UP_DIVDAMP_FAC_O2`]: second- and fourth-order damping combined; otherwise 0,
+//! fourth order only); the others are fixed to the programs' catalog values
+//! ([`statics`]) and ICON's defaults ([`NonHydrostaticConfig::default`]): `lprep_adv`
+//! on, the Rayleigh factor not recomputed (`dtime` as the previous substep's). The
+//! catalog's variants ([`variants`]) are the first, a middle and the last substep of a
+//! step after the initial one, on a global and a limited-area grid, and two global
+//! substeps with IAU: a first substep of the spin-up (the variants GT4Py's programs were
+//! timed in) and a middle one after it.
 //!
 //! The reference ([`chained_reference`]) runs the same calls with the programs'
 //! plain-Rust references, one after the other.
@@ -55,6 +60,14 @@ pub const NDYN_SUBSTEPS: usize = 5;
 /// ICON's spin-up (fourth-order damping only).
 pub const DIVDAMP_FAC_O2: f64 = 0.0;
 
+/// The second-order divergence-damping factor of a substep during the spin-up
+/// (`apply_2nd_order_divergence_damping`): ICON's combined order applies both the
+/// second- and the fourth-order damping at this factor (≤ 4 · `divdamp_fac`).
+pub const SPIN_UP_DIVDAMP_FAC_O2: f64 = 0.008;
+
+/// The IAU weight of the dynamics (`iau_wgt_dyn`) in a substep with IAU.
+pub const IAU_WGT_DYN: f64 = 0.5;
+
 /// The static choices of a substep that a variant names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SubstepStatics {
@@ -66,6 +79,11 @@ pub struct SubstepStatics {
     pub at_initial_timestep: bool,
     /// Limited-area grid.
     pub limited_area: bool,
+    /// Incremental analysis update active (the configuration has `iau_init`).
+    pub is_iau_active: bool,
+    /// A substep of the spin-up: second-order divergence damping at
+    /// [`SPIN_UP_DIVDAMP_FAC_O2`] besides the fourth-order one.
+    pub apply_2nd_order_divergence_damping: bool,
 }
 
 impl SubstepStatics {
@@ -76,33 +94,72 @@ impl SubstepStatics {
             .with("at_last_substep", self.at_last_substep)
             .with("at_initial_timestep", self.at_initial_timestep)
             .with("limited_area", self.limited_area)
+            .with("is_iau_active", self.is_iau_active)
+            .with(
+                "apply_2nd_order_divergence_damping",
+                self.apply_2nd_order_divergence_damping,
+            )
     }
 
-    /// The statics a variant names; a missing one is an error naming it.
+    /// The statics a variant names; a missing one is an error naming it
+    /// (`is_iau_active` and `apply_2nd_order_divergence_damping` are false when absent).
     pub fn from_variant(variant: &Variant) -> Result<SubstepStatics> {
-        let get = |name: &str| match variant.get(name) {
-            Some(StaticValue::Bool(b)) => Ok(b),
+        let get_or = |name: &str, absent: Option<bool>| match (variant.get(name), absent) {
+            (Some(StaticValue::Bool(b)), _) => Ok(b),
+            (None, Some(b)) => Ok(b),
             _ => Err(Error::Variant {
                 program: NAME.into(),
                 message: format!("the variant [{variant}] has no boolean static `{name}`"),
             }),
         };
+        let get = |name: &str| get_or(name, None);
         Ok(SubstepStatics {
             at_first_substep: get("at_first_substep")?,
             at_last_substep: get("at_last_substep")?,
             at_initial_timestep: get("at_initial_timestep")?,
             limited_area: get("limited_area")?,
+            is_iau_active: get_or("is_iau_active", Some(false))?,
+            apply_2nd_order_divergence_damping: get_or(
+                "apply_2nd_order_divergence_damping",
+                Some(false),
+            )?,
         })
     }
 
-    /// The flags the driver gives such a substep (`lprep_adv` on, no IAU).
+    /// The flags the driver gives such a substep (`lprep_adv` on).
     pub fn flags(&self) -> SubstepFlags {
         SubstepFlags {
             at_first_substep: self.at_first_substep,
             at_last_substep: self.at_last_substep,
             lprep_adv: true,
             at_initial_timestep: self.at_initial_timestep,
-            is_iau_active: false,
+            is_iau_active: self.is_iau_active,
+        }
+    }
+
+    /// The substep's second-order divergence-damping factor.
+    pub fn divdamp_fac_o2(&self) -> f64 {
+        if self.apply_2nd_order_divergence_damping {
+            SPIN_UP_DIVDAMP_FAC_O2
+        } else {
+            DIVDAMP_FAC_O2
+        }
+    }
+
+    /// The substep's IAU weight of the dynamics (0 without IAU).
+    pub fn iau_wgt_dyn(&self) -> f64 {
+        if self.is_iau_active {
+            IAU_WGT_DYN
+        } else {
+            0.0
+        }
+    }
+
+    /// ICON's default configuration, with `iau_init` where the substep has IAU.
+    pub fn config(&self) -> NonHydrostaticConfig {
+        NonHydrostaticConfig {
+            iau_init: self.is_iau_active,
+            ..NonHydrostaticConfig::default()
         }
     }
 }
@@ -137,11 +194,11 @@ pub fn vertical(nlev: usize) -> VerticalGrid {
     })
 }
 
-/// The calls' variants of a substep of `s` with ICON's default configuration
-/// ([`DIVDAMP_FAC_O2`], `dtime` unchanged).
+/// The calls' variants of a substep of `s` with `config` (the substep's
+/// [`SubstepStatics::divdamp_fac_o2`], `dtime` unchanged).
 pub fn call_variants(config: &NonHydrostaticConfig, s: &SubstepStatics) -> Result<Variants> {
     let params = super::config::NonHydrostaticParams::new(config, &vertical(10), 1.0)?;
-    let damping = params.divergence_damping(DIVDAMP_FAC_O2);
+    let damping = params.divergence_damping(s.divdamp_fac_o2());
     Ok(Variants::new(
         config,
         s.flags(),
@@ -154,7 +211,7 @@ pub fn call_variants(config: &NonHydrostaticConfig, s: &SubstepStatics) -> Resul
 /// Every call of a substep of `s`, in ICON's order (the component's unfused segments,
 /// joined; exchanges included, which linking skips).
 pub fn calls(s: &SubstepStatics) -> Result<Vec<Step>> {
-    let config = NonHydrostaticConfig::default();
+    let config = s.config();
     let v = call_variants(&config, s)?;
     let segments = unfused_segments(&statics(&config, s.limited_area), &step_list(&v))?;
     Ok(segments.into_iter().flatten().collect())
@@ -191,46 +248,60 @@ pub fn chained_reference(program: &ir::Program, grid: &Grid, args: &mut Args) ->
 }
 
 /// The catalog's variants: the first, a middle and the last substep of a step after
-/// the initial one, each on a global and a limited-area grid.
+/// the initial one, each on a global and a limited-area grid; then, on a global grid
+/// with IAU, a first substep of the spin-up (second-order damping too) and a middle
+/// substep after it.
 pub fn variants() -> Vec<Variant> {
     let mut out = Vec::new();
+    let plain = SubstepStatics {
+        at_first_substep: false,
+        at_last_substep: false,
+        at_initial_timestep: false,
+        limited_area: false,
+        is_iau_active: false,
+        apply_2nd_order_divergence_damping: false,
+    };
     for limited_area in [false, true] {
         for (at_first_substep, at_last_substep) in [(true, false), (false, false), (false, true)] {
             let s = SubstepStatics {
                 at_first_substep,
                 at_last_substep,
-                at_initial_timestep: false,
                 limited_area,
+                ..plain
             };
             out.push(s.variant());
         }
     }
+    for (at_first_substep, apply_2nd_order_divergence_damping) in [(true, true), (false, false)] {
+        let s = SubstepStatics {
+            at_first_substep,
+            is_iau_active: true,
+            apply_2nd_order_divergence_damping,
+            ..plain
+        };
+        out.push(s.variant());
+    }
     out
 }
 
-/// The solver a substep of the catalog runs on `grid` with `nlev` levels (ICON's
-/// default configuration, the [`vertical`] grid, `nflat_gradp` 6).
-pub fn solver(grid: &Grid, nlev: usize) -> Result<SolveNonhydro<'_>> {
-    SolveNonhydro::new(
-        NonHydrostaticConfig::default(),
-        grid,
-        &vertical(nlev),
-        p7::NFLAT_GRADP as usize,
-    )
+/// The solver a substep `s` of the catalog runs on `grid` with `nlev` levels
+/// ([`SubstepStatics::config`], the [`vertical`] grid, `nflat_gradp` 6).
+pub fn solver<'g>(grid: &'g Grid, nlev: usize, s: &SubstepStatics) -> Result<SolveNonhydro<'g>> {
+    SolveNonhydro::new(s.config(), grid, &vertical(nlev), p7::NFLAT_GRADP as usize)
 }
 
-/// The solver's state a substep of the catalog starts from on `grid` with `nlev`
-/// levels: [`random_state`] (every program's input generator) with `enh_divdamp_fac`
-/// as the solver sets it.
+/// The solver's state a substep `s` of the catalog starts from on `grid` with `nlev`
+/// levels: [`random_state`] (every program's input generator, the IAU increments
+/// included where `s` has IAU) with `enh_divdamp_fac` as the solver sets it.
 pub fn state(
     grid: &Grid,
     nlev: usize,
-    limited_area: bool,
+    s: &SubstepStatics,
     seed: u64,
 ) -> Result<SolveNonhydroState> {
-    let solver = solver(grid, nlev)?;
+    let solver = solver(grid, nlev, s)?;
     let config = solver.config();
-    let st = statics(config, limited_area);
+    let st = statics(config, s.limited_area);
     let mut state = random_state(config, &st, grid, &vertical(nlev), seed)?;
     let enh = &solver.params().enh_divdamp_fac;
     state.intermediate.interpolated_fourth_order_divdamp_factor =
@@ -240,15 +311,16 @@ pub fn state(
 
 /// Realistic inputs of a variant: the fields of [`state`], the velocity advection's
 /// own work fields at zero (each is written before it is read), and the scalars of a
-/// substep of [`DTIME`] s in a step of [`NDYN_SUBSTEPS`] with [`DIVDAMP_FAC_O2`].
+/// substep of [`DTIME`] s in a step of [`NDYN_SUBSTEPS`] with the variant's
+/// [`SubstepStatics::divdamp_fac_o2`] and [`SubstepStatics::iau_wgt_dyn`].
 ///
 /// # Panics
 /// When ICON's default configuration or the state cannot be built on `grid`.
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
     let s = SubstepStatics::from_variant(&program.variant).expect("a dycore_substep variant");
-    let state = state(grid, nlev, s.limited_area, seed)
-        .unwrap_or_else(|e| panic!("{NAME} on {}: {e}", grid.name));
-    let solver = solver(grid, nlev).expect("ICON's default configuration");
+    let state =
+        state(grid, nlev, &s, seed).unwrap_or_else(|e| panic!("{NAME} on {}: {e}", grid.name));
+    let solver = solver(grid, nlev, &s).expect("ICON's default configuration");
     let mut args = Args::new().with_nlev(nlev);
     for d in program.fields.iter().filter(|d| d.role != Role::Temp) {
         let field = match state.field(&d.name) {
@@ -257,7 +329,7 @@ pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Arg
         };
         args.set_field(&d.name, field);
     }
-    let values = solver.scalar_values(DIVDAMP_FAC_O2, DTIME, NDYN_SUBSTEPS, 0.0);
+    let values = solver.scalar_values(s.divdamp_fac_o2(), DTIME, NDYN_SUBSTEPS, s.iau_wgt_dyn());
     for (name, value) in SCALARS.iter().zip(values) {
         if program.scalars.iter().any(|d| d.name == *name) {
             args.set_scalar(name, value);
