@@ -11,6 +11,16 @@ use foehn::runtime::interp::Interpreter;
 use foehn_testkit::assert_same_where_defined as assert_same;
 use foehn_testkit::random_args;
 
+/// ICON's linear interpolation of a perturbation to half levels (`pr` at `k`, `below`
+/// at `k − 1`, the top level taking `pr`).
+fn to_half_levels(pr: &Expr, below: Expr, wgtfac: &Expr) -> Expr {
+    concat_where(
+        index(K).lt(1),
+        pr.clone(),
+        wgtfac * pr + (1.0 - wgtfac) * below,
+    )
+}
+
 /// ICON's interpolation to half levels followed by a vertical difference: the
 /// temporary is read at `k` and `k + 1` of the same cell.
 fn interpolate_then_difference() -> Program {
@@ -23,15 +33,7 @@ fn interpolate_then_difference() -> Program {
         let ddz = b.output("ddz_theta_pr", (CELL, K), F64);
         let pr = &theta - &theta_ref;
         let below = theta.k_shift(-1) - theta_ref.k_shift(-1);
-        b.stencil(
-            "interpolate",
-            &half,
-            concat_where(
-                index(K).lt(1),
-                pr.clone(),
-                &wgtfac * &pr + (1.0 - &wgtfac) * below,
-            ),
-        );
+        b.stencil("interpolate", &half, to_half_levels(&pr, below, &wgtfac));
         b.stencil(
             "difference",
             &ddz,
@@ -105,15 +107,7 @@ fn a_temporary_read_at_neighbours_is_still_charged_per_neighbour() {
         let grad = b.output("grad", (EDGE, K), F64);
         let pr = &theta - &theta_ref + &exner_ref;
         let below = theta.k_shift(-1) - theta_ref.k_shift(-1) + exner_ref.k_shift(-1);
-        b.stencil(
-            "interpolate",
-            &half,
-            concat_where(
-                index(K).lt(1),
-                pr.clone(),
-                &wgtfac * &pr + (1.0 - &wgtfac) * below,
-            ),
-        );
+        b.stencil("interpolate", &half, to_half_levels(&pr, below, &wgtfac));
         b.stencil("gradient", &grad, half.at(E2C, 1) - half.at(E2C, 0));
     })
     .specialize(&Variant::new())

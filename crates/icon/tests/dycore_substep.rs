@@ -44,14 +44,7 @@ fn the_catalog_has_the_three_substeps_on_both_grids_and_two_with_iau() {
         .iter()
         .map(|v| SubstepStatics::from_variant(v).unwrap())
         .collect();
-    let plain = SubstepStatics {
-        at_first_substep: false,
-        at_last_substep: false,
-        at_initial_timestep: false,
-        limited_area: false,
-        is_iau_active: false,
-        apply_2nd_order_divergence_damping: false,
-    };
+    let plain = SubstepStatics::MIDDLE;
     for limited_area in [false, true] {
         for (first, last) in [(true, false), (false, false), (false, true)] {
             assert!(statics.contains(&SubstepStatics {

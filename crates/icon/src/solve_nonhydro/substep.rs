@@ -87,6 +87,17 @@ pub struct SubstepStatics {
 }
 
 impl SubstepStatics {
+    /// A middle substep of a step after the initial one, on a global grid, without IAU,
+    /// after the divergence-damping spin-up.
+    pub const MIDDLE: SubstepStatics = SubstepStatics {
+        at_first_substep: false,
+        at_last_substep: false,
+        at_initial_timestep: false,
+        limited_area: false,
+        is_iau_active: false,
+        apply_2nd_order_divergence_damping: false,
+    };
+
     /// The statics as a variant.
     pub fn variant(&self) -> Variant {
         Variant::new()
@@ -253,14 +264,7 @@ pub fn chained_reference(program: &ir::Program, grid: &Grid, args: &mut Args) ->
 /// substep after it.
 pub fn variants() -> Vec<Variant> {
     let mut out = Vec::new();
-    let plain = SubstepStatics {
-        at_first_substep: false,
-        at_last_substep: false,
-        at_initial_timestep: false,
-        limited_area: false,
-        is_iau_active: false,
-        apply_2nd_order_divergence_damping: false,
-    };
+    let plain = SubstepStatics::MIDDLE;
     for limited_area in [false, true] {
         for (at_first_substep, at_last_substep) in [(true, false), (false, false), (false, true)] {
             let s = SubstepStatics {
