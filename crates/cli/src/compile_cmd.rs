@@ -1,11 +1,14 @@
 //! `foehn compile`: compile every variant of the chosen programs in parallel (cold start
-//! measurement), with a progress bar.
+//! measurement), with a progress bar: as written (unfused, sizes read at run time) or
+//! optimised for one grid and level count (sizes fixed at compile time, as `foehn run`
+//! compiles them).
 
 use crate::bench_cmd::{catalog, select};
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use foehn::codegen::Sizes;
 use foehn::ir;
+use foehn::ir::layout::indices_fit;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::{Cache, Origin};
@@ -29,10 +32,22 @@ pub struct CompileArgs {
     /// Levels (CUDA scan columns are sized for them).
     #[arg(long, default_value_t = 80, value_parser = crate::limits::levels)]
     levels: usize,
+    /// Schedule: `unfused` (the programs as written) or `optimised` (the optimiser's
+    /// programs and kernels, sizes fixed for `--grid` and `--levels`).
+    #[arg(long, default_value = "unfused")]
+    schedule: String,
+    /// Grid name or ICON grid file the optimised programs are compiled for.
+    #[arg(long, default_value = "r2b6")]
+    grid: String,
 }
 
 /// Runs `foehn compile`.
 pub fn run(a: CompileArgs) -> Result<()> {
+    let optimised = match a.schedule.as_str() {
+        "unfused" => false,
+        "optimised" | "optimized" => true,
+        other => anyhow::bail!("unknown schedule `{other}` (unfused or optimised)"),
+    };
     let entries = catalog();
     let mut programs: Vec<ir::Program> = Vec::new();
     for e in select(&entries, &a.programs)? {
@@ -55,29 +70,52 @@ pub fn run(a: CompileArgs) -> Result<()> {
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("valid template"),
     );
+    let grid = if optimised {
+        Some(crate::grid_load::load(&a.grid)?)
+    } else {
+        None
+    };
+    // What the backend compiles: the program as written, or the optimised program, its
+    // kernels and the sizes of `grid` (optimising is part of the cold start).
+    let plan = |p: &ir::Program| -> (ir::Program, ir::Schedule, Sizes) {
+        match &grid {
+            Some(g) => {
+                let opts = foehn::opt::OptOptions {
+                    idx32: indices_fit(p, g, a.levels),
+                    ..foehn::opt::OptOptions::default()
+                };
+                let (o, schedule, _) = foehn::opt::optimise_scheduled(p, &opts);
+                (o, schedule, Sizes::of(g, a.levels))
+            }
+            None => (p.clone(), ir::Schedule::unfused(p), Sizes::levels(a.levels)),
+        }
+    };
     let t0 = Instant::now();
-    let sizes = Sizes::levels(a.levels);
     let origins = match a.backend.as_str() {
         "cpu" => {
             let b = CpuBackend::new(cache);
             compile_all(&programs, &bar, |p| {
-                b.compile(p, &ir::Schedule::unfused(p), sizes)
-                    .map(|c| c.origin)
+                let (p, schedule, sizes) = plan(p);
+                b.compile(&p, &schedule, sizes).map(|c| c.origin)
             })?
         }
         "cuda" => {
             let b = CudaBackend::open(cache)?;
             compile_all(&programs, &bar, |p| {
-                b.compile(p, &ir::Schedule::unfused(p), sizes)
-                    .map(|c| c.origin)
+                let (p, schedule, sizes) = plan(p);
+                b.compile(&p, &schedule, sizes).map(|c| c.origin)
             })?
         }
         other => anyhow::bail!("unknown backend `{other}` (cpu or cuda)"),
     };
     bar.finish_and_clear();
     let built = origins.iter().filter(|o| *o != "Hit").count();
+    let what = match &grid {
+        Some(g) => format!("optimised for {} × {}", g.name, a.levels),
+        None => "unfused".to_string(),
+    };
     println!(
-        "compiled {} program variants for {} in {:.2} s ({built} built, {} from the cache) on {} threads",
+        "compiled {} program variants for {} ({what}) in {:.2} s ({built} built, {} from the cache) on {} threads",
         programs.len(),
         a.backend,
         t0.elapsed().as_secs_f64(),
