@@ -350,14 +350,14 @@ pub(super) fn inline_temporaries(
             // consumer point; inlined, its `loads` inputs are loaded at `reads` points.
             let loads = loads_once * reads;
             let limit = load_factor.saturating_mul(reads + 1);
-            // Column-streamed: only the loads at new columns count (ADR 0022).
-            let (streamed, stored) = column_inline_loads(p, p.stencils[r].root, t, value);
-            let fits = if column_streamed {
-                streamed <= load_factor.saturating_mul(stored)
+            // The model's (loads inlined, stored traffic): per column, only the loads at
+            // new columns count (ADR 0022); otherwise every load.
+            let (model_loads, stored) = if column_streamed {
+                column_inline_loads(p, p.stencils[r].root, t, value)
             } else {
-                loads <= limit
+                (loads, reads + 1)
             };
-            if fits {
+            if model_loads <= load_factor.saturating_mul(stored) {
                 plan.push((r, cost, None));
                 continue;
             }
@@ -389,14 +389,9 @@ pub(super) fn inline_temporaries(
                 (Some(_), None) if reads_only_at_slots(p, rs.root, t) => plan.push((r, cost, None)),
                 (Some(c), None) => plan.push((r, cost, Some((c, loads)))),
                 (staged, own) => {
-                    let (loads, stored) = if column_streamed {
-                        (streamed, stored)
-                    } else {
-                        (loads, reads + 1)
-                    };
                     reason = Some(Why::TooManyLoads {
                         consumer: rs.name.clone(),
-                        loads,
+                        loads: model_loads,
                         stored,
                         factor: load_factor,
                         staging_blocked_by: staged.and(own).map(|f| p.field(f).name.clone()),
