@@ -57,13 +57,13 @@ impl Program {
     }
 
     /// The staged values (see `opt::inline`) the expression at `root` reads through a
-    /// neighbour shift or at one neighbour slot, with the connectivity of each read; its
-    /// kernel stages them in shared memory.
+    /// neighbour shift, with the connectivity of each read; its kernel stages them in
+    /// shared memory.
     pub fn staged_reads(&self, root: ExprId) -> Vec<(foehn_grid::Connectivity, ExprId)> {
         self.reachable(root)
             .into_iter()
             .filter_map(|id| match self.node(id) {
-                Node::Shift(c, a) | Node::Neighbor(c, _, a)
+                Node::Shift(c, a)
                     if matches!(self.node(*a), Node::Unary(super::UnaryOp::Stage, _)) =>
                 {
                     Some((*c, *a))
