@@ -89,20 +89,29 @@ impl BenchConfig {
     /// 32-bit indices only where every field on `grid` with `nlev` levels fits them.
     fn prepare(&self, written: ir::Program, grid: &Grid, nlev: usize) -> (ir::Program, Schedule) {
         match &self.opt {
-            Some(o) => {
-                let o = foehn::opt::OptOptions {
-                    idx32: o.idx32 && indices_fit(&written, grid, nlev),
-                    ..o.clone()
-                };
-                let (p, schedule, _) = foehn::opt::optimise_scheduled(&written, &o);
-                (p, schedule)
-            }
+            Some(o) => optimise_for_grid(&written, o, grid, nlev),
             None => {
                 let s = Schedule::unfused(&written);
                 (written, s)
             }
         }
     }
+}
+
+/// The optimised program and its kernels for a run on `grid` with `nlev` levels:
+/// `opts`, with 32-bit indices only where every field fits them.
+pub(crate) fn optimise_for_grid(
+    written: &ir::Program,
+    opts: &foehn::opt::OptOptions,
+    grid: &Grid,
+    nlev: usize,
+) -> (ir::Program, Schedule) {
+    let opts = foehn::opt::OptOptions {
+        idx32: opts.idx32 && indices_fit(written, grid, nlev),
+        ..opts.clone()
+    };
+    let (p, schedule, _) = foehn::opt::optimise_scheduled(written, &opts);
+    (p, schedule)
 }
 
 impl Default for BenchConfig {

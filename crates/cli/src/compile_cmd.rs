@@ -4,11 +4,11 @@
 //! compiles them).
 
 use crate::bench_cmd::{catalog, select};
+use crate::bench_driver::optimise_for_grid;
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use foehn::codegen::Sizes;
 use foehn::ir;
-use foehn::ir::layout::indices_fit;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::{Cache, Origin};
@@ -75,35 +75,22 @@ pub fn run(a: CompileArgs) -> Result<()> {
     } else {
         None
     };
-    // What the backend compiles: the program as written, or the optimised program, its
-    // kernels and the sizes of `grid` (optimising is part of the cold start).
-    let plan = |p: &ir::Program| -> (ir::Program, ir::Schedule, Sizes) {
-        match &grid {
-            Some(g) => {
-                let opts = foehn::opt::OptOptions {
-                    idx32: indices_fit(p, g, a.levels),
-                    ..foehn::opt::OptOptions::default()
-                };
-                let (o, schedule, _) = foehn::opt::optimise_scheduled(p, &opts);
-                (o, schedule, Sizes::of(g, a.levels))
-            }
-            None => (p.clone(), ir::Schedule::unfused(p), Sizes::levels(a.levels)),
-        }
-    };
     let t0 = Instant::now();
     let origins = match a.backend.as_str() {
         "cpu" => {
             let b = CpuBackend::new(cache);
             compile_all(&programs, &bar, |p| {
-                let (p, schedule, sizes) = plan(p);
-                b.compile(&p, &schedule, sizes).map(|c| c.origin)
+                planned(p, grid.as_ref(), a.levels, |p, s, sizes| {
+                    b.compile(p, s, sizes).map(|c| c.origin)
+                })
             })?
         }
         "cuda" => {
             let b = CudaBackend::open(cache)?;
             compile_all(&programs, &bar, |p| {
-                let (p, schedule, sizes) = plan(p);
-                b.compile(&p, &schedule, sizes).map(|c| c.origin)
+                planned(p, grid.as_ref(), a.levels, |p, s, sizes| {
+                    b.compile(p, s, sizes).map(|c| c.origin)
+                })
             })?
         }
         other => anyhow::bail!("unknown backend `{other}` (cpu or cuda)"),
@@ -123,6 +110,25 @@ pub fn run(a: CompileArgs) -> Result<()> {
         rayon::current_num_threads()
     );
     Ok(())
+}
+
+/// Calls `compile` with what the backend compiles of `p`: the program as written
+/// (sizes read at run time), or with `grid` the optimised program, its kernels and the
+/// grid's sizes (optimising is part of the cold start).
+fn planned<R>(
+    p: &ir::Program,
+    grid: Option<&foehn_grid::Grid>,
+    levels: usize,
+    compile: impl FnOnce(&ir::Program, &ir::Schedule, Sizes) -> R,
+) -> R {
+    match grid {
+        Some(g) => {
+            let opts = foehn::opt::OptOptions::default();
+            let (o, schedule) = optimise_for_grid(p, &opts, g, levels);
+            compile(&o, &schedule, Sizes::of(g, levels))
+        }
+        None => compile(p, &ir::Schedule::unfused(p), Sizes::levels(levels)),
+    }
 }
 
 /// Compiles `programs` in parallel with `compile`, advancing `bar`, and returns where
