@@ -303,7 +303,17 @@ pub fn state(
     s: &SubstepStatics,
     seed: u64,
 ) -> Result<SolveNonhydroState> {
-    let solver = solver(grid, nlev, s)?;
+    state_of(&solver(grid, nlev, s)?, grid, nlev, s, seed)
+}
+
+/// [`state`] for `solver` (the substep's, on `grid` with `nlev` levels).
+fn state_of(
+    solver: &SolveNonhydro,
+    grid: &Grid,
+    nlev: usize,
+    s: &SubstepStatics,
+    seed: u64,
+) -> Result<SolveNonhydroState> {
     let config = solver.config();
     let st = statics(config, s.limited_area);
     let mut state = random_state(config, &st, grid, &vertical(nlev), seed)?;
@@ -322,9 +332,10 @@ pub fn state(
 /// When ICON's default configuration or the state cannot be built on `grid`.
 pub fn inputs(program: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
     let s = SubstepStatics::from_variant(&program.variant).expect("a dycore_substep variant");
-    let state =
-        state(grid, nlev, &s, seed).unwrap_or_else(|e| panic!("{NAME} on {}: {e}", grid.name));
+    // One solver for the state and the scalars (it allocates its work fields).
     let solver = solver(grid, nlev, &s).expect("ICON's default configuration");
+    let state = state_of(&solver, grid, nlev, &s, seed)
+        .unwrap_or_else(|e| panic!("{NAME} on {}: {e}", grid.name));
     let mut args = Args::new().with_nlev(nlev);
     for d in program.fields.iter().filter(|d| d.role != Role::Temp) {
         let field = match state.field(&d.name) {
