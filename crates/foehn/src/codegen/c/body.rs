@@ -191,22 +191,57 @@ impl<'a> Gen<'a> {
         if !cuda {
             self.open("for (foehn_idx h = h0; h < h1; ++h)");
         }
+        // The outputs join the last scan's loop when they read its result only at their
+        // own level: that column is then never stored (a per-thread array on the GPU,
+        // local memory the size of the column).
+        let tail = scans
+            .last()
+            .copied()
+            .filter(|&last| self.outputs_join_scan(st, last));
         for &sid in scans {
-            self.emit_scan_column(sid)?;
+            self.emit_scan_column(sid, tail == Some(sid))?;
         }
-        if st.vertical.is_some() {
+        if tail.is_none() && st.vertical.is_some() {
             self.open("for (foehn_idx k = k0; k < k1; ++k)");
-        } else {
-            self.line("const foehn_idx k = 0;");
-        }
-        self.point(st)?;
-        if st.vertical.is_some() {
+            self.point(st)?;
             self.close();
+        } else if tail.is_none() {
+            self.line("const foehn_idx k = 0;");
+            self.point(st)?;
         }
         if !cuda {
             self.close();
         }
         Ok(())
+    }
+
+    /// Whether `st`'s outputs can be computed inside the loop of its scan `sid`, level by
+    /// level as the scan goes: the stencil has levels, does not read what it writes (the
+    /// scan's order would then be visible) and reads that scan's result only at its own
+    /// level (no constant or data-dependent vertical shift on the way to it).
+    fn outputs_join_scan(&self, st: &Stencil, sid: ExprId) -> bool {
+        fn own_level_only(p: &Program, id: ExprId, sid: ExprId, shifted: bool) -> bool {
+            if id == sid {
+                return !shifted;
+            }
+            match p.node(id) {
+                Node::KShift(n, a) => own_level_only(p, *a, sid, shifted || *n != 0),
+                Node::KOffset(a, o) => {
+                    own_level_only(p, *a, sid, true) && own_level_only(p, *o, sid, shifted)
+                }
+                node => node
+                    .children()
+                    .into_iter()
+                    .all(|c| own_level_only(p, c, sid, shifted)),
+            }
+        }
+        st.vertical.is_some()
+            && !self
+                .prog
+                .fields_read(st.root)
+                .iter()
+                .any(|f| st.outputs.contains(f))
+            && own_level_only(self.prog, st.root, sid, false)
     }
 
     /// A column kernel of several members: each member in program order over its own
@@ -268,7 +303,7 @@ impl<'a> Gen<'a> {
                 }
             };
             for &sid in &scans {
-                self.emit_scan_column(sid)?;
+                self.emit_scan_column(sid, false)?;
             }
             for l in &loops {
                 self.open(*l);
@@ -348,8 +383,10 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    /// Declares and fills the column arrays of a scan at the current `h`.
-    fn emit_scan_column(&mut self, sid: ExprId) -> Result<(), CodegenError> {
+    /// Declares and fills the column arrays of a scan at the current `h`; with `tail`, the
+    /// stencil's outputs are computed and stored in the scan's loop instead, from its
+    /// carries (see [`Self::outputs_join_scan`]), and its columns are not kept.
+    fn emit_scan_column(&mut self, sid: ExprId, tail: bool) -> Result<(), CodegenError> {
         let Node::Scan {
             id,
             dir,
@@ -380,6 +417,7 @@ impl<'a> Gen<'a> {
             let col = format!("COL{id}_{i}");
             let c = format!("C{id}_{i}");
             match self.target {
+                _ if tail => {}
                 Target::C => {
                     self.line(format!("{t} {col}[({k1} - {k0}) > 0 ? ({k1} - {k0}) : 1];"))
                 }
@@ -396,6 +434,7 @@ impl<'a> Gen<'a> {
                 columns: columns.clone(),
                 carries: carries.clone(),
                 active: true,
+                tail: false,
             },
         );
         let head = match dir {
@@ -417,12 +456,20 @@ impl<'a> Gen<'a> {
         }
         for i in 0..n {
             self.line(format!("{} = {};", carries[i], next[i]));
-            self.line(format!("{}[kc - {k0}] = {};", columns[i], carries[i]));
+            if !tail {
+                self.line(format!("{}[kc - {k0}] = {};", columns[i], carries[i]));
+            }
         }
-        self.close();
         if let Some(s) = self.scans.get_mut(&id) {
             s.active = false;
+            s.tail = tail;
         }
+        if tail {
+            self.line("const foehn_idx k = kc;");
+            let st = self.st;
+            self.point(st)?;
+        }
+        self.close();
         Ok(())
     }
 }

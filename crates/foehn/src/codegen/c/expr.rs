@@ -153,6 +153,19 @@ impl Gen<'_> {
                     ));
                 }
                 let cols = match self.scans.get(&sid) {
+                    Some(s) if s.tail && pt.k.base == "k" && pt.k.off == 0 => {
+                        let vals: Vec<Val> = s.carries.iter().cloned().map(Val::S).collect();
+                        return Ok(if vals.len() == 1 {
+                            vals.into_iter().next().expect("one")
+                        } else {
+                            Val::T(vals)
+                        });
+                    }
+                    Some(s) if s.tail => {
+                        return Err(
+                            self.err("scan result read away from its level in the scan's loop")
+                        )
+                    }
                     Some(s) if !s.active => s.columns.clone(),
                     _ => return Err(self.err("scan result used inside its own body")),
                 };

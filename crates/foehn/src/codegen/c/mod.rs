@@ -422,6 +422,9 @@ struct ScanCtx {
     carries: Vec<String>,
     /// Whether the body is being emitted now.
     active: bool,
+    /// Whether the stencil's outputs are being emitted inside the scan's loop: its
+    /// result at the own level is the carry, and no column is kept.
+    tail: bool,
 }
 
 struct Gen<'a> {
