@@ -322,15 +322,13 @@ fn progress(n: usize) -> indicatif::ProgressBar {
 }
 
 /// The default optimiser options with the named passes off, and the opt-in passes of
-/// `with` on (`column`: column kernels around scans; `stageslots`: staged producers that
-/// read neighbours at single slots; both off by default).
+/// `with` on (`column`: column kernels around scans, off by default).
 pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::OptOptions> {
     let mut o = foehn::opt::OptOptions::default();
     for p in with {
         match p.as_str() {
             "column" => o.columns = true,
-            "stageslots" => o.stage_slots = true,
-            other => bail!("unknown opt-in pass `{other}` (column, stageslots)"),
+            other => bail!("unknown opt-in pass `{other}` (column)"),
         }
     }
     for p in passes {

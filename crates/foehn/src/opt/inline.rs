@@ -219,33 +219,19 @@ fn reads_only_at_slots(p: &Program, root: ExprId, t: FieldId) -> bool {
 
 /// Whether the expression at `root` can be evaluated at any point of its location
 /// without a run-time check failing: neighbour shifts only inside reductions over the
-/// same connectivity (missing neighbours are skipped), no vertical offsets, fields with
-/// levels only of the reader's vertical kind (read at its own level), and single
-/// neighbour slots only with `slots` (then a missing neighbour fails, as it would where
-/// the producer ran in the program as written).
-fn error_free(p: &Program, root: ExprId, vertical: Option<VKind>, slots: bool) -> bool {
-    let walk = |id, reduce, v| error_free_walk(p, id, reduce, v, slots);
-    walk(root, None, vertical)
-}
-
-/// [`error_free`] below `id`, inside a reduction over `reduce` if any; `slots`: single
-/// neighbour slots are allowed.
-fn error_free_walk(
-    p: &Program,
-    id: ExprId,
-    reduce: Option<Connectivity>,
-    v: Option<VKind>,
-    slots: bool,
-) -> bool {
-    let walk = |id, reduce| error_free_walk(p, id, reduce, v, slots);
-    match p.node(id) {
-        Node::Field(f) => p.field(*f).ty.dims.vertical.is_none_or(|k| Some(k) == v),
-        Node::Shift(c, a) => reduce == Some(*c) && walk(*a, None),
-        Node::Reduce(_, c, a) => walk(*a, Some(*c)),
-        Node::Neighbor(_, _, a) if slots => walk(*a, None),
-        Node::Neighbor(..) | Node::KShift(..) | Node::KOffset(..) | Node::Scan { .. } => false,
-        node => node.children().iter().all(|&c| walk(c, reduce)),
+/// same connectivity (missing neighbours are skipped), no slots or vertical offsets,
+/// fields with levels only of the reader's vertical kind (read at its own level).
+fn error_free(p: &Program, root: ExprId, vertical: Option<VKind>) -> bool {
+    fn walk(p: &Program, id: ExprId, reduce: Option<Connectivity>, v: Option<VKind>) -> bool {
+        match p.node(id) {
+            Node::Field(f) => p.field(*f).ty.dims.vertical.is_none_or(|k| Some(k) == v),
+            Node::Shift(c, a) => reduce == Some(*c) && walk(p, *a, None, v),
+            Node::Reduce(_, c, a) => walk(p, *a, Some(*c), v),
+            Node::Neighbor(..) | Node::KShift(..) | Node::KOffset(..) | Node::Scan { .. } => false,
+            node => node.children().iter().all(|&c| walk(p, c, reduce, v)),
+        }
     }
+    walk(p, root, None, vertical)
 }
 
 /// Rewrites the expression rooted at `root`, replacing `Field(t)` by `replacement`;
@@ -280,7 +266,6 @@ pub(super) fn inline_temporaries(
     load_factor: usize,
     column_streamed: bool,
     stage: bool,
-    stage_slots: bool,
     report: &mut OptReport,
 ) {
     let temps: Vec<FieldId> = (0..p.fields.len() as u32)
@@ -387,7 +372,7 @@ pub(super) fn inline_temporaries(
                     && p.field(t).ty.dims.horizontal == Some(c.to())
                     && p.field(t).ty.dtype == DType::F64
                     && !p.has_scan(rs.root)
-                    && error_free(p, value, rs.vertical, stage_slots)
+                    && error_free(p, value, rs.vertical)
             });
             // Reading its own output at neighbours, the consumer would need a snapshot
             // of it (a copy per call) against other blocks' writes.

@@ -72,11 +72,6 @@ pub struct OptOptions {
     /// neighbour would load too much, marked for the CUDA generator to compute it once
     /// per block (for the block's points and their neighbours) in shared memory.
     pub stage: bool,
-    /// With `stage`: a staged producer may also read neighbours at single slots
-    /// (`E2C[0]`, `E2C[1]`) outside reductions. The block computes it at its tile's
-    /// points, which are points the stored temporary was read at (so points its producer
-    /// ran at in the program as written, where those neighbours exist).
-    pub stage_slots: bool,
     /// Fuse the parts of a specialised stencil (and stencils next to them) although
     /// their vertical clips differ: each member keeps its clipped domain as its guard,
     /// so a k-blocked kernel computes a part only on its levels, and inputs the parts
@@ -115,7 +110,6 @@ impl Default for OptOptions {
             hoist: true,
             branch_local: true,
             stage: true,
-            stage_slots: false,
             fuse_clipped: true,
             forward: true,
             // Off by default: on the H100 a thread per column running the members over
@@ -145,7 +139,6 @@ impl OptOptions {
             hoist: false,
             branch_local: false,
             stage: false,
-            stage_slots: false,
             fuse_clipped: false,
             forward: false,
             columns: false,
@@ -176,7 +169,6 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
             opts.inline_load_factor,
             opts.column_streamed_loads,
             opts.stage,
-            opts.stage_slots,
             &mut report,
         );
         checked(&p, "inline");
