@@ -43,13 +43,14 @@ pub struct BenchArgs {
     /// launch parameters from the model) and/or tuned (optimised, then block size and
     /// k-block measured per kernel on the GPU; persisted in the cache). Ablations:
     /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
-    /// recompute-cost limit); opt-in passes:
+    /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
+    /// unrolled); opt-in passes:
     /// `optimised/with-column` (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
     /// specialise, inline, dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed,
-    /// kmajor, hoist, branchlocal, stage, vstream.
+    /// kmajor, hoist, branchlocal, slotselect, stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -343,6 +344,7 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "kmajor" => o.k_major = false,
             "hoist" => o.hoist = false,
             "branchlocal" => o.branch_local = false,
+            "slotselect" => o.slot_select = false,
             "vstream" => o.column_streamed_loads = false,
             "stage" => o.stage = false,
             "fuseclip" => o.fuse_clipped = false,
@@ -350,7 +352,7 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "column" => o.columns = false,
             "colocal" => o.column_locals = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, stage, vstream)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, stage, vstream)"
             ),
         }
     }
@@ -369,6 +371,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let mut with = Vec::new();
             let mut load_factor = a.inline_load_factor;
             let mut max_cost = None;
+            let mut unroll = None;
             for p in parts {
                 if let Some(x) = p.strip_prefix("without-") {
                     passes.push(x.to_string());
@@ -379,6 +382,11 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                         f.parse()
                             .with_context(|| format!("`{p}`: expected inline<N>"))?,
                     );
+                } else if let Some(u) = p.strip_prefix("unroll") {
+                    unroll = Some(
+                        u.parse()
+                            .with_context(|| format!("`{p}`: expected unroll<N>"))?,
+                    );
                 } else if let Some(c) = p.strip_prefix("cost") {
                     max_cost = Some(
                         c.parse()
@@ -386,7 +394,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     );
                 } else {
                     bail!(
-                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N> or cost<N>"
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N> or unroll<N>"
                     );
                 }
             }
@@ -400,6 +408,10 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             if let Some(c) = max_cost {
                 opts.max_inline_cost = c;
                 label.push(format!("cost{c}"));
+            }
+            if let Some(u) = unroll {
+                opts.unroll = u;
+                label.push(format!("unroll{u}"));
             }
             let (opt, tune) = match base {
                 "unfused" => (None, false),

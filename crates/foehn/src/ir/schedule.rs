@@ -38,6 +38,10 @@ pub struct KernelPlan {
     /// that branch instead of the preamble, so values a rarely taken branch needs do not
     /// hold registers for the whole level loop.
     pub branch_local: bool,
+    /// A `where` whose two sides are one expression at two neighbour slots (ICON's
+    /// upwind choice between `E2C[0]` and `E2C[1]`) is computed once, at the slot the
+    /// mask selects, instead of as a branch (see `codegen::c::slots`).
+    pub slot_select: bool,
     /// Values the inliner marked for staging are computed once per GPU block in shared
     /// memory (see `Program::stageable`); otherwise they are evaluated where they are
     /// read, as inlined values.
@@ -63,6 +67,7 @@ impl KernelPlan {
             k_major: false,
             hoist: false,
             branch_local: false,
+            slot_select: false,
             stage: false,
             snapshots,
             locals: BTreeSet::new(),

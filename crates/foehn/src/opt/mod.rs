@@ -52,6 +52,9 @@ pub struct OptOptions {
     pub remove_dead: bool,
     /// GPU k-blocking: levels one thread walks (1: a thread per level).
     pub k_block: usize,
+    /// Unroll factor of the level loop of k-blocked kernels that stage nothing (staged
+    /// kernels use their own); 1 = not unrolled.
+    pub unroll: u32,
     /// 32-bit index arithmetic on the GPU where every field has fewer than 2³¹ elements.
     pub idx32: bool,
     /// Fuse consecutive stencils whose dependencies are pointwise into one kernel.
@@ -68,6 +71,9 @@ pub struct OptOptions {
     /// With `hoist`: level-invariant loads first needed inside a data-dependent branch
     /// (`where`) stay in the branch (see [`crate::ir::KernelPlan::branch_local`]).
     pub branch_local: bool,
+    /// A `where` choosing between one expression at two neighbour slots is computed
+    /// once at the selected slot (see [`crate::ir::KernelPlan::slot_select`]).
+    pub slot_select: bool,
     /// Inline a temporary read through neighbours even where recomputing it at every
     /// neighbour would load too much, marked for the CUDA generator to compute it once
     /// per block (for the block's points and their neighbours) in shared memory.
@@ -103,12 +109,14 @@ impl Default for OptOptions {
             // The tuner chose 16 for nearly every k-blocked diffusion kernel on an H100
             // with hoisted loads (bench/results/2026-11-22-h100-r2b6-hoist-tuning.txt).
             k_block: 16,
+            unroll: 1,
             idx32: true,
             fuse: true,
             fixed_sizes: true,
             k_major: true,
             hoist: true,
             branch_local: true,
+            slot_select: true,
             stage: true,
             fuse_clipped: true,
             forward: true,
@@ -132,12 +140,14 @@ impl OptOptions {
             column_streamed_loads: false,
             remove_dead: false,
             k_block: 1,
+            unroll: 1,
             idx32: false,
             fuse: false,
             fixed_sizes: false,
             k_major: false,
             hoist: false,
             branch_local: false,
+            slot_select: false,
             stage: false,
             fuse_clipped: false,
             forward: false,

@@ -49,7 +49,11 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
     if stage {
         k_block = k_block.min(STAGED_K_BLOCK);
     }
-    let unroll = if stage { STAGED_UNROLL } else { 1 };
+    let unroll = if stage {
+        STAGED_UNROLL
+    } else {
+        opts.unroll.max(1)
+    };
     let locals = if opts.columns && opts.column_locals {
         p.column_locals(&stencils)
     } else {
@@ -65,6 +69,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         k_major: false,
         hoist: opts.hoist,
         branch_local: opts.branch_local,
+        slot_select: opts.slot_select,
         stage,
     };
     set_launch(p, &mut plan, k_block, None, unroll, opts.k_major);

@@ -73,7 +73,10 @@ impl Gen<'_> {
             }
             Node::Where(m, a, b) => {
                 let m = self.emit(m, pt)?;
-                self.branches(id, m.s().to_string(), a, b, pt, true)?
+                match self.slot_select(id, m.s(), a, b, pt)? {
+                    Some(v) => v,
+                    None => self.branches(id, m.s().to_string(), a, b, pt, true)?,
+                }
             }
             Node::ConcatWhere(region, a, b) => {
                 let cond = self.region_cond(&region, pt)?;
@@ -95,15 +98,20 @@ impl Gen<'_> {
                 self.emit(a, &sub)?
             }
             Node::Neighbor(conn, slot, a) => {
+                let j = self.slot_text(slot);
+                if !hoist::is_slot(&j) {
+                    let sub = self.at_neighbor(conn, pt, &j)?;
+                    return self.emit(a, &sub);
+                }
                 if let Some(tile) = self.tile_read_slot(conn, slot, a, pt)? {
                     return Ok(Val::S(tile));
                 }
-                let sub = self.at_neighbor(conn, pt, &slot.to_string())?;
+                let sub = self.at_neighbor(conn, pt, &j)?;
                 self.emit(a, &sub)?
             }
             Node::Pick(slot, a) => {
                 let sub = Pt {
-                    j: Some(slot.to_string()),
+                    j: Some(self.slot_text(slot)),
                     guard: None,
                     ..pt.clone()
                 };

@@ -277,6 +277,6 @@ impl Gen<'_> {
 }
 
 /// Whether the slot `j` is a literal (an unrolled neighbour) rather than a loop variable.
-fn is_slot(j: &str) -> bool {
+pub(super) fn is_slot(j: &str) -> bool {
     j.chars().all(|c| c.is_ascii_digit())
 }

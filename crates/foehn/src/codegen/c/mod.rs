@@ -23,6 +23,7 @@ mod expr;
 mod hoist;
 mod ops;
 mod prelude;
+mod slots;
 mod stage;
 
 use ops::{cast, conn_index, ctype, literal, storage_type};
@@ -206,6 +207,7 @@ pub fn generate(
         let mut g = Gen::new(prog, members[0], &mut shared, target);
         let per_column = prog.is_column_kernel(&plan.stencils);
         g.local = plan.locals.clone();
+        g.slot_select = plan.slot_select;
         if cuda {
             if plan.stage {
                 g.stage = stage::staging(prog, members[0]);
@@ -452,6 +454,10 @@ struct Gen<'a> {
     hoist_loads: bool,
     /// Keep level-invariant loads first needed inside a `where` branch in the branch.
     branch_local: bool,
+    /// Emit slot-twin `where`s as one expression at the selected slot (`slots`).
+    slot_select: bool,
+    /// The slot substitutions in force (at most one).
+    slot_subst: Vec<slots::SlotSubst>,
     /// The preamble being collected while a k-block loop's body is emitted.
     hoist: Option<hoist::Hoist>,
     /// Values staged in shared memory (CUDA kernels of one stencil).
@@ -490,6 +496,8 @@ impl<'a> Gen<'a> {
             k_major: false,
             hoist_loads: false,
             branch_local: false,
+            slot_select: false,
+            slot_subst: Vec::new(),
             hoist: None,
             stage: None,
             fixed: None,
@@ -521,7 +529,10 @@ impl<'a> Gen<'a> {
     }
 
     fn open(&mut self, head: impl AsRef<str>) {
-        self.line(format!("{} {{", head.as_ref()));
+        match head.as_ref() {
+            "" => self.line("{"),
+            head => self.line(format!("{head} {{")),
+        }
         self.indent += 1;
         self.scopes.push(BTreeMap::new());
     }
@@ -533,7 +544,11 @@ impl<'a> Gen<'a> {
     }
 
     fn cached(&self, key: &Key) -> Option<Val> {
-        self.scopes.iter().rev().find_map(|s| s.get(key).cloned())
+        let first = self.first_reusable_scope(ExprId(key.0));
+        self.scopes[first..]
+            .iter()
+            .rev()
+            .find_map(|s| s.get(key).cloned())
     }
 
     fn dtype(&self, id: ExprId) -> DType {
