@@ -1,0 +1,104 @@
+//! Slot selection (`codegen::c::slots`): a `where` whose two sides are one expression at
+//! the two `E2C` slots (ICON's upwind choice) is generated as that expression once, at
+//! the slot the mask selects. The results are those of the program as written (the
+//! interpreter) on every compiler grid, pentagons and a limited area included, with and
+//! without the pass; sides that differ otherwise, or that share a read at one of the two
+//! slots, stay a branch.
+
+use foehn::codegen::{generate, Sizes, Target};
+use foehn::dsl::prelude::*;
+use foehn::ir::{Program, Schedule};
+use foehn::opt::{optimise_scheduled, OptOptions};
+use foehn::runtime::interp::Interpreter;
+use foehn_testkit::assert_same_where_defined as assert_same;
+use foehn_testkit::random_args;
+
+mod common;
+use common::run_cpu;
+
+/// How the upwind sides of the test program differ.
+#[derive(Clone, Copy)]
+enum Sides {
+    /// Only in the slot (twins).
+    Twins,
+    /// Both sides also add the same value read at slot 0.
+    SharedSlot,
+    /// The second side has another coefficient.
+    Different,
+}
+
+/// An upwind value at edges: the reference plus the upwind cell's value and its
+/// Green–Gauss-like gradient along the edge's per-cell distance, for two fields.
+fn upwind(sides: Sides) -> Program {
+    ProgramDef::new("upwind", move |b| {
+        let vn = b.input("vn", (EDGE, K), F64);
+        let reference = b.input("reference", (EDGE, K), F64);
+        let cell_value = b.input("cell_value", (CELL, K), F64);
+        let other = b.input("other", (CELL, K), F64);
+        let weights = b.input("weights", (CELL, C2E2CO), F64);
+        let distance = b.input("distance", (EDGE, E2C), F64);
+        let out = b.output("out", (EDGE, K), F64);
+        let out2 = b.output("out2", (EDGE, K), F64);
+        let side = |f: &Expr, u: usize, scale: f64| {
+            let gradient = (f.shift(C2E2CO) * &weights).sum_over(C2E2CO);
+            &reference + f.at(E2C, u) + distance.pick(u) * gradient.at(E2C, u) * scale
+        };
+        let positive = vn.ge(0.0);
+        let value = |f: &Expr| match sides {
+            Sides::Twins => where_(&positive, side(f, 0, 1.0), side(f, 1, 1.0)),
+            Sides::SharedSlot => {
+                let both = f.at(E2C, 0) * 0.5;
+                where_(&positive, side(f, 0, 1.0) + &both, side(f, 1, 1.0) + &both)
+            }
+            Sides::Different => where_(&positive, side(f, 0, 1.0), side(f, 1, 0.5)),
+        };
+        let value2 = value(&other);
+        b.stencil("advect", (&out, &out2), tuple([value(&cell_value), value2]));
+    })
+    .specialize(&Variant::new())
+    .unwrap()
+}
+
+/// The interpreter and the CPU backend agree on `p` on every compiler grid, optimised
+/// with `opts`; returns the generated CUDA source of that schedule.
+fn agrees(what: &str, p: &Program, opts: &OptOptions) -> String {
+    let (opt, schedule, _) = optimise_scheduled(p, opts);
+    let grids = foehn_testkit::grids::compiler_grids();
+    for (g, grid) in grids.iter().enumerate() {
+        let args = random_args(p, grid, 6, 0x510 + g as u64);
+        let mut want = args.clone();
+        Interpreter.run_ir(p, grid, &mut want).unwrap();
+        assert_same(what, p, &want, &run_cpu(&opt, &schedule, grid, &args));
+        assert_same(what, p, &want, &run_cpu(p, &Schedule::unfused(p), grid, &args));
+    }
+    generate(&opt, &schedule, Target::Cuda, Sizes::of(&grids[0], 6))
+        .unwrap()
+        .source
+}
+
+fn without_slot_select() -> OptOptions {
+    OptOptions {
+        slot_select: false,
+        ..OptOptions::default()
+    }
+}
+
+#[test]
+fn upwind_twins_are_computed_once_at_the_selected_slot() {
+    let p = upwind(Sides::Twins);
+    let src = agrees("twins", &p, &OptOptions::default());
+    assert_eq!(src.matches("? 0 : 1;").count(), 2, "{src}");
+    assert!(!src.contains("if (v"), "no data-dependent branch left: {src}");
+    assert!(src.contains("T_E2C[h*2 + js"), "{src}");
+    assert_eq!(src, agrees("twins", &p, &OptOptions::default()), "deterministic");
+    let branched = agrees("twins, without", &p, &without_slot_select());
+    assert!(!branched.contains("? 0 : 1;"), "{branched}");
+}
+
+#[test]
+fn sides_sharing_a_slot_read_or_differing_otherwise_stay_branches() {
+    for (what, sides) in [("shared slot", Sides::SharedSlot), ("different", Sides::Different)] {
+        let src = agrees(what, &upwind(sides), &OptOptions::default());
+        assert!(!src.contains("? 0 : 1;"), "{what}: {src}");
+    }
+}
