@@ -69,9 +69,14 @@ fn agrees(what: &str, p: &Program, opts: &OptOptions) -> String {
         let mut want = args.clone();
         Interpreter.run_ir(p, grid, &mut want).unwrap();
         assert_same(what, p, &want, &run_cpu(&opt, &schedule, grid, &args));
-        assert_same(what, p, &want, &run_cpu(p, &Schedule::unfused(p), grid, &args));
+        assert_same(
+            what,
+            p,
+            &want,
+            &run_cpu(p, &Schedule::unfused(p), grid, &args),
+        );
     }
-    generate(&opt, &schedule, Target::Cuda, Sizes::of(&grids[0], 6))
+    generate(&opt, &schedule, Target::Cuda, Sizes::of(grids[0], 6))
         .unwrap()
         .source
 }
@@ -88,16 +93,26 @@ fn upwind_twins_are_computed_once_at_the_selected_slot() {
     let p = upwind(Sides::Twins);
     let src = agrees("twins", &p, &OptOptions::default());
     assert_eq!(src.matches("? 0 : 1;").count(), 2, "{src}");
-    assert!(!src.contains("if (v"), "no data-dependent branch left: {src}");
+    assert!(
+        !src.contains("if (v"),
+        "no data-dependent branch left: {src}"
+    );
     assert!(src.contains("T_E2C[h*2 + js"), "{src}");
-    assert_eq!(src, agrees("twins", &p, &OptOptions::default()), "deterministic");
+    assert_eq!(
+        src,
+        agrees("twins", &p, &OptOptions::default()),
+        "deterministic"
+    );
     let branched = agrees("twins, without", &p, &without_slot_select());
     assert!(!branched.contains("? 0 : 1;"), "{branched}");
 }
 
 #[test]
 fn sides_sharing_a_slot_read_or_differing_otherwise_stay_branches() {
-    for (what, sides) in [("shared slot", Sides::SharedSlot), ("different", Sides::Different)] {
+    for (what, sides) in [
+        ("shared slot", Sides::SharedSlot),
+        ("different", Sides::Different),
+    ] {
         let src = agrees(what, &upwind(sides), &OptOptions::default());
         assert!(!src.contains("? 0 : 1;"), "{what}: {src}");
     }

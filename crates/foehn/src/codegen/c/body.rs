@@ -220,20 +220,31 @@ impl<'a> Gen<'a> {
     /// scan's order would then be visible) and reads that scan's result only at its own
     /// level (no constant or data-dependent vertical shift on the way to it).
     fn outputs_join_scan(&self, st: &Stencil, sid: ExprId) -> bool {
-        fn own_level_only(p: &Program, id: ExprId, sid: ExprId, shifted: bool) -> bool {
+        /// Whether `id` (under a vertical shift if `shifted`) reads `sid` only unshifted;
+        /// `seen`: the (node, shifted) pairs already found to.
+        fn own_level_only(
+            p: &Program,
+            id: ExprId,
+            sid: ExprId,
+            shifted: bool,
+            seen: &mut BTreeSet<(ExprId, bool)>,
+        ) -> bool {
             if id == sid {
                 return !shifted;
             }
-            match p.node(id) {
-                Node::KShift(n, a) => own_level_only(p, *a, sid, shifted || *n != 0),
-                Node::KOffset(a, o) => {
-                    own_level_only(p, *a, sid, true) && own_level_only(p, *o, sid, shifted)
-                }
-                node => node
-                    .children()
-                    .into_iter()
-                    .all(|c| own_level_only(p, c, sid, shifted)),
+            if seen.contains(&(id, shifted)) {
+                return true;
             }
+            let mut walk = |c: ExprId, s: bool| own_level_only(p, c, sid, s, seen);
+            let ok = match p.node(id) {
+                Node::KShift(n, a) => walk(*a, shifted || *n != 0),
+                Node::KOffset(a, o) => walk(*a, true) && walk(*o, shifted),
+                node => node.children().into_iter().all(|c| walk(c, shifted)),
+            };
+            if ok {
+                seen.insert((id, shifted));
+            }
+            ok
         }
         st.vertical.is_some()
             && !self
@@ -241,7 +252,7 @@ impl<'a> Gen<'a> {
                 .fields_read(st.root)
                 .iter()
                 .any(|f| st.outputs.contains(f))
-            && own_level_only(self.prog, st.root, sid, false)
+            && own_level_only(self.prog, st.root, sid, false, &mut BTreeSet::new())
     }
 
     /// A column kernel of several members: each member in program order over its own
