@@ -204,6 +204,12 @@ pub fn run(a: ExplainArgs) -> Result<()> {
                 "read at run time"
             }
         );
+        let selected = codegen::slot_selected_wheres(&opt);
+        if opts.slot_select && selected > 0 {
+            println!(
+                "  - code: {selected} `where`(s) choosing one expression at two neighbour slots (upwind) computed once at the slot the mask selects, not branched"
+            );
+        }
         println!("kernels of the optimised schedule at {gbs:.0} GB/s:");
         let (optimised, optimised_bytes) = print_kernels(&opt, &schedule, &grid, a.levels, gbs)?;
         println!(

@@ -9,7 +9,10 @@
 
 pub mod c;
 
-pub use c::{generate, scan_levels, CKernel, CProgram, CodegenError, Site, Sizes, Target};
+pub use c::{
+    generate, scan_levels, slot_selected_wheres, CKernel, CProgram, CodegenError, Site, Sizes,
+    Target,
+};
 
 /// Version of the code generators; part of every compiled-program cache key.
 pub const CODEGEN_VERSION: &str = "foehn-codegen-2";

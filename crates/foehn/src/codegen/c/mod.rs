@@ -24,6 +24,7 @@ mod hoist;
 mod ops;
 mod prelude;
 mod slots;
+pub use slots::slot_selected_wheres;
 mod stage;
 
 use ops::{cast, conn_index, ctype, literal, storage_type};

@@ -36,6 +36,18 @@ pub(super) fn slot_twins(p: &Program, a: ExprId, b: ExprId) -> Option<(u8, u8)> 
     (!twins.shared.iter().any(|&s| reads_sa(s))).then_some((sa, sb))
 }
 
+/// How many data-dependent `where`s of `p`'s stencils are slot twins (what slot
+/// selection computes once at the selected slot; for `foehn explain`).
+pub fn slot_selected_wheres(p: &Program) -> usize {
+    let mut ids = BTreeSet::new();
+    for st in &p.stencils {
+        ids.extend(p.reachable(st.root));
+    }
+    ids.into_iter()
+        .filter(|&id| matches!(p.node(id), Node::Where(_, a, b) if slot_twins(p, *a, *b).is_some()))
+        .count()
+}
+
 /// The structural comparison behind [`slot_twins`].
 struct Twins<'p> {
     p: &'p Program,

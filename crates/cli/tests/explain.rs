@@ -1,0 +1,41 @@
+//! `foehn explain`: the optimised schedule's code choices are listed, among them the
+//! upwind `where`s computed once at the selected neighbour slot (ADR 0023), and
+//! `--without slotselect` takes that choice away.
+
+use std::process::Command;
+
+fn explain(extra: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
+        .args([
+            "explain",
+            "compute_rho_theta_pgrad_and_update_vn",
+            "--variant",
+            "is_iau_active=false",
+            "--variant",
+            "limited_area=false",
+            "--grid",
+            "r2b1",
+            "--levels",
+            "6",
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_upwind_choice_of_rho_and_theta_is_reported_as_slot_selected() {
+    let text = explain(&[]);
+    assert!(
+        text.contains("2 `where`(s) choosing one expression at two neighbour slots"),
+        "{text}"
+    );
+    let without = explain(&["--without", "slotselect"]);
+    assert!(!without.contains("neighbour slots (upwind)"), "{without}");
+}
