@@ -2,31 +2,26 @@
 //! upwind `where`s computed once at the selected neighbour slot (ADR 0023), and
 //! `--without slotselect` takes that choice away.
 
-use std::process::Command;
+mod support;
+use support::foehn;
 
 fn explain(extra: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_foehn"))
-        .args([
-            "explain",
-            "compute_rho_theta_pgrad_and_update_vn",
-            "--variant",
-            "is_iau_active=false",
-            "--variant",
-            "limited_area=false",
-            "--grid",
-            "r2b1",
-            "--levels",
-            "6",
-        ])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let mut args = vec![
+        "explain",
+        "compute_rho_theta_pgrad_and_update_vn",
+        "--variant",
+        "is_iau_active=false",
+        "--variant",
+        "limited_area=false",
+        "--grid",
+        "r2b1",
+        "--levels",
+        "6",
+    ];
+    args.extend_from_slice(extra);
+    let run = foehn(&args);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    run.stdout
 }
 
 #[test]
