@@ -359,6 +359,20 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
     Ok(o)
 }
 
+/// The number of a schedule part `<prefix><N>` (`inline8`, `cost1024`, `unroll4`);
+/// `None` when `part` does not start with `prefix`, an error when `N` is not a number.
+fn numbered<T: std::str::FromStr>(part: &str, prefix: &str) -> Result<Option<T>>
+where
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    part.strip_prefix(prefix)
+        .map(|n| {
+            n.parse()
+                .with_context(|| format!("`{part}`: expected {prefix}<N>"))
+        })
+        .transpose()
+}
+
 /// One benchmark configuration per requested schedule.
 fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
     a.schedule
@@ -377,21 +391,12 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     passes.push(x.to_string());
                 } else if let Some(x) = p.strip_prefix("with-") {
                     with.push(x.to_string());
-                } else if let Some(f) = p.strip_prefix("inline") {
-                    load_factor = Some(
-                        f.parse()
-                            .with_context(|| format!("`{p}`: expected inline<N>"))?,
-                    );
-                } else if let Some(u) = p.strip_prefix("unroll") {
-                    unroll = Some(
-                        u.parse()
-                            .with_context(|| format!("`{p}`: expected unroll<N>"))?,
-                    );
-                } else if let Some(c) = p.strip_prefix("cost") {
-                    max_cost = Some(
-                        c.parse()
-                            .with_context(|| format!("`{p}`: expected cost<N>"))?,
-                    );
+                } else if let Some(f) = numbered(p, "inline")? {
+                    load_factor = Some(f);
+                } else if let Some(u) = numbered(p, "unroll")? {
+                    unroll = Some(u);
+                } else if let Some(c) = numbered(p, "cost")? {
+                    max_cost = Some(c);
                 } else {
                     bail!(
                         "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N> or unroll<N>"

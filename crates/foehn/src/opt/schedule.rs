@@ -49,11 +49,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
     if stage {
         k_block = k_block.min(STAGED_K_BLOCK);
     }
-    let unroll = if stage {
-        STAGED_UNROLL
-    } else {
-        opts.unroll.max(1)
-    };
+    let unroll = if stage { STAGED_UNROLL } else { opts.unroll };
     let locals = if opts.columns && opts.column_locals {
         p.column_locals(&stencils)
     } else {

@@ -201,13 +201,16 @@ impl<'a> Gen<'a> {
         for &sid in scans {
             self.emit_scan_column(sid, tail == Some(sid))?;
         }
-        if tail.is_none() && st.vertical.is_some() {
-            self.open("for (foehn_idx k = k0; k < k1; ++k)");
-            self.point(st)?;
-            self.close();
-        } else if tail.is_none() {
-            self.line("const foehn_idx k = 0;");
-            self.point(st)?;
+        // Otherwise they follow the scans, level by level.
+        if tail.is_none() {
+            if st.vertical.is_some() {
+                self.open("for (foehn_idx k = k0; k < k1; ++k)");
+                self.point(st)?;
+                self.close();
+            } else {
+                self.line("const foehn_idx k = 0;");
+                self.point(st)?;
+            }
         }
         if !cuda {
             self.close();

@@ -98,13 +98,12 @@ impl Gen<'_> {
                 self.emit(a, &sub)?
             }
             Node::Neighbor(conn, slot, a) => {
+                // A selected slot (a variable, see `slots`) is never read from a tile.
                 let j = self.slot_text(slot);
-                if !hoist::is_slot(&j) {
-                    let sub = self.at_neighbor(conn, pt, &j)?;
-                    return self.emit(a, &sub);
-                }
-                if let Some(tile) = self.tile_read_slot(conn, slot, a, pt)? {
-                    return Ok(Val::S(tile));
+                if hoist::is_slot(&j) {
+                    if let Some(tile) = self.tile_read_slot(conn, slot, a, pt)? {
+                        return Ok(Val::S(tile));
+                    }
                 }
                 let sub = self.at_neighbor(conn, pt, &j)?;
                 self.emit(a, &sub)?
@@ -162,12 +161,7 @@ impl Gen<'_> {
                 }
                 let cols = match self.scans.get(&sid) {
                     Some(s) if s.tail && pt.k.base == "k" && pt.k.off == 0 => {
-                        let vals: Vec<Val> = s.carries.iter().cloned().map(Val::S).collect();
-                        return Ok(if vals.len() == 1 {
-                            vals.into_iter().next().expect("one")
-                        } else {
-                            Val::T(vals)
-                        });
+                        return Ok(scan_value(s.carries.clone()));
                     }
                     Some(s) if s.tail => {
                         return Err(
@@ -188,12 +182,7 @@ impl Gen<'_> {
                 self.line(format!(
                     "if ({kk} < 0 || {kk} >= {k1} - {k0}) {{ FOEHN_ERR({site}); {kk} = 0; }}"
                 ));
-                let vals: Vec<Val> = cols.iter().map(|c| Val::S(format!("{c}[{kk}]"))).collect();
-                if vals.len() == 1 {
-                    vals.into_iter().next().expect("one")
-                } else {
-                    Val::T(vals)
-                }
+                scan_value(cols.iter().map(|c| format!("{c}[{kk}]")).collect())
             }
             Node::Carry { scan, index } => match self.scans.get(&scan) {
                 Some(s) if s.active => Val::S(s.carries[index as usize].clone()),
@@ -435,6 +424,14 @@ impl Gen<'_> {
         } else {
             parts.join(" && ")
         })
+    }
+}
+
+/// A scan's result from one C expression per carry: the value, or a tuple of them.
+fn scan_value(mut carries: Vec<String>) -> Val {
+    match carries.len() {
+        1 => Val::S(carries.remove(0)),
+        _ => Val::T(carries.into_iter().map(Val::S).collect()),
     }
 }
 

@@ -457,8 +457,8 @@ struct Gen<'a> {
     branch_local: bool,
     /// Emit slot-twin `where`s as one expression at the selected slot (`slots`).
     slot_select: bool,
-    /// The slot substitutions in force (at most one).
-    slot_subst: Vec<slots::SlotSubst>,
+    /// The slot substitution in force while a slot-selected side is emitted.
+    slot_subst: Option<slots::SlotSubst>,
     /// The preamble being collected while a k-block loop's body is emitted.
     hoist: Option<hoist::Hoist>,
     /// Values staged in shared memory (CUDA kernels of one stencil).
@@ -498,7 +498,7 @@ impl<'a> Gen<'a> {
             hoist_loads: false,
             branch_local: false,
             slot_select: false,
-            slot_subst: Vec::new(),
+            slot_subst: None,
             hoist: None,
             stage: None,
             fixed: None,

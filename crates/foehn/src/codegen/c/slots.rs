@@ -134,7 +134,7 @@ impl Gen<'_> {
         b: ExprId,
         pt: &Pt,
     ) -> Result<Option<Val>, CodegenError> {
-        if !self.slot_select || !self.slot_subst.is_empty() || self.stage.is_some() {
+        if !self.slot_select || self.slot_subst.is_some() || self.stage.is_some() {
             return Ok(None);
         }
         let Some((sa, sb)) = slot_twins(self.prog, a, b) else {
@@ -145,14 +145,14 @@ impl Gen<'_> {
         let vars = self.declare(&self.prog.ty(id).clone());
         // A block of its own: values computed under the substitution stay in it.
         self.open("");
-        self.slot_subst.push(SlotSubst {
+        self.slot_subst = Some(SlotSubst {
             slot: sa,
             var,
             dependent: slot_dependent(self.prog, a, sa),
             scope: self.scopes.len() - 1,
         });
         let v = self.emit(a, pt);
-        self.slot_subst.pop();
+        self.slot_subst = None;
         let v = v?;
         self.assign(&vars, &v);
         self.close();
@@ -162,7 +162,7 @@ impl Gen<'_> {
     /// The C text of neighbour slot `slot`: the selected slot's variable under a
     /// substitution of it, else the literal.
     pub(super) fn slot_text(&self, slot: u8) -> String {
-        match self.slot_subst.last() {
+        match &self.slot_subst {
             Some(s) if s.slot == slot => s.var.clone(),
             _ => slot.to_string(),
         }
@@ -171,7 +171,7 @@ impl Gen<'_> {
     /// The first scope `id`'s computed value may be taken from: a value that depends on
     /// a substituted slot only from the substitution's own scopes.
     pub(super) fn first_reusable_scope(&self, id: ExprId) -> usize {
-        match self.slot_subst.last() {
+        match &self.slot_subst {
             Some(s) if s.dependent.contains(&id) => s.scope,
             _ => 0,
         }
