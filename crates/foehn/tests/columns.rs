@@ -8,12 +8,9 @@ use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::{Program, Schedule};
 use foehn::opt::{optimise_scheduled, ColumnRejectReason, Decision, OptOptions, OptReport};
-use foehn::runtime::interp::Interpreter;
-use foehn_testkit::assert_same_where_defined as assert_same;
-use foehn_testkit::random_args;
 
 mod common;
-use common::run_cpu;
+use common::assert_cpu_agrees;
 
 /// What the last stencil reads of the scan's output `s`.
 #[derive(Clone, Copy)]
@@ -90,12 +87,7 @@ fn no_inlining() -> OptOptions {
 /// compiler grid.
 fn agrees(what: &str, p: &Program, opts: &OptOptions) -> (Schedule, OptReport) {
     let (opt, schedule, report) = optimise_scheduled(p, opts);
-    for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
-        let args = random_args(p, grid, 7, 0xc01 + g as u64);
-        let mut want = args.clone();
-        Interpreter.run_ir(p, grid, &mut want).unwrap();
-        assert_same(what, p, &want, &run_cpu(&opt, &schedule, grid, &args));
-    }
+    assert_cpu_agrees(what, p, &[(&opt, &schedule)], 7, 0xc01);
     (schedule, report)
 }
 

@@ -8,12 +8,9 @@ use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::{Program, Schedule};
 use foehn::opt::{optimise_scheduled, OptOptions};
-use foehn::runtime::interp::Interpreter;
-use foehn_testkit::assert_same_where_defined as assert_same;
-use foehn_testkit::random_args;
 
 mod common;
-use common::run_cpu;
+use common::assert_cpu_agrees;
 
 /// A tridiagonal-like solve: a forward sweep with two carries (`c'`, `d'`), a backward
 /// substitution over them, and the output from the substitution's result at `k`, or,
@@ -43,21 +40,13 @@ fn solver(shifted: bool) -> Program {
     .unwrap()
 }
 
-/// The interpreter and the CPU backend agree on `p`, unfused and optimised.
-fn agrees(what: &str, p: &Program) {
+/// The interpreter and the CPU backend agree on `p`, unfused and optimised; returns the
+/// CUDA source of `p`'s unfused schedule.
+fn agrees(what: &str, p: &Program) -> String {
     let (opt, schedule, _) = optimise_scheduled(p, &OptOptions::default());
-    for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
-        let args = random_args(p, grid, 7, 0x5ca + g as u64);
-        let mut want = args.clone();
-        Interpreter.run_ir(p, grid, &mut want).unwrap();
-        assert_same(
-            what,
-            p,
-            &want,
-            &run_cpu(p, &Schedule::unfused(p), grid, &args),
-        );
-        assert_same(what, p, &want, &run_cpu(&opt, &schedule, grid, &args));
-    }
+    let unfused = Schedule::unfused(p);
+    assert_cpu_agrees(what, p, &[(p, &unfused), (&opt, &schedule)], 7, 0x5ca);
+    cuda_source(p)
 }
 
 /// The CUDA source of `p`'s unfused schedule.
@@ -76,8 +65,7 @@ fn columns(src: &str) -> usize {
 #[test]
 fn outputs_reading_the_backward_scan_at_their_level_keep_no_column_of_it() {
     let p = solver(false);
-    agrees("own level", &p);
-    let src = cuda_source(&p);
+    let src = agrees("own level", &p);
     // The forward sweep's two carries are kept for the substitution; the substitution's
     // result is stored from its carry as the scan goes.
     assert_eq!(columns(&src), 2, "{src}");
@@ -88,8 +76,7 @@ fn outputs_reading_the_backward_scan_at_their_level_keep_no_column_of_it() {
 #[test]
 fn an_output_reading_the_scan_at_another_level_keeps_its_column() {
     let p = solver(true);
-    agrees("next level", &p);
-    let src = cuda_source(&p);
+    let src = agrees("next level", &p);
     assert_eq!(columns(&src), 3, "{src}");
     assert!(!src.contains("const foehn_idx k = kc;"), "{src}");
 }

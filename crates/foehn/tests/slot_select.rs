@@ -9,12 +9,9 @@ use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::{Program, Schedule};
 use foehn::opt::{optimise_scheduled, OptOptions};
-use foehn::runtime::interp::Interpreter;
-use foehn_testkit::assert_same_where_defined as assert_same;
-use foehn_testkit::random_args;
 
 mod common;
-use common::run_cpu;
+use common::assert_cpu_agrees;
 
 /// How the upwind sides of the test program differ.
 #[derive(Clone, Copy)]
@@ -63,20 +60,10 @@ fn upwind(sides: Sides) -> Program {
 /// with `opts`; returns the generated CUDA source of that schedule.
 fn agrees(what: &str, p: &Program, opts: &OptOptions) -> String {
     let (opt, schedule, _) = optimise_scheduled(p, opts);
-    let grids = foehn_testkit::grids::compiler_grids();
-    for (g, grid) in grids.iter().enumerate() {
-        let args = random_args(p, grid, 6, 0x510 + g as u64);
-        let mut want = args.clone();
-        Interpreter.run_ir(p, grid, &mut want).unwrap();
-        assert_same(what, p, &want, &run_cpu(&opt, &schedule, grid, &args));
-        assert_same(
-            what,
-            p,
-            &want,
-            &run_cpu(p, &Schedule::unfused(p), grid, &args),
-        );
-    }
-    generate(&opt, &schedule, Target::Cuda, Sizes::of(grids[0], 6))
+    let unfused = Schedule::unfused(p);
+    assert_cpu_agrees(what, p, &[(&opt, &schedule), (p, &unfused)], 6, 0x510);
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
+    generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 6))
         .unwrap()
         .source
 }
