@@ -28,7 +28,8 @@ pub struct ExplainArgs {
     /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
-    /// Opt-in optimiser passes to turn on: column (column kernels around scans, ADR 0019).
+    /// Opt-in optimiser passes to turn on: column (column kernels around scans, ADR 0019),
+    /// selecthoist (both slots' indices hoisted under slot selection, ADR 0024).
     #[arg(long, value_delimiter = ',')]
     with: Vec<String>,
     /// The inliner's load factor (as `foehn bench --inline-load-factor`).

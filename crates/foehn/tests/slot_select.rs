@@ -3,12 +3,17 @@
 //! the slot the mask selects. The results are those of the program as written (the
 //! interpreter) on every compiler grid, pentagons and a limited area included, with and
 //! without the pass; sides that differ otherwise, or that share a read at one of the two
-//! slots, stay a branch.
+//! slots, stay a branch. With `hoist_selected` (opt-in), k-blocked CUDA kernels hoist
+//! both slots' neighbour indices and index rows before the level loop, which selects
+//! between them; on a machine with a CUDA device both forms agree with the interpreter.
 
 use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::{Program, Schedule};
 use foehn::opt::{optimise_scheduled, OptOptions};
+use foehn::runtime::cuda::CudaBackend;
+use foehn::runtime::interp::Interpreter;
+use foehn_cache::Cache;
 
 mod common;
 use common::assert_cpu_agrees;
@@ -75,6 +80,13 @@ fn without_slot_select() -> OptOptions {
     }
 }
 
+fn hoisting_selected() -> OptOptions {
+    OptOptions {
+        hoist_selected: true,
+        ..OptOptions::default()
+    }
+}
+
 #[test]
 fn upwind_twins_are_computed_once_at_the_selected_slot() {
     let p = upwind(Sides::Twins);
@@ -84,7 +96,17 @@ fn upwind_twins_are_computed_once_at_the_selected_slot() {
         !src.contains("if (v"),
         "no data-dependent branch left: {src}"
     );
+    // By default the selected slot's indices are loaded in the level loop.
     assert!(src.contains("T_E2C[h*2 + js"), "{src}");
+    let hoisted = agrees("twins, both slots hoisted", &p, &hoisting_selected());
+    // Both slots' cell indices and C2E2CO rows before the level loop, one picked per level.
+    assert!(
+        hoisted.contains("= T_E2C[h*2 + (q0 ? 1 : 0)];"),
+        "{hoisted}"
+    );
+    assert!(hoisted.contains("= T_C2E2CO[ha"), "{hoisted}");
+    assert!(!hoisted.contains("T_E2C[h*2 + js"), "{hoisted}");
+    assert!(hoisted.contains("== 0 ? ha"), "{hoisted}");
     assert_eq!(
         src,
         agrees("twins", &p, &OptOptions::default()),
@@ -102,5 +124,28 @@ fn sides_sharing_a_slot_read_or_differing_otherwise_stay_branches() {
     ] {
         let src = agrees(what, &upwind(sides), &OptOptions::default());
         assert!(!src.contains("? 0 : 1;"), "{what}: {src}");
+    }
+}
+
+#[test]
+fn selected_slots_agree_with_the_interpreter_on_the_gpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let cuda = match CudaBackend::open(Cache::at(dir.path())) {
+        Ok(b) => b,
+        Err(e) => return foehn_gpu::skip_without_gpu("CUDA slot selection", &e),
+    };
+    let p = upwind(Sides::Twins);
+    for opts in [OptOptions::default(), hoisting_selected()] {
+        let (opt, schedule, _) = optimise_scheduled(&p, &opts);
+        for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
+            // vn of both signs: every edge's upwind cell on one side or the other.
+            let args = foehn_testkit::random_args(&p, grid, 6, 0x520 + g as u64);
+            let mut want = args.clone();
+            Interpreter.run_ir(&p, grid, &mut want).unwrap();
+            let mut got = args;
+            cuda.run_scheduled(&opt, &schedule, grid, &mut got).unwrap();
+            let what = format!("slot selection on the GPU, hoisted {}", opts.hoist_selected);
+            foehn_testkit::assert_same_where_defined(&what, &p, &want, &got);
+        }
     }
 }

@@ -42,6 +42,10 @@ pub struct KernelPlan {
     /// upwind choice between `E2C[0]` and `E2C[1]`) is computed once, at the slot the
     /// mask selects, instead of as a branch (see `codegen::c::slots`).
     pub slot_select: bool,
+    /// With `hoist` and `slot_select`: the neighbour indices and index rows of both
+    /// slots are hoisted before the level loop, which selects between them, instead of
+    /// being loaded per level at the selected slot (see `codegen::c::hoist`).
+    pub hoist_selected: bool,
     /// Values the inliner marked for staging are computed once per GPU block in shared
     /// memory (see `Program::stageable`); otherwise they are evaluated where they are
     /// read, as inlined values.
@@ -68,6 +72,7 @@ impl KernelPlan {
             hoist: false,
             branch_local: false,
             slot_select: false,
+            hoist_selected: false,
             stage: false,
             snapshots,
             locals: BTreeSet::new(),

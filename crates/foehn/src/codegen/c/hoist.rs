@@ -10,7 +10,11 @@
 //!   reports a missing neighbour stays where the index is used);
 //! - the index row of a reduction (an array the fully unrolled reduction loop indexes),
 //!   also inside another hoisted reduction (an array per enclosing slot);
-//! - fields without levels read at any of these points, or at a reduction's slot.
+//! - fields without levels read at any of these points, or at a reduction's slot;
+//! - under slot selection (`slots.rs`), the neighbour indices and index rows at the
+//!   selected slot: both slots' are hoisted and the level loop picks one with the mask
+//!   (a register select instead of a chain of dependent loads after the mask's own
+//!   load). Field values there stay in the loop (twice the registers for both slots).
 //!
 //! With branch-local loads on (`KernelPlan::branch_local`), a load first needed inside a
 //! data-dependent branch (`where`) is not hoisted: it stays in the branch, loaded on each
@@ -24,14 +28,33 @@
 
 use super::*;
 
+/// One dimension of a preamble array: what the body indexes it with.
+#[derive(Clone, PartialEq)]
+enum Dim {
+    /// A hoisted reduction: its loop variable in the body and its width.
+    Loop(String, usize),
+    /// A slot selected per level (`slots.rs`): the body's variable holding it and the
+    /// two slots it may hold (elements 0 and 1 of the array).
+    Select(String, u8, u8),
+}
+
+impl Dim {
+    fn width(&self) -> usize {
+        match self {
+            Dim::Loop(_, w) => *w,
+            Dim::Select(..) => 2,
+        }
+    }
+}
+
 /// A level-invariant horizontal index: a preamble variable, an array with one
-/// dimension per enclosing hoisted reduction.
+/// dimension per enclosing hoisted reduction or selected slot.
 #[derive(Clone, PartialEq)]
 struct Inv {
     /// The preamble variable (`h` for the own point).
     var: String,
-    /// Per enclosing reduction: its loop variable in the body and its width.
-    dims: Vec<(String, usize)>,
+    /// Per enclosing reduction or selection, outermost first.
+    dims: Vec<Dim>,
 }
 
 impl Inv {
@@ -44,19 +67,39 @@ impl Inv {
         s
     }
 
-    /// The element in the body (indexed by the reductions' loop variables).
+    /// The element in the body: indexed by the reductions' loop variables (unrolled,
+    /// so constants), a selected slot as a select between its two elements (a runtime
+    /// index would move the array to local memory). At most one selection encloses a
+    /// point (slot selection does not nest).
     fn body(&self) -> String {
-        let mut s = self.var.clone();
-        for (j, _) in &self.dims {
-            write!(s, "[{j}]").unwrap();
+        let element = |pick: usize| {
+            let mut s = self.var.clone();
+            for d in &self.dims {
+                match d {
+                    Dim::Loop(j, _) => write!(s, "[{j}]").unwrap(),
+                    Dim::Select(..) => write!(s, "[{pick}]").unwrap(),
+                }
+            }
+            s
+        };
+        match self.dims.iter().find_map(|d| match d {
+            Dim::Select(var, first, _) => Some((var, first)),
+            Dim::Loop(..) => None,
+        }) {
+            Some((var, first)) => format!("({var} == {first} ? {} : {})", element(0), element(1)),
+            None => element(0),
         }
-        s
     }
 
-    /// This index's dimensions and one more slot dimension.
-    fn with_slot(&self, j: &str, width: usize) -> Vec<(String, usize)> {
+    /// Whether the body picks this index by a selected slot.
+    fn selected(&self) -> bool {
+        self.dims.iter().any(|d| matches!(d, Dim::Select(..)))
+    }
+
+    /// This index's dimensions and one more.
+    fn with(&self, dim: Dim) -> Vec<Dim> {
         let mut dims = self.dims.clone();
-        dims.push((j.to_string(), width));
+        dims.push(dim);
         dims
     }
 }
@@ -115,8 +158,8 @@ impl Gen<'_> {
     /// A preamble variable (an array over `dims`) holding `value`, written in terms of
     /// the preamble's loop indices `q0`, `q1`, …; memoised by its text. `None` inside a
     /// data-dependent branch with branch-local loads, unless already hoisted.
-    fn hoisted(&mut self, ctype: &str, dims: Vec<(String, usize)>, value: String) -> Option<Inv> {
-        let key = (dims.iter().map(|d| d.1).collect::<Vec<_>>(), value);
+    fn hoisted(&mut self, ctype: &str, dims: Vec<Dim>, value: String) -> Option<Inv> {
+        let key = (dims.iter().map(Dim::width).collect::<Vec<_>>(), value);
         let hoist = self.hoist.as_ref()?;
         if let Some(v) = hoist.memo.get(&key) {
             return Some(Inv {
@@ -134,14 +177,15 @@ impl Gen<'_> {
                 .lines
                 .push(format!("const {ctype} {var} = {};", key.1));
         } else {
-            let extents: String = dims.iter().map(|d| format!("[{}]", d.1)).collect();
+            let extents: String = dims.iter().map(|d| format!("[{}]", d.width())).collect();
             hoist.lines.push(format!("{ctype} {var}{extents};"));
             let inv = Inv {
                 var: var.clone(),
                 dims: dims.clone(),
             };
             let mut nest = String::new();
-            for (d, (_, w)) in dims.iter().enumerate() {
+            for (d, dim) in dims.iter().enumerate() {
+                let w = dim.width();
                 write!(nest, "for (int q{d} = 0; q{d} < {w}; ++q{d}) ").unwrap();
             }
             hoist.lines.push("#pragma unroll".into());
@@ -159,7 +203,7 @@ impl Gen<'_> {
         &mut self,
         conn: Connectivity,
         at: &Inv,
-        dims: Vec<(String, usize)>,
+        dims: Vec<Dim>,
         j: &str,
     ) -> Option<(Inv, Inv)> {
         let w = conn.width();
@@ -179,7 +223,8 @@ impl Gen<'_> {
 
     /// The `j`-th `conn` neighbour of a level-invariant `h`, hoisted: emits the
     /// missing-neighbour check here and returns the clamped index; `None` when not
-    /// hoisting, `h` depends on the level or `j` is not a literal slot.
+    /// hoisting, `h` depends on the level or `j` is neither a literal slot nor the
+    /// selected slot of a slot selection (both of whose slots are then hoisted).
     pub(super) fn hoisted_neighbor(
         &mut self,
         conn: Connectivity,
@@ -188,15 +233,29 @@ impl Gen<'_> {
         site: usize,
     ) -> Option<String> {
         let at = self.invariant(h)?;
-        if !is_slot(j) {
+        if is_slot(j) {
+            let (raw, clamped) = self.hoisted_index(conn, &at, at.dims.clone(), j)?;
+            self.line(format!("if ({} < 0) FOEHN_ERR({site});", raw.body()));
+            let body = clamped.body();
+            let hoist = self.hoist.as_mut().expect("hoisting");
+            hoist.invariant.insert(body.clone(), clamped);
+            return Some(body);
+        }
+        let (first, second) = self.selected_slots(j)?;
+        if !self.hoist_selected || at.selected() {
             return None;
         }
-        let (raw, clamped) = self.hoisted_index(conn, &at, at.dims.clone(), j)?;
-        self.line(format!("if ({} < 0) FOEHN_ERR({site});", raw.body()));
-        let body = clamped.body();
+        let q = format!("q{}", at.dims.len());
+        let dims = at.with(Dim::Select(j.to_string(), first, second));
+        let slot = format!("({q} ? {second} : {first})");
+        let (raw, clamped) = self.hoisted_index(conn, &at, dims, &slot)?;
+        let (r, nb) = (self.fresh("nr"), self.fresh("ns"));
+        self.line(format!("const foehn_idx {r} = {};", raw.body()));
+        self.line(format!("if ({r} < 0) FOEHN_ERR({site});"));
+        self.line(format!("const foehn_idx {nb} = {};", clamped.body()));
         let hoist = self.hoist.as_mut().expect("hoisting");
-        hoist.invariant.insert(body.clone(), clamped);
-        Some(body)
+        hoist.invariant.insert(nb.clone(), clamped);
+        Some(nb)
     }
 
     /// For a reduction over `conn` at a level-invariant `h` with loop variable `j` and
@@ -214,7 +273,7 @@ impl Gen<'_> {
         let q = format!("q{}", at.dims.len());
         // The loop skips missing neighbours, so in the body `nb` equals the clamped
         // index; the clamped row is what indices nested in the preamble use.
-        let (raw, clamped) = self.hoisted_index(conn, &at, at.with_slot(j, w), &q)?;
+        let (raw, clamped) = self.hoisted_index(conn, &at, at.with(Dim::Loop(j.into(), w)), &q)?;
         let hoist = self.hoist.as_mut().expect("hoisting");
         hoist.invariant.insert(nb.to_string(), clamped);
         hoist.loops.insert(j.to_string(), (at, w));
@@ -235,7 +294,7 @@ impl Gen<'_> {
             return None;
         }
         Some(
-            self.hoisted("foehn_idx", own.with_slot(j, w), load("q0"))?
+            self.hoisted("foehn_idx", own.with(Dim::Loop(j.into(), w)), load("q0"))?
                 .body(),
         )
     }
@@ -256,6 +315,10 @@ impl Gen<'_> {
         let t = ctype(d.ty.dtype);
         let sparse = d.ty.dims.local.is_some();
         let at = self.invariant(&pt.h)?;
+        if at.selected() {
+            // Both slots' values would hold registers for the whole level loop.
+            return None;
+        }
         let j = pt.j.as_deref();
         let hoisted = match j {
             // Dense, or at a literal slot.
@@ -268,7 +331,11 @@ impl Gen<'_> {
                     return None;
                 }
                 let q = format!("q{}", at.dims.len());
-                self.hoisted(t, at.with_slot(j, w), load(&at.pre(), Some(&q)))?
+                self.hoisted(
+                    t,
+                    at.with(Dim::Loop(j.into(), w)),
+                    load(&at.pre(), Some(&q)),
+                )?
             }
             None => return None,
         };

@@ -224,6 +224,7 @@ pub fn generate(
             g.k_major = plan.k_major;
             g.hoist_loads = plan.hoist;
             g.branch_local = plan.branch_local;
+            g.hoist_selected = plan.hoist_selected;
         }
         let stage = g.stage.as_ref().map(|s| (s.conn, s.tiles.len()));
         g.fixed = fixed;
@@ -453,6 +454,8 @@ struct Gen<'a> {
     k_major: bool,
     /// Hoist level-invariant loads out of the k-block loop (CUDA, k-blocked kernels).
     hoist_loads: bool,
+    /// Hoist both slots' indices under slot selection (`KernelPlan::hoist_selected`).
+    hoist_selected: bool,
     /// Keep level-invariant loads first needed inside a `where` branch in the branch.
     branch_local: bool,
     /// Emit slot-twin `where`s as one expression at the selected slot (`slots`).
@@ -496,6 +499,7 @@ impl<'a> Gen<'a> {
             unroll: 1,
             k_major: false,
             hoist_loads: false,
+            hoist_selected: false,
             branch_local: false,
             slot_select: false,
             slot_subst: None,

@@ -7,8 +7,9 @@
 //! Each side reads only through its own slot, and the other side's reads are exactly the
 //! same with the other slot, so the values are those of the side the mask picks, bit for
 //! bit; a missing neighbour is reported where the selected side reads it, as in the
-//! branch. Neighbour indices and two-dimensional fields at the selected slot are loaded in
-//! the level loop (they depend on the mask), not hoisted before it.
+//! branch. In a k-blocked kernel the neighbour indices and index rows of both slots are
+//! hoisted before the level loop and the loop selects between them (`hoist.rs`);
+//! two-dimensional fields at the selected slot are loaded in the loop.
 
 use super::*;
 
@@ -114,6 +115,8 @@ fn slot_dependent(p: &Program, root: ExprId, slot: u8) -> BTreeSet<ExprId> {
 pub(super) struct SlotSubst {
     /// The slot the side reads.
     slot: u8,
+    /// The other side's slot.
+    other: u8,
     /// The C variable holding the selected slot.
     var: String,
     /// Nodes whose value depends on the substituted slot: never taken from values
@@ -147,6 +150,7 @@ impl Gen<'_> {
         self.open("");
         self.slot_subst = Some(SlotSubst {
             slot: sa,
+            other: sb,
             var,
             dependent: slot_dependent(self.prog, a, sa),
             scope: self.scopes.len() - 1,
@@ -166,6 +170,15 @@ impl Gen<'_> {
             Some(s) if s.slot == slot => s.var.clone(),
             _ => slot.to_string(),
         }
+    }
+
+    /// `(slot, other)` if `j` is the variable of the slot selection in force: it holds
+    /// `slot` where the mask holds, else `other`.
+    pub(super) fn selected_slots(&self, j: &str) -> Option<(u8, u8)> {
+        self.slot_subst
+            .as_ref()
+            .filter(|s| s.var == j)
+            .map(|s| (s.slot, s.other))
     }
 
     /// The first scope `id`'s computed value may be taken from: a value that depends on
