@@ -422,6 +422,9 @@ mod tests {
                 "z {z}, lat {lat}"
             );
         }
-        assert!(long_cycles > 100, "only {long_cycles} samples in longer cycles");
+        assert!(
+            long_cycles > 100,
+            "only {long_cycles} samples in longer cycles"
+        );
     }
 }
