@@ -156,6 +156,7 @@ fn toolchain() -> std::result::Result<&'static Toolchain, String> {
 pub struct CpuBackend {
     cache: Cache,
     loaded: super::Loaded<CompiledProgram>,
+    temps: super::temp_pool::TempPool,
 }
 
 impl Default for CpuBackend {
@@ -170,6 +171,7 @@ impl CpuBackend {
         CpuBackend {
             cache,
             loaded: super::Loaded::default(),
+            temps: Default::default(),
         }
     }
 
@@ -240,7 +242,8 @@ impl CpuBackend {
 
     /// Runs a compiled program variant in place on argument fields that are views of
     /// memory the caller owns (the program's non-temporary fields, in declaration
-    /// order), checked first; temporaries are allocated for the call.
+    /// order), checked first; temporaries are taken from the backend's pool of buffers
+    /// (filled with their poison value as fresh ones would be) and given back after.
     pub fn run_compiled_views(
         &self,
         program: &ir::Program,
@@ -255,7 +258,7 @@ impl CpuBackend {
             .fields
             .iter()
             .filter(|d| d.role == ir::Role::Temp)
-            .map(|d| Field::filled(grid, nlev, d.ty.dims.list(), d.ty.dtype.poison()))
+            .map(|d| self.temps.take(grid, nlev, d))
             .collect();
         let (mut arg_views, mut temp_views) = (args.iter_mut(), temps.iter_mut());
         let mut views: Vec<FieldView> = program
@@ -269,6 +272,8 @@ impl CpuBackend {
         let t0 = std::time::Instant::now();
         let r = execute(program, compiled, grid, nlev, &mut views, scalars);
         record_call(program, t0, r.is_ok());
+        drop(views);
+        self.temps.give_back(temps);
         r
     }
 

@@ -8,6 +8,7 @@ pub mod cpu;
 pub mod cuda;
 pub mod field;
 pub mod interp;
+mod temp_pool;
 pub mod tune;
 
 use crate::dsl::ProgramDef;

@@ -50,6 +50,24 @@ impl FieldData {
         }
     }
 
+    /// Sets every element to `value`, converted to the field's type as [`FieldData::set`]
+    /// converts it.
+    pub fn fill(&mut self, value: Scalar) {
+        let own = self.dtype();
+        let value = if value.dtype() == own {
+            value
+        } else {
+            value.cast(own)
+        };
+        match (self, value) {
+            (FieldData::F64(v), Scalar::F64(x)) => v.fill(x),
+            (FieldData::F32(v), Scalar::F32(x)) => v.fill(x),
+            (FieldData::I32(v), Scalar::I32(x)) => v.fill(x),
+            (FieldData::Bool(v), Scalar::Bool(x)) => v.fill(x),
+            _ => unreachable!("cast to the data's own type"),
+        }
+    }
+
     /// Number of elements.
     pub fn len(&self) -> usize {
         match self {
@@ -229,6 +247,11 @@ impl Field {
     /// The field's type.
     pub fn field_type(&self) -> FieldType {
         FieldType::new(self.dims, self.dtype())
+    }
+
+    /// The size of the data in bytes.
+    pub fn bytes(&self) -> usize {
+        self.data.len() * self.data.dtype().size_bytes()
     }
 
     /// The data.
