@@ -45,7 +45,8 @@ pub struct BenchArgs {
     /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
     /// unrolled); opt-in passes:
-    /// `optimised/with-column`, `optimised/with-selecthoist` (several `/` parts allowed).
+    /// `optimised/with-column`, `optimised/with-selecthoist`,
+    /// `optimised/with-selecthoistall` (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
@@ -330,7 +331,8 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
         match p.as_str() {
             "column" => o.columns = true,
             "selecthoist" => o.hoist_selected = true,
-            other => bail!("unknown opt-in pass `{other}` (column, selecthoist)"),
+            "selecthoistall" => (o.hoist_selected, o.hoist_selected_values) = (true, true),
+            other => bail!("unknown opt-in pass `{other}` (column, selecthoist, selecthoistall)"),
         }
     }
     for p in passes {

@@ -29,7 +29,8 @@ pub struct ExplainArgs {
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// Opt-in optimiser passes to turn on: column (column kernels around scans, ADR 0019),
-    /// selecthoist (both slots' indices hoisted under slot selection, ADR 0024).
+    /// selecthoist (both slots' indices hoisted under slot selection, ADR 0024),
+    /// selecthoistall (their field values too).
     #[arg(long, value_delimiter = ',')]
     with: Vec<String>,
     /// The inliner's load factor (as `foehn bench --inline-load-factor`).

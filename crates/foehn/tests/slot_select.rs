@@ -87,6 +87,13 @@ fn hoisting_selected() -> OptOptions {
     }
 }
 
+fn hoisting_selected_values() -> OptOptions {
+    OptOptions {
+        hoist_selected_values: true,
+        ..hoisting_selected()
+    }
+}
+
 #[test]
 fn upwind_twins_are_computed_once_at_the_selected_slot() {
     let p = upwind(Sides::Twins);
@@ -107,6 +114,11 @@ fn upwind_twins_are_computed_once_at_the_selected_slot() {
     assert!(hoisted.contains("= T_C2E2CO[ha"), "{hoisted}");
     assert!(!hoisted.contains("T_E2C[h*2 + js"), "{hoisted}");
     assert!(hoisted.contains("== 0 ? ha"), "{hoisted}");
+    // The per-slot distance stays in the loop unless the values are hoisted too.
+    assert!(hoisted.contains("+ js"), "{hoisted}");
+    let all = agrees("twins, values hoisted", &p, &hoisting_selected_values());
+    assert!(all.contains("(q0 ? 1 : 0)*SJ"), "{all}");
+    assert!(!all.contains("+ js"), "{all}");
     assert_eq!(
         src,
         agrees("twins", &p, &OptOptions::default()),
@@ -135,7 +147,11 @@ fn selected_slots_agree_with_the_interpreter_on_the_gpu() {
         Err(e) => return foehn_gpu::skip_without_gpu("CUDA slot selection", &e),
     };
     let p = upwind(Sides::Twins);
-    for opts in [OptOptions::default(), hoisting_selected()] {
+    for opts in [
+        OptOptions::default(),
+        hoisting_selected(),
+        hoisting_selected_values(),
+    ] {
         let (opt, schedule, _) = optimise_scheduled(&p, &opts);
         for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
             // vn of both signs: every edge's upwind cell on one side or the other.
@@ -144,7 +160,10 @@ fn selected_slots_agree_with_the_interpreter_on_the_gpu() {
             Interpreter.run_ir(&p, grid, &mut want).unwrap();
             let mut got = args;
             cuda.run_scheduled(&opt, &schedule, grid, &mut got).unwrap();
-            let what = format!("slot selection on the GPU, hoisted {}", opts.hoist_selected);
+            let what = format!(
+                "slot selection on the GPU, hoisted {} {}",
+                opts.hoist_selected, opts.hoist_selected_values
+            );
             foehn_testkit::assert_same_where_defined(&what, &p, &want, &got);
         }
     }

@@ -46,6 +46,10 @@ pub struct KernelPlan {
     /// slots are hoisted before the level loop, which selects between them, instead of
     /// being loaded per level at the selected slot (see `codegen::c::hoist`).
     pub hoist_selected: bool,
+    /// With `hoist_selected`: the fields without levels read at the selected slot (the
+    /// upwind cell's gradient weights, the edge's per-slot geometry) are hoisted for both
+    /// slots too, at the cost of their registers for the whole level loop.
+    pub hoist_selected_values: bool,
     /// Values the inliner marked for staging are computed once per GPU block in shared
     /// memory (see `Program::stageable`); otherwise they are evaluated where they are
     /// read, as inlined values.
@@ -73,6 +77,7 @@ impl KernelPlan {
             branch_local: false,
             slot_select: false,
             hoist_selected: false,
+            hoist_selected_values: false,
             stage: false,
             snapshots,
             locals: BTreeSet::new(),

@@ -78,6 +78,9 @@ pub struct OptOptions {
     /// hoisted, selected per level (see [`crate::ir::KernelPlan::hoist_selected`]). Off
     /// by default until measured on a GPU; `with-selecthoist` in bench.
     pub hoist_selected: bool,
+    /// With `hoist_selected`: both slots' field values too
+    /// ([`crate::ir::KernelPlan::hoist_selected_values`]); `with-selecthoistall` in bench.
+    pub hoist_selected_values: bool,
     /// Inline a temporary read through neighbours even where recomputing it at every
     /// neighbour would load too much, marked for the CUDA generator to compute it once
     /// per block (for the block's points and their neighbours) in shared memory.
@@ -122,6 +125,7 @@ impl Default for OptOptions {
             branch_local: true,
             slot_select: true,
             hoist_selected: false,
+            hoist_selected_values: false,
             stage: true,
             fuse_clipped: true,
             forward: true,
@@ -154,6 +158,7 @@ impl OptOptions {
             branch_local: false,
             slot_select: false,
             hoist_selected: false,
+            hoist_selected_values: false,
             stage: false,
             fuse_clipped: false,
             forward: false,

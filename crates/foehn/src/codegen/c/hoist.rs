@@ -14,7 +14,8 @@
 //! - under slot selection (`slots.rs`), the neighbour indices and index rows at the
 //!   selected slot: both slots' are hoisted and the level loop picks one with the mask
 //!   (a register select instead of a chain of dependent loads after the mask's own
-//!   load). Field values there stay in the loop (twice the registers for both slots).
+//!   load). Field values there stay in the loop (twice the registers for both slots)
+//!   unless `KernelPlan::hoist_selected_values` hoists them too.
 //!
 //! With branch-local loads on (`KernelPlan::branch_local`), a load first needed inside a
 //! data-dependent branch (`where`) is not hoisted: it stays in the branch, loaded on each
@@ -315,15 +316,29 @@ impl Gen<'_> {
         let t = ctype(d.ty.dtype);
         let sparse = d.ty.dims.local.is_some();
         let at = self.invariant(&pt.h)?;
-        if at.selected() {
+        if at.selected() && !self.hoist_selected_values {
             // Both slots' values would hold registers for the whole level loop.
             return None;
         }
         let j = pt.j.as_deref();
+        let selected = j.and_then(|j| self.selected_slots(j));
         let hoisted = match j {
             // Dense, or at a literal slot.
             _ if !sparse => self.hoisted(t, at.dims.clone(), load(&at.pre(), None))?,
             Some(j) if is_slot(j) => self.hoisted(t, at.dims.clone(), load(&at.pre(), Some(j)))?,
+            // At the selected slot of a slot selection: both slots' values.
+            Some(j) if selected.is_some() => {
+                let (first, second) = selected?;
+                if !(self.hoist_selected && self.hoist_selected_values) || at.selected() {
+                    return None;
+                }
+                let q = format!("q{}", at.dims.len());
+                self.hoisted(
+                    t,
+                    at.with(Dim::Select(j.into(), first, second)),
+                    load(&at.pre(), Some(&format!("({q} ? {second} : {first})"))),
+                )?
+            }
             // At the slot of a hoisted reduction over this very point.
             Some(j) => {
                 let (over, w) = self.hoist.as_ref()?.loops.get(j).cloned()?;

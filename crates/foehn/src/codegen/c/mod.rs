@@ -225,6 +225,7 @@ pub fn generate(
             g.hoist_loads = plan.hoist;
             g.branch_local = plan.branch_local;
             g.hoist_selected = plan.hoist_selected;
+            g.hoist_selected_values = plan.hoist_selected_values;
         }
         let stage = g.stage.as_ref().map(|s| (s.conn, s.tiles.len()));
         g.fixed = fixed;
@@ -456,6 +457,8 @@ struct Gen<'a> {
     hoist_loads: bool,
     /// Hoist both slots' indices under slot selection (`KernelPlan::hoist_selected`).
     hoist_selected: bool,
+    /// With `hoist_selected`, also both slots' field values (`KernelPlan::hoist_selected_values`).
+    hoist_selected_values: bool,
     /// Keep level-invariant loads first needed inside a `where` branch in the branch.
     branch_local: bool,
     /// Emit slot-twin `where`s as one expression at the selected slot (`slots`).
@@ -500,6 +503,7 @@ impl<'a> Gen<'a> {
             k_major: false,
             hoist_loads: false,
             hoist_selected: false,
+            hoist_selected_values: false,
             branch_local: false,
             slot_select: false,
             slot_subst: None,
