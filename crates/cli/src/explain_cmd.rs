@@ -149,6 +149,14 @@ pub fn run(a: ExplainArgs) -> Result<()> {
         Some(p) => report_bandwidth(p)?,
         None => a.bandwidth,
     };
+    // Options are checked before anything is printed.
+    let mut opts = crate::bench_cmd::without(&a.without, &a.with)?;
+    if let Some(f) = a.inline_load_factor {
+        opts.inline_load_factor = f;
+    }
+    if let Some(c) = a.inline_max_cost {
+        opts.max_inline_cost = c;
+    }
     for variant in entry.variants_with(&chosen)? {
         let ir = entry.specialize(&variant)?;
         println!("=== {} [{}]  hash {}", ir.name, variant, ir.content_hash());
@@ -160,13 +168,6 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             a.levels,
             bytes as f64 / 1e6
         );
-        let mut opts = crate::bench_cmd::without(&a.without, &a.with)?;
-        if let Some(f) = a.inline_load_factor {
-            opts.inline_load_factor = f;
-        }
-        if let Some(c) = a.inline_max_cost {
-            opts.max_inline_cost = c;
-        }
         let (opt, schedule, report) = foehn::opt::optimise_scheduled(&ir, &opts);
         println!(
             "schedule unfused: {} kernel(s), one per stencil, at {gbs:.0} GB/s:",

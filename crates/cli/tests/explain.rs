@@ -1,6 +1,7 @@
 //! `foehn explain`: the optimised schedule's code choices are listed, among them the
 //! upwind `where`s computed once at the selected neighbour slot (ADR 0023), and
-//! `--without slotselect` takes that choice away.
+//! `--without slotselect` takes that choice away; an unknown pass is refused before
+//! anything is printed.
 
 mod support;
 use support::foehn;
@@ -33,4 +34,35 @@ fn the_upwind_choice_of_rho_and_theta_is_reported_as_slot_selected() {
     );
     let without = explain(&["--without", "slotselect"]);
     assert!(!without.contains("neighbour slots (upwind)"), "{without}");
+}
+
+#[test]
+fn an_unknown_pass_is_refused_before_anything_is_printed() {
+    for flag in ["--with", "--without"] {
+        let run = foehn(&[
+            "explain",
+            "compute_hydrostatic_correction_term",
+            "--grid",
+            "r2b1",
+            "--levels",
+            "6",
+            flag,
+            "bogus",
+        ]);
+        assert_ne!(run.code, Some(0), "{flag}");
+        assert!(run.stderr.contains("`bogus`"), "{flag}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{flag}: {}", run.stdout);
+    }
+    // The opt-in passes are known.
+    let run = foehn(&[
+        "explain",
+        "compute_hydrostatic_correction_term",
+        "--grid",
+        "r2b1",
+        "--levels",
+        "6",
+        "--with",
+        "selecthoist,selecthoistall,column",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
 }
