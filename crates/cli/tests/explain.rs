@@ -36,33 +36,29 @@ fn the_upwind_choice_of_rho_and_theta_is_reported_as_slot_selected() {
     assert!(!without.contains("neighbour slots (upwind)"), "{without}");
 }
 
-#[test]
-fn an_unknown_pass_is_refused_before_anything_is_printed() {
-    for flag in ["--with", "--without"] {
-        let run = foehn(&[
-            "explain",
-            "compute_hydrostatic_correction_term",
-            "--grid",
-            "r2b1",
-            "--levels",
-            "6",
-            flag,
-            "bogus",
-        ]);
-        assert_ne!(run.code, Some(0), "{flag}");
-        assert!(run.stderr.contains("`bogus`"), "{flag}: {}", run.stderr);
-        assert!(run.stdout.is_empty(), "{flag}: {}", run.stdout);
-    }
-    // The opt-in passes are known.
-    let run = foehn(&[
+/// `foehn explain` of a small program on a small grid with `passes` (`--with`/`--without`).
+fn explain_with(flag: &str, passes: &str) -> support::Run {
+    foehn(&[
         "explain",
         "compute_hydrostatic_correction_term",
         "--grid",
         "r2b1",
         "--levels",
         "6",
-        "--with",
-        "selecthoist,selecthoistall,column",
-    ]);
+        flag,
+        passes,
+    ])
+}
+
+#[test]
+fn an_unknown_pass_is_refused_before_anything_is_printed() {
+    for flag in ["--with", "--without"] {
+        let run = explain_with(flag, "bogus");
+        assert_ne!(run.code, Some(0), "{flag}");
+        assert!(run.stderr.contains("`bogus`"), "{flag}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{flag}: {}", run.stdout);
+    }
+    // The opt-in passes are known.
+    let run = explain_with("--with", "selecthoist,selecthoistall,column");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
 }
