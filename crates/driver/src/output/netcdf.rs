@@ -144,6 +144,10 @@ fn add(
     attributes: &[(&str, AttributeValue)],
 ) -> netcdf::Result<()> {
     let mut var = file.add_variable::<f64>(name, dims)?;
+    // SAFETY: no prefill. `put_data` writes every variable whole (missing points as
+    // `FILL_VALUE`), so nothing is read before it is written; without this, NetCDF first
+    // writes the whole file with fill values and then again with the data.
+    unsafe { var.set_nofill()? };
     for (a, v) in attributes {
         var.put_attribute(a, v.clone())?;
     }
