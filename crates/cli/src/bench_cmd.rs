@@ -330,8 +330,8 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
     for p in with {
         match p.as_str() {
             "column" => o.columns = true,
-            "selecthoist" => o.hoist_selected = true,
-            "selecthoistall" => (o.hoist_selected, o.hoist_selected_values) = (true, true),
+            "selecthoist" => o.select_hoist = foehn::ir::SelectHoist::Indices,
+            "selecthoistall" => o.select_hoist = foehn::ir::SelectHoist::IndicesAndValues,
             other => bail!("unknown opt-in pass `{other}` (column, selecthoist, selecthoistall)"),
         }
     }

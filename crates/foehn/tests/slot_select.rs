@@ -3,13 +3,13 @@
 //! the slot the mask selects. The results are those of the program as written (the
 //! interpreter) on every compiler grid, pentagons and a limited area included, with and
 //! without the pass; sides that differ otherwise, or that share a read at one of the two
-//! slots, stay a branch. With `hoist_selected` (opt-in), k-blocked CUDA kernels hoist
+//! slots, stay a branch. With `select_hoist` (opt-in), k-blocked CUDA kernels hoist
 //! both slots' neighbour indices and index rows before the level loop, which selects
 //! between them; on a machine with a CUDA device both forms agree with the interpreter.
 
 use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
-use foehn::ir::{Program, Schedule};
+use foehn::ir::{Program, Schedule, SelectHoist};
 use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::interp::Interpreter;
@@ -80,17 +80,10 @@ fn without_slot_select() -> OptOptions {
     }
 }
 
-fn hoisting_selected() -> OptOptions {
+fn hoisting(select_hoist: SelectHoist) -> OptOptions {
     OptOptions {
-        hoist_selected: true,
+        select_hoist,
         ..OptOptions::default()
-    }
-}
-
-fn hoisting_selected_values() -> OptOptions {
-    OptOptions {
-        hoist_selected_values: true,
-        ..hoisting_selected()
     }
 }
 
@@ -105,7 +98,11 @@ fn upwind_twins_are_computed_once_at_the_selected_slot() {
     );
     // By default the selected slot's indices are loaded in the level loop.
     assert!(src.contains("T_E2C[h*2 + js"), "{src}");
-    let hoisted = agrees("twins, both slots hoisted", &p, &hoisting_selected());
+    let hoisted = agrees(
+        "twins, both slots hoisted",
+        &p,
+        &hoisting(SelectHoist::Indices),
+    );
     // Both slots' cell indices and C2E2CO rows before the level loop, one picked per level.
     assert!(
         hoisted.contains("= T_E2C[h*2 + (q0 ? 1 : 0)];"),
@@ -116,7 +113,11 @@ fn upwind_twins_are_computed_once_at_the_selected_slot() {
     assert!(hoisted.contains("== 0 ? ha"), "{hoisted}");
     // The per-slot distance stays in the loop unless the values are hoisted too.
     assert!(hoisted.contains("+ js"), "{hoisted}");
-    let all = agrees("twins, values hoisted", &p, &hoisting_selected_values());
+    let all = agrees(
+        "twins, values hoisted",
+        &p,
+        &hoisting(SelectHoist::IndicesAndValues),
+    );
     assert!(all.contains("(q0 ? 1 : 0)*SJ"), "{all}");
     assert!(!all.contains("+ js"), "{all}");
     assert_eq!(
@@ -149,8 +150,8 @@ fn selected_slots_agree_with_the_interpreter_on_the_gpu() {
     let p = upwind(Sides::Twins);
     for opts in [
         OptOptions::default(),
-        hoisting_selected(),
-        hoisting_selected_values(),
+        hoisting(SelectHoist::Indices),
+        hoisting(SelectHoist::IndicesAndValues),
     ] {
         let (opt, schedule, _) = optimise_scheduled(&p, &opts);
         for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
@@ -161,8 +162,8 @@ fn selected_slots_agree_with_the_interpreter_on_the_gpu() {
             let mut got = args;
             cuda.run_scheduled(&opt, &schedule, grid, &mut got).unwrap();
             let what = format!(
-                "slot selection on the GPU, hoisted {} {}",
-                opts.hoist_selected, opts.hoist_selected_values
+                "slot selection on the GPU, hoisting {:?}",
+                opts.select_hoist
             );
             foehn_testkit::assert_same_where_defined(&what, &p, &want, &got);
         }

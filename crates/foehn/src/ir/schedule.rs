@@ -10,6 +10,20 @@
 use super::{FieldId, Program, Role};
 use std::collections::BTreeSet;
 
+/// What a k-blocked CUDA kernel hoists for both slots of a slot selection (ADR 0024).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SelectHoist {
+    /// Nothing: the selected slot's indices and values are loaded per level.
+    #[default]
+    Nothing,
+    /// The neighbour indices and index rows at both slots.
+    Indices,
+    /// Those and the fields without levels read at the selected slot (the upwind cell's
+    /// gradient weights, the edge's per-slot geometry), at the cost of their registers
+    /// for the whole level loop.
+    IndicesAndValues,
+}
+
 /// One kernel: the stencils it computes at each of its points, in program order, and
 /// how it is generated and launched.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -42,14 +56,9 @@ pub struct KernelPlan {
     /// upwind choice between `E2C[0]` and `E2C[1]`) is computed once, at the slot the
     /// mask selects, instead of as a branch (see `codegen::c::slots`).
     pub slot_select: bool,
-    /// With `hoist` and `slot_select`: the neighbour indices and index rows of both
-    /// slots are hoisted before the level loop, which selects between them, instead of
-    /// being loaded per level at the selected slot (see `codegen::c::hoist`).
-    pub hoist_selected: bool,
-    /// With `hoist_selected`: the fields without levels read at the selected slot (the
-    /// upwind cell's gradient weights, the edge's per-slot geometry) are hoisted for both
-    /// slots too, at the cost of their registers for the whole level loop.
-    pub hoist_selected_values: bool,
+    /// With `hoist` and `slot_select`: what is hoisted for both slots before the level
+    /// loop, which selects between them (see `codegen::c::hoist`).
+    pub select_hoist: SelectHoist,
     /// Values the inliner marked for staging are computed once per GPU block in shared
     /// memory (see `Program::stageable`); otherwise they are evaluated where they are
     /// read, as inlined values.
@@ -76,8 +85,7 @@ impl KernelPlan {
             hoist: false,
             branch_local: false,
             slot_select: false,
-            hoist_selected: false,
-            hoist_selected_values: false,
+            select_hoist: SelectHoist::Nothing,
             stage: false,
             snapshots,
             locals: BTreeSet::new(),

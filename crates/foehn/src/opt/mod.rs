@@ -74,13 +74,10 @@ pub struct OptOptions {
     /// A `where` choosing between one expression at two neighbour slots is computed
     /// once at the selected slot (see [`crate::ir::KernelPlan::slot_select`]).
     pub slot_select: bool,
-    /// With `hoist` and `slot_select`: both slots' neighbour indices and index rows
-    /// hoisted, selected per level (see [`crate::ir::KernelPlan::hoist_selected`]). Off
-    /// by default until measured on a GPU; `with-selecthoist` in bench.
-    pub hoist_selected: bool,
-    /// With `hoist_selected`: both slots' field values too
-    /// ([`crate::ir::KernelPlan::hoist_selected_values`]); `with-selecthoistall` in bench.
-    pub hoist_selected_values: bool,
+    /// With `hoist` and `slot_select`: what is hoisted for both slots and selected per
+    /// level (see [`crate::ir::KernelPlan::select_hoist`]). Nothing by default until
+    /// measured on a GPU; `with-selecthoist` / `with-selecthoistall` in bench.
+    pub select_hoist: crate::ir::SelectHoist,
     /// Inline a temporary read through neighbours even where recomputing it at every
     /// neighbour would load too much, marked for the CUDA generator to compute it once
     /// per block (for the block's points and their neighbours) in shared memory.
@@ -124,8 +121,7 @@ impl Default for OptOptions {
             hoist: true,
             branch_local: true,
             slot_select: true,
-            hoist_selected: false,
-            hoist_selected_values: false,
+            select_hoist: crate::ir::SelectHoist::Nothing,
             stage: true,
             fuse_clipped: true,
             forward: true,
@@ -157,8 +153,7 @@ impl OptOptions {
             hoist: false,
             branch_local: false,
             slot_select: false,
-            hoist_selected: false,
-            hoist_selected_values: false,
+            select_hoist: crate::ir::SelectHoist::Nothing,
             stage: false,
             fuse_clipped: false,
             forward: false,

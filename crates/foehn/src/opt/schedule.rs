@@ -66,8 +66,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         hoist: opts.hoist,
         branch_local: opts.branch_local,
         slot_select: opts.slot_select,
-        hoist_selected: opts.hoist_selected,
-        hoist_selected_values: opts.hoist_selected_values,
+        select_hoist: opts.select_hoist,
         stage,
     };
     set_launch(p, &mut plan, k_block, None, unroll, opts.k_major);

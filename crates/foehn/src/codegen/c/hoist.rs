@@ -15,7 +15,7 @@
 //!   selected slot: both slots' are hoisted and the level loop picks one with the mask
 //!   (a register select instead of a chain of dependent loads after the mask's own
 //!   load). Field values there stay in the loop (twice the registers for both slots)
-//!   unless `KernelPlan::hoist_selected_values` hoists them too.
+//!   unless `KernelPlan::select_hoist` asks for them too.
 //!
 //! With branch-local loads on (`KernelPlan::branch_local`), a load first needed inside a
 //! data-dependent branch (`where`) is not hoisted: it stays in the branch, loaded on each
@@ -102,6 +102,14 @@ impl Inv {
         let mut dims = self.dims.clone();
         dims.push(dim);
         dims
+    }
+
+    /// This index's dimensions and a selected slot held in `var` (`first` where the
+    /// mask holds, else `second`), with the slot's text in the preamble's loops.
+    fn selecting(&self, var: &str, first: u8, second: u8) -> (Vec<Dim>, String) {
+        let q = format!("q{}", self.dims.len());
+        let dims = self.with(Dim::Select(var.to_string(), first, second));
+        (dims, format!("({q} ? {second} : {first})"))
     }
 }
 
@@ -243,12 +251,10 @@ impl Gen<'_> {
             return Some(body);
         }
         let (first, second) = self.selected_slots(j)?;
-        if !self.hoist_selected || at.selected() {
+        if self.select_hoist == SelectHoist::Nothing || at.selected() {
             return None;
         }
-        let q = format!("q{}", at.dims.len());
-        let dims = at.with(Dim::Select(j.to_string(), first, second));
-        let slot = format!("({q} ? {second} : {first})");
+        let (dims, slot) = at.selecting(j, first, second);
         let (raw, clamped) = self.hoisted_index(conn, &at, dims, &slot)?;
         let (r, nb) = (self.fresh("nr"), self.fresh("ns"));
         self.line(format!("const foehn_idx {r} = {};", raw.body()));
@@ -316,28 +322,24 @@ impl Gen<'_> {
         let t = ctype(d.ty.dtype);
         let sparse = d.ty.dims.local.is_some();
         let at = self.invariant(&pt.h)?;
-        if at.selected() && !self.hoist_selected_values {
-            // Both slots' values would hold registers for the whole level loop.
+        // Both slots' values hold registers for the whole level loop: only on request.
+        let values = self.select_hoist == SelectHoist::IndicesAndValues;
+        if at.selected() && !values {
             return None;
         }
         let j = pt.j.as_deref();
-        let selected = j.and_then(|j| self.selected_slots(j));
         let hoisted = match j {
             // Dense, or at a literal slot.
             _ if !sparse => self.hoisted(t, at.dims.clone(), load(&at.pre(), None))?,
             Some(j) if is_slot(j) => self.hoisted(t, at.dims.clone(), load(&at.pre(), Some(j)))?,
-            // At the selected slot of a slot selection: both slots' values.
-            Some(j) if selected.is_some() => {
-                let (first, second) = selected?;
-                if !(self.hoist_selected && self.hoist_selected_values) || at.selected() {
+            // At the selected slot of a slot selection (of the own point): both slots.
+            Some(j) if self.selected_slots(j).is_some() => {
+                let (first, second) = self.selected_slots(j)?;
+                if !values || at.selected() {
                     return None;
                 }
-                let q = format!("q{}", at.dims.len());
-                self.hoisted(
-                    t,
-                    at.with(Dim::Select(j.into(), first, second)),
-                    load(&at.pre(), Some(&format!("({q} ? {second} : {first})"))),
-                )?
+                let (dims, slot) = at.selecting(j, first, second);
+                self.hoisted(t, dims, load(&at.pre(), Some(&slot)))?
             }
             // At the slot of a hoisted reduction over this very point.
             Some(j) => {

@@ -11,7 +11,7 @@
 
 use crate::ir::{
     BinaryOp, Bound, DType, Dims, ExprId, FieldId, IndexDim, Node, Program, ReduceOp, Region,
-    ResolvedDomain, ScanDir, Schedule, Stencil, Type, UnaryOp,
+    ResolvedDomain, ScanDir, Schedule, SelectHoist, Stencil, Type, UnaryOp,
 };
 use foehn_grid::{Connectivity, Location};
 use std::collections::{BTreeMap, BTreeSet};
@@ -224,8 +224,7 @@ pub fn generate(
             g.k_major = plan.k_major;
             g.hoist_loads = plan.hoist;
             g.branch_local = plan.branch_local;
-            g.hoist_selected = plan.hoist_selected;
-            g.hoist_selected_values = plan.hoist_selected_values;
+            g.select_hoist = plan.select_hoist;
         }
         let stage = g.stage.as_ref().map(|s| (s.conn, s.tiles.len()));
         g.fixed = fixed;
@@ -455,10 +454,8 @@ struct Gen<'a> {
     k_major: bool,
     /// Hoist level-invariant loads out of the k-block loop (CUDA, k-blocked kernels).
     hoist_loads: bool,
-    /// Hoist both slots' indices under slot selection (`KernelPlan::hoist_selected`).
-    hoist_selected: bool,
-    /// With `hoist_selected`, also both slots' field values (`KernelPlan::hoist_selected_values`).
-    hoist_selected_values: bool,
+    /// What slot selection hoists for both slots (`KernelPlan::select_hoist`).
+    select_hoist: SelectHoist,
     /// Keep level-invariant loads first needed inside a `where` branch in the branch.
     branch_local: bool,
     /// Emit slot-twin `where`s as one expression at the selected slot (`slots`).
@@ -502,8 +499,7 @@ impl<'a> Gen<'a> {
             unroll: 1,
             k_major: false,
             hoist_loads: false,
-            hoist_selected: false,
-            hoist_selected_values: false,
+            select_hoist: SelectHoist::Nothing,
             branch_local: false,
             slot_select: false,
             slot_subst: None,
