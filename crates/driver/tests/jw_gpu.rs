@@ -77,13 +77,8 @@ fn device_run(fields: &GridFields, cuda: &CudaBackend) -> Vec<PrognosticState> {
 
 #[test]
 fn the_gpu_run_agrees_with_the_cpu_run_and_repeats_bitwise() {
-    let cuda = match CudaBackend::open(foehn_cache::Cache::at(tempfile::tempdir().unwrap().path()))
-    {
-        Ok(c) => c,
-        Err(e) => {
-            foehn_gpu::skip_without_gpu("the JW run on the GPU", &e);
-            return;
-        }
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("the JW run on the GPU") else {
+        return;
     };
     let fields = jw_run::fields(grids::global(), &spec()).unwrap();
     let cpu = CpuBackend::default();

@@ -286,18 +286,6 @@ fn truncated_damaged_and_foreign_files_are_refused_and_foreign_files_never_overw
     );
 }
 
-/// The CUDA backend with a private cache, or `None` after saying why the test skips.
-fn cuda(what: &str) -> Option<(tempfile::TempDir, CudaBackend)> {
-    let dir = tempfile::tempdir().unwrap();
-    match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
-        Ok(c) => Some((dir, c)),
-        Err(e) => {
-            foehn_gpu::skip_without_gpu(what, &e);
-            None
-        }
-    }
-}
-
 /// `n` steps on the GPU from the JW state or from `from`; the checkpoint at the end.
 fn device_run(cuda: &CudaBackend, from: Option<Checkpoint>, n: u64) -> Checkpoint {
     let spec = spec();
@@ -328,7 +316,7 @@ fn device_run(cuda: &CudaBackend, from: Option<Checkpoint>, n: u64) -> Checkpoin
 
 #[test]
 fn on_the_gpu_a_restart_from_a_file_continues_bit_for_bit() {
-    let Some((_cache, cuda)) = cuda("the GPU restart test") else {
+    let Some((_cache, cuda)) = foehn_testkit::gpu::cuda_backend("the GPU restart test") else {
         return;
     };
     let want = device_run(&cuda, None, STEPS);

@@ -9,7 +9,6 @@ use foehn::opt::{optimise_scheduled, OptOptions};
 use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::field::Args;
 use foehn::runtime::{interp::Interpreter, Backend};
-use foehn_cache::Cache;
 use foehn_testkit::{random_args, GenConfig, RandomProgram};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -245,18 +244,9 @@ fn gpu_cases() -> u64 {
 
 fn cuda() -> Option<&'static CudaBackend> {
     static B: OnceLock<Option<(tempfile::TempDir, CudaBackend)>> = OnceLock::new();
-    B.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        match CudaBackend::open(Cache::at(dir.path())) {
-            Ok(b) => Some((dir, b)),
-            Err(e) => {
-                foehn_gpu::skip_without_gpu("CUDA tests", &e);
-                None
-            }
-        }
-    })
-    .as_ref()
-    .map(|(_, b)| b)
+    B.get_or_init(|| foehn_testkit::gpu::cuda_backend("CUDA tests"))
+        .as_ref()
+        .map(|(_, b)| b)
 }
 
 /// f64 fields must agree to `tol`; f32 fields to 1e-5 (CUDA's single-precision math
@@ -319,10 +309,8 @@ fn programs_sharing_work_buffers_agree_on_the_gpu() {
     // A backend of its own (the shared one serves parallel test threads): bindings
     // share temporaries and snapshots, so every program after the first finds another
     // program's values in them; results must not change.
-    let dir = tempfile::tempdir().unwrap();
-    let cuda = match CudaBackend::open(Cache::at(dir.path())) {
-        Ok(b) => b,
-        Err(e) => return foehn_gpu::skip_without_gpu("CUDA tests", &e),
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("CUDA tests") else {
+        return;
     };
     cuda.share_work_buffers();
     let mut ok = 0;

@@ -6,9 +6,7 @@
 use foehn::codegen::Sizes;
 use foehn::dsl::prelude::*;
 use foehn::ir::{Program, Scalar, Schedule, Variant};
-use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::interp::Interpreter;
-use foehn_cache::Cache;
 use foehn_testkit::random_args;
 
 /// Three stencils that read each other's results and update two fields in place:
@@ -34,13 +32,8 @@ fn accumulating() -> Program {
 
 #[test]
 fn recorded_launches_replay_with_changing_scalars() {
-    let dir = tempfile::tempdir().unwrap();
-    let cuda = match CudaBackend::open(Cache::at(dir.path())) {
-        Ok(b) => b,
-        Err(e) => {
-            foehn_gpu::skip_without_gpu("CUDA graph tests", &e);
-            return;
-        }
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("CUDA graph tests") else {
+        return;
     };
     let grid = foehn_testkit::grids::small_global();
     let nlev = 5;

@@ -7,7 +7,6 @@ use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::Schedule;
 use foehn::runtime::cpu::CpuBackend;
-use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::interp::Interpreter;
 use foehn_cache::Cache;
 use foehn_grid::{Grid, EARTH_RADIUS};
@@ -63,13 +62,8 @@ fn variants_sharing_generated_code_keep_their_own_region_bounds() {
 /// The same on the CUDA backend (the module is shared by source); skipped without a GPU.
 #[test]
 fn cuda_variants_sharing_a_module_keep_their_own_region_bounds() {
-    let dir = tempfile::tempdir().unwrap();
-    let cuda = match CudaBackend::open(Cache::at(dir.path())) {
-        Ok(c) => c,
-        Err(e) => {
-            foehn_gpu::skip_without_gpu("the CUDA shared-module test", &e);
-            return;
-        }
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("the CUDA shared-module test") else {
+        return;
     };
     let grid = Grid::icosahedral(2, 0, EARTH_RADIUS).unwrap();
     let nlev = 8;

@@ -11,9 +11,7 @@ use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::{Program, Schedule, SelectHoist};
 use foehn::opt::{optimise_scheduled, OptOptions};
-use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::interp::Interpreter;
-use foehn_cache::Cache;
 
 mod common;
 use common::assert_cpu_agrees;
@@ -142,10 +140,8 @@ fn sides_sharing_a_slot_read_or_differing_otherwise_stay_branches() {
 
 #[test]
 fn selected_slots_agree_with_the_interpreter_on_the_gpu() {
-    let dir = tempfile::tempdir().unwrap();
-    let cuda = match CudaBackend::open(Cache::at(dir.path())) {
-        Ok(b) => b,
-        Err(e) => return foehn_gpu::skip_without_gpu("CUDA slot selection", &e),
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("CUDA slot selection") else {
+        return;
     };
     let p = upwind(Sides::Twins);
     for opts in [

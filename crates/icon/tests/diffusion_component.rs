@@ -6,7 +6,6 @@
 mod common;
 
 use foehn::ir::Role;
-use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
 use foehn_icon::common::runner::calls;
@@ -331,13 +330,8 @@ fn catalog_entry_reference_matches_the_fused_program() {
 
 #[test]
 fn cuda_schedules_agree_with_the_cpu() {
-    let dir = tempfile::tempdir().unwrap();
-    let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
-        Ok(c) => c,
-        Err(e) => {
-            foehn_gpu::skip_without_gpu("the CUDA component test", &e);
-            return;
-        }
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("the CUDA component test") else {
+        return;
     };
     let config = DiffusionConfig {
         shear_type: 2,
@@ -459,13 +453,9 @@ fn the_component_runs_on_caller_owned_fields() {
 fn the_device_step_runs_on_caller_owned_device_memory() {
     use foehn::runtime::field::FieldData;
     use foehn_gpu::DeviceBuffer;
-    let dir = tempfile::tempdir().unwrap();
-    let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
-        Ok(c) => c,
-        Err(e) => {
-            foehn_gpu::skip_without_gpu("the device-view component test", &e);
-            return;
-        }
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("the device-view component test")
+    else {
+        return;
     };
     let grid = common::grids()[0];
     let config = DiffusionConfig::default();

@@ -6,17 +6,11 @@ mod common;
 
 use foehn::ir::layout::indices_fit;
 use foehn::opt::{optimise_scheduled, OptOptions};
-use foehn::runtime::cuda::CudaBackend;
 
 #[test]
 fn diffusion_programs_agree_with_their_references_on_the_gpu() {
-    let dir = tempfile::tempdir().unwrap();
-    let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
-        Ok(c) => c,
-        Err(e) => {
-            foehn_gpu::skip_without_gpu("GPU test", &e);
-            return;
-        }
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("GPU test") else {
+        return;
     };
     let nlev = 10;
     let mut checked = 0;

@@ -51,18 +51,6 @@ const TOL: f64 = 1e-10;
 /// Substeps per step.
 const SUBSTEPS: usize = 5;
 
-/// The CUDA backend with a private cache, or `None` after saying why the test skips.
-fn cuda(what: &str) -> Option<(tempfile::TempDir, CudaBackend)> {
-    let dir = tempfile::tempdir().unwrap();
-    match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
-        Ok(c) => Some((dir, c)),
-        Err(e) => {
-            foehn_gpu::skip_without_gpu(what, &e);
-            None
-        }
-    }
-}
-
 /// ICON's substep flags of substep `s` of step `n`.
 fn flags(n: usize, s: usize) -> SubstepFlags {
     SubstepFlags {
@@ -206,7 +194,9 @@ fn solver<'g>(
 
 #[test]
 fn substeps_on_the_random_state_agree_with_the_cpu() {
-    let Some((_dir, cuda)) = cuda("the CUDA solve_nonhydro test on the random state") else {
+    let Some((_dir, cuda)) =
+        foehn_testkit::gpu::cuda_backend("the CUDA solve_nonhydro test on the random state")
+    else {
         return;
     };
     let vertical = random_vertical();
@@ -309,7 +299,9 @@ fn substeps_on_the_random_state_agree_with_the_cpu() {
 
 #[test]
 fn substeps_on_the_grid_state_agree_with_the_cpu() {
-    let Some((_dir, cuda)) = cuda("the CUDA solve_nonhydro test on the grid state") else {
+    let Some((_dir, cuda)) =
+        foehn_testkit::gpu::cuda_backend("the CUDA solve_nonhydro test on the grid state")
+    else {
         return;
     };
     let config = NonHydrostaticConfig::default();
@@ -369,7 +361,9 @@ fn diffuse_host(
 
 #[test]
 fn a_time_step_with_the_diffusion_on_the_solvers_device_buffers_agrees_with_the_cpu() {
-    let Some((_dir, cuda)) = cuda("the CUDA time step with diffusion on the device") else {
+    let Some((_dir, cuda)) =
+        foehn_testkit::gpu::cuda_backend("the CUDA time step with diffusion on the device")
+    else {
         return;
     };
     let nh = NonHydrostaticConfig::default();

@@ -600,10 +600,8 @@ fn a_uniform_state_at_rest_stays_uniform_for_10_optimised_substeps_on_the_cpu() 
 /// identical there too. Skips without a GPU, saying so (`FOEHN_REQUIRE_GPU=1` fails).
 #[test]
 fn a_uniform_state_at_rest_stays_uniform_for_50_substeps_on_the_gpu() {
-    let dir = tempfile::tempdir().unwrap();
-    match foehn::runtime::cuda::CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
-        Ok(cuda) => uniform_state_stays_uniform(Engine::Cuda(&cuda), Schedule::Optimised, 50),
-        Err(e) => foehn_gpu::skip_without_gpu("the uniform state on the GPU", &e),
+    if let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("the uniform state on the GPU") {
+        uniform_state_stays_uniform(Engine::Cuda(&cuda), Schedule::Optimised, 50);
     }
 }
 

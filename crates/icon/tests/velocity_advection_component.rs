@@ -9,7 +9,6 @@
 mod common;
 
 use foehn::ir::Role;
-use foehn::runtime::cuda::CudaBackend;
 use foehn::runtime::field::Field;
 use foehn_grid::{Grid, Location, Zone};
 use foehn_icon::common::state::FieldGroup;
@@ -524,13 +523,10 @@ fn linked_steps_bind_what_the_unfused_calls_bind() {
 
 #[test]
 fn cuda_schedules_agree_with_the_cpu() {
-    let dir = tempfile::tempdir().unwrap();
-    let cuda = match CudaBackend::open(foehn_cache::Cache::at(dir.path())) {
-        Ok(c) => c,
-        Err(e) => {
-            foehn_gpu::skip_without_gpu("the CUDA velocity advection component test", &e);
-            return;
-        }
+    let Some((_dir, cuda)) =
+        foehn_testkit::gpu::cuda_backend("the CUDA velocity advection component test")
+    else {
+        return;
     };
     for grid in common::grids() {
         let want = run(grid, Schedule::Unfused, Engine::Cpu(common::cpu()));

@@ -1,7 +1,8 @@
 //! foehn's test kit: a deterministic random number generator, random fields, a
 //! generator of random well-typed programs for backend-agreement property tests, the
 //! catalog entry type (program, realistic inputs, reference) with the language's
-//! example programs, the one output comparator and the one list of test grids.
+//! example programs, the one output comparator, the one list of test grids and the GPU
+//! tests' CUDA backend (or their skip without a GPU).
 //! Production code (the compiler, runtime and the dycore components) does not depend
 //! on it; tests, benchmarks and the catalog do.
 #![deny(missing_docs)]
@@ -11,6 +12,7 @@ pub mod compare;
 pub mod examples;
 pub mod fuzz;
 mod gen;
+pub mod gpu;
 pub mod grids;
 mod rng;
 
