@@ -45,13 +45,14 @@ pub struct BenchArgs {
     /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
     /// unrolled); opt-in passes:
-    /// `optimised/with-column`, `optimised/with-selecthoist`,
-    /// `optimised/with-selecthoistall` (several `/` parts allowed).
+    /// `optimised/with-column`, `optimised/with-lockstep` (column kernels whose members walk
+    /// the levels together, ADR 0025), `optimised/with-selecthoistindices` (under slot selection
+    /// only the indices of both slots hoisted, not their values) (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
     /// specialise, inline, dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed,
-    /// kmajor, hoist, branchlocal, slotselect, stage, vstream.
+    /// kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -330,9 +331,12 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
     for p in with {
         match p.as_str() {
             "column" => o.columns = true,
-            "selecthoist" => o.select_hoist = foehn::ir::SelectHoist::Indices,
-            "selecthoistall" => o.select_hoist = foehn::ir::SelectHoist::IndicesAndValues,
-            other => bail!("unknown opt-in pass `{other}` (column, selecthoist, selecthoistall)"),
+            "lockstep" => {
+                o.columns = true;
+                o.lockstep = true;
+            }
+            "selecthoistindices" => o.select_hoist = foehn::ir::SelectHoist::Indices,
+            other => bail!("unknown opt-in pass `{other}` (column, lockstep, selecthoistindices)"),
         }
     }
     for p in passes {
@@ -348,6 +352,7 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "hoist" => o.hoist = false,
             "branchlocal" => o.branch_local = false,
             "slotselect" => o.slot_select = false,
+            "selecthoist" => o.select_hoist = foehn::ir::SelectHoist::Nothing,
             "vstream" => o.column_streamed_loads = false,
             "stage" => o.stage = false,
             "fuseclip" => o.fuse_clipped = false,

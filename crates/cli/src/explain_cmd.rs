@@ -25,12 +25,13 @@ pub struct ExplainArgs {
     #[arg(long)]
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
-    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, stage, vstream.
+    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// Opt-in optimiser passes to turn on: column (column kernels around scans, ADR 0019),
-    /// selecthoist (both slots' indices hoisted under slot selection, ADR 0024),
-    /// selecthoistall (their field values too).
+    /// lockstep (column kernels whose members walk the levels together, ADR 0025),
+    /// selecthoistindices (under slot selection, only both slots' indices hoisted, not
+    /// their field values; ADR 0024).
     #[arg(long, value_delimiter = ',')]
     with: Vec<String>,
     /// The inliner's load factor (as `foehn bench --inline-load-factor`).

@@ -8,6 +8,7 @@
 mod common;
 
 use foehn::ir::{Role, Variant};
+use foehn::opt::OptOptions;
 use foehn::runtime::interp::Interpreter;
 use foehn_grid::Grid;
 use foehn_icon::common::exchange::NoExchange;
@@ -167,7 +168,25 @@ fn the_linked_substep_agrees_with_the_chained_references() {
 fn the_optimised_substep_agrees_with_the_chained_references() {
     let entry = substep::entry();
     for (v, grid) in variants_on_their_grids() {
-        common::check_variant_optimised(&entry, &v, grid, NLEV, TOL);
+        common::check_variant_optimised(&entry, &v, grid, NLEV, TOL, &OptOptions::default());
+    }
+}
+
+#[test]
+fn the_substep_with_lockstep_solver_kernels_agrees_with_the_chained_references() {
+    let entry = substep::entry();
+    let opts = OptOptions {
+        columns: true,
+        lockstep: true,
+        ..OptOptions::default()
+    };
+    for (v, grid) in variants_on_their_grids() {
+        let ir = entry.specialize(&v).unwrap();
+        let (_, schedule, report) = foehn::opt::optimise_scheduled(&ir, &opts);
+        // Both solvers' column kernels walk their levels in lockstep.
+        let lockstep = schedule.kernels.iter().filter(|k| k.lockstep).count();
+        assert_eq!(lockstep, 2, "[{v}]: {report}");
+        common::check_variant_optimised(&entry, &v, grid, NLEV, TOL, &opts);
     }
 }
 

@@ -34,6 +34,32 @@ fn predictor_solver_matches_reference() {
     check(&entry::vertically_implicit_solver_at_predictor_step());
 }
 
+/// Both solvers, every variant, with the column kernels in lockstep (ADR 0025): one
+/// kernel per solver whose members walk the levels together, against the reference.
+#[test]
+fn solvers_in_lockstep_column_kernels_match_reference() {
+    let opts = foehn::opt::OptOptions {
+        columns: true,
+        lockstep: true,
+        ..foehn::opt::OptOptions::default()
+    };
+    for entry in [
+        entry::vertically_implicit_solver_at_predictor_step(),
+        entry::vertically_implicit_solver_at_corrector_step(),
+    ] {
+        for variant in entry.variants().unwrap() {
+            let ir = entry.specialize(&variant).unwrap();
+            let (_, schedule, report) = foehn::opt::optimise_scheduled(&ir, &opts);
+            assert!(
+                schedule.kernels.iter().any(|k| k.lockstep),
+                "{} [{variant}]: {report}",
+                entry.name
+            );
+        }
+        common::check_entry_with(&entry, NLEV, solve_nonhydro_support::TOL, &opts);
+    }
+}
+
 #[test]
 fn predictor_solver_declares_icon4py_arguments() {
     let want = [

@@ -100,6 +100,90 @@ impl Program {
         self.staging_connectivity(st).is_some()
     }
 
+    /// Per field read under `roots` (all evaluated at one level), the constant level
+    /// offsets of its reads relative to that level (`KShift`s summed; a horizontal
+    /// shift keeps the level), or `None` where some read is at a data-dependent level
+    /// (under a `KOffset`) or inside a scan's body (a scan's value at a level depends on
+    /// its body at other levels). Scans in `opaque` are not entered: their values are
+    /// read from columns computed elsewhere.
+    pub fn level_offsets(
+        &self,
+        roots: &[ExprId],
+        opaque: &BTreeSet<ExprId>,
+    ) -> BTreeMap<FieldId, Option<BTreeSet<i32>>> {
+        let mut out: BTreeMap<FieldId, Option<BTreeSet<i32>>> = BTreeMap::new();
+        let mut seen: BTreeSet<(ExprId, Option<i32>)> = BTreeSet::new();
+        let mut stack: Vec<(ExprId, Option<i32>)> = roots.iter().map(|&r| (r, Some(0))).collect();
+        while let Some((id, off)) = stack.pop() {
+            if !seen.insert((id, off)) {
+                continue;
+            }
+            match self.node(id) {
+                Node::Field(f) => match (out.entry(*f).or_insert(Some(BTreeSet::new())), off) {
+                    (Some(set), Some(o)) => {
+                        set.insert(o);
+                    }
+                    (slot, _) => *slot = None,
+                },
+                Node::KShift(n, a) => stack.push((*a, off.map(|o| o + n))),
+                Node::KOffset(a, o) => stack.extend([(*a, None), (*o, off)]),
+                Node::Scan { .. } if opaque.contains(&id) => {}
+                node @ Node::Scan { .. } => {
+                    stack.extend(node.children().into_iter().map(|c| (c, None)))
+                }
+                node => stack.extend(node.children().into_iter().map(|c| (c, off))),
+            }
+        }
+        out
+    }
+
+    /// Whether `st`'s outputs can be computed inside the loop of its scan `sid`, level
+    /// by level as the scan goes: the stencil has levels, does not read what it writes
+    /// (the scan's order would then be visible) and reads that scan's result only at its
+    /// own level (no constant or data-dependent vertical shift on the way to it).
+    pub fn outputs_join_scan(&self, st: &super::Stencil, sid: ExprId) -> bool {
+        /// Whether `id` (under a vertical shift if `shifted`) reads `sid` only unshifted;
+        /// `seen`: the (node, shifted) pairs already found to.
+        fn own_level_only(
+            p: &Program,
+            id: ExprId,
+            sid: ExprId,
+            shifted: bool,
+            seen: &mut BTreeSet<(ExprId, bool)>,
+        ) -> bool {
+            if id == sid {
+                return !shifted;
+            }
+            if seen.contains(&(id, shifted)) {
+                return true;
+            }
+            let mut walk = |c: ExprId, s: bool| own_level_only(p, c, sid, s, seen);
+            let ok = match p.node(id) {
+                Node::KShift(n, a) => walk(*a, shifted || *n != 0),
+                Node::KOffset(a, o) => walk(*a, true) && walk(*o, shifted),
+                node => node.children().into_iter().all(|c| walk(c, shifted)),
+            };
+            if ok {
+                seen.insert((id, shifted));
+            }
+            ok
+        }
+        st.vertical.is_some()
+            && !self
+                .fields_read(st.root)
+                .iter()
+                .any(|f| st.outputs.contains(f))
+            && own_level_only(self, st.root, sid, false, &mut BTreeSet::new())
+    }
+
+    /// The scans under `root`, in node order (a scan after the scans it reads).
+    pub fn scans(&self, root: ExprId) -> Vec<ExprId> {
+        self.reachable(root)
+            .into_iter()
+            .filter(|&id| matches!(self.node(id), Node::Scan { .. }))
+            .collect()
+    }
+
     /// Whether the expression at `root` has data-dependent vertical offsets.
     pub fn has_data_dependent_offsets(&self, root: ExprId) -> bool {
         self.reachable(root)

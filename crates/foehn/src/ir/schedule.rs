@@ -69,6 +69,9 @@ pub struct KernelPlan {
     /// Temporaries a column kernel keeps in per-thread column arrays instead of memory
     /// (a subset of [`Program::column_locals`]; empty for other kernels).
     pub locals: BTreeSet<FieldId>,
+    /// A column kernel whose members walk the levels together (`opt::lockstep`)
+    /// instead of one after another.
+    pub lockstep: bool,
 }
 
 impl KernelPlan {
@@ -89,6 +92,7 @@ impl KernelPlan {
             stage: false,
             snapshots,
             locals: BTreeSet::new(),
+            lockstep: false,
         }
     }
 

@@ -151,6 +151,20 @@ pub enum Decision {
         /// Why.
         reason: super::column::ColumnRejectReason,
     },
+    /// A column kernel's members walk the levels together (ADR 0025).
+    Lockstep {
+        /// The kernel's stencils.
+        kernel: String,
+        /// Its level loops, entry by entry with their skews.
+        loops: String,
+    },
+    /// A column kernel keeps its members one after another.
+    LockstepRefused {
+        /// The kernel's stencils.
+        kernel: String,
+        /// Why.
+        reason: super::lockstep::LockstepRefusal,
+    },
     /// A stencil starts a new kernel.
     FusionRejected {
         /// The stencil.
@@ -409,6 +423,13 @@ impl fmt::Display for Decision {
             } => write!(
                 f,
                 "column kernel of `{scan}`: `{stencil}` stays apart: {reason}"
+            ),
+            Decision::Lockstep { kernel, loops } => {
+                write!(f, "lockstep column kernel `{kernel}`: {loops}")
+            }
+            Decision::LockstepRefused { kernel, reason } => write!(
+                f,
+                "column kernel `{kernel}` runs member by member: {reason}"
             ),
         }
     }

@@ -17,6 +17,7 @@ mod decision;
 mod forward;
 pub mod fuse;
 mod inline;
+pub mod lockstep;
 pub mod schedule;
 mod specialise;
 
@@ -75,8 +76,8 @@ pub struct OptOptions {
     /// once at the selected slot (see [`crate::ir::KernelPlan::slot_select`]).
     pub slot_select: bool,
     /// With `hoist` and `slot_select`: what is hoisted for both slots and selected per
-    /// level (see [`crate::ir::KernelPlan::select_hoist`]). Nothing by default until
-    /// measured on a GPU; `with-selecthoist` / `with-selecthoistall` in bench.
+    /// level (see [`crate::ir::KernelPlan::select_hoist`]). Indices and values by
+    /// default; `without-selecthoist` / `with-selecthoistindices` in bench.
     pub select_hoist: crate::ir::SelectHoist,
     /// Inline a temporary read through neighbours even where recomputing it at every
     /// neighbour would load too much, marked for the CUDA generator to compute it once
@@ -99,6 +100,10 @@ pub struct OptOptions {
     /// Column kernels keep the temporaries only their members use in per-thread column
     /// arrays instead of memory.
     pub column_locals: bool,
+    /// Column kernels (with `columns`) walk the levels with all members together: an
+    /// ascending loop up to the scan, a descending one after it (see `opt::lockstep`).
+    /// Off by default until measured; `with-lockstep` in bench.
+    pub lockstep: bool,
 }
 
 impl Default for OptOptions {
@@ -121,7 +126,9 @@ impl Default for OptOptions {
             hoist: true,
             branch_local: true,
             slot_select: true,
-            select_hoist: crate::ir::SelectHoist::Nothing,
+            // P7 on an H100 at R2B6 x 80: 2.774 ms against 3.000 ms hoisting nothing
+            // (bench/results/2026-11-24-h100-session10; ADR 0024).
+            select_hoist: crate::ir::SelectHoist::IndicesAndValues,
             stage: true,
             fuse_clipped: true,
             forward: true,
@@ -130,6 +137,7 @@ impl Default for OptOptions {
             // R2B6 × 80, bench/results/2026-11-24-h100-session5-columns.json; ADR 0019).
             columns: false,
             column_locals: true,
+            lockstep: false,
         }
     }
 }
@@ -159,6 +167,7 @@ impl OptOptions {
             forward: false,
             columns: false,
             column_locals: false,
+            lockstep: false,
         }
     }
 }
@@ -219,7 +228,11 @@ pub fn optimise_scheduled(program: &Program, opts: &OptOptions) -> (Program, Sch
             Vec::new()
         };
         let groups = fuse::fuse(&p, opts.fuse_clipped, &columns, &mut report);
-        schedule::resolve(&p, groups, opts)
+        let mut schedule = schedule::resolve(&p, groups, opts);
+        if opts.lockstep {
+            lockstep::choose(&p, &mut schedule, &mut report);
+        }
+        schedule
     } else {
         schedule::per_stencil(&p, opts)
     };

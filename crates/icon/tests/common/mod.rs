@@ -66,27 +66,33 @@ pub use foehn_testkit::compare::assert_outputs_agree;
 /// `OptOptions::default()`) on the CPU backend: every variant on both grids against the
 /// reference, to `tol`.
 pub fn check_entry_optimised(entry: &Entry, nlev: usize, tol: f64) {
+    check_entry_with(entry, nlev, tol, &foehn::opt::OptOptions::default());
+}
+
+/// [`check_entry_optimised`] with the optimiser options `opts`.
+pub fn check_entry_with(entry: &Entry, nlev: usize, tol: f64, opts: &foehn::opt::OptOptions) {
     for grid in grids() {
         for variant in entry.variants().unwrap() {
-            check_variant_optimised(entry, &variant, grid, nlev, tol);
+            check_variant_optimised(entry, &variant, grid, nlev, tol, opts);
         }
     }
 }
 
-/// [`check_entry_optimised`] for one variant and grid.
+/// [`check_entry_with`] for one variant and grid.
 pub fn check_variant_optimised(
     entry: &Entry,
     variant: &Variant,
     grid: &Grid,
     nlev: usize,
     tol: f64,
+    opts: &foehn::opt::OptOptions,
 ) {
-    use foehn::opt::{optimise_scheduled, OptOptions};
+    use foehn::opt::optimise_scheduled;
     let ir = entry.specialize(variant).unwrap_or_else(|e| panic!("{e}"));
     let args = (entry.inputs)(&ir, grid, nlev, 5);
     let mut want = args.clone();
     (entry.reference.expect("reference"))(&ir, grid, &mut want).unwrap();
-    let (opt, schedule, _) = optimise_scheduled(&ir, &OptOptions::default());
+    let (opt, schedule, _) = optimise_scheduled(&ir, opts);
     let what = format!(
         "{} [{variant}] on {} (cpu, optimised)",
         entry.name, grid.name

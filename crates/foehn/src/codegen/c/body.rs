@@ -42,6 +42,8 @@ impl<'a> Gen<'a> {
             self.check_local_columns();
             if members.len() == 1 {
                 self.column_body(&scans)?;
+            } else if self.lockstep {
+                self.column_lockstep(members)?;
             } else {
                 self.column_members(members)?;
             }
@@ -160,7 +162,7 @@ impl<'a> Gen<'a> {
 
     /// Member domain bound `i` of a fused kernel: a constant when sizes are fixed at
     /// compile time, else read from the kernel's argument block.
-    fn dom_bound(&self, i: usize) -> String {
+    pub(super) fn dom_bound(&self, i: usize) -> String {
         match &self.fixed_domains {
             Some(d) => d[i].to_string(),
             None => format!("ctx->dom[{i}]"),
@@ -168,7 +170,7 @@ impl<'a> Gen<'a> {
     }
 
     /// Evaluates the stencil at the current point `(h, k)` and stores its outputs.
-    fn point(&mut self, st: &'a Stencil) -> Result<(), CodegenError> {
+    pub(super) fn point(&mut self, st: &'a Stencil) -> Result<(), CodegenError> {
         let pt = Pt {
             h: "h".into(),
             loc: st.location,
@@ -197,7 +199,7 @@ impl<'a> Gen<'a> {
         let tail = scans
             .last()
             .copied()
-            .filter(|&last| self.outputs_join_scan(st, last));
+            .filter(|&last| self.prog.outputs_join_scan(st, last));
         for &sid in scans {
             self.emit_scan_column(sid, tail == Some(sid))?;
         }
@@ -216,46 +218,6 @@ impl<'a> Gen<'a> {
             self.close();
         }
         Ok(())
-    }
-
-    /// Whether `st`'s outputs can be computed inside the loop of its scan `sid`, level by
-    /// level as the scan goes: the stencil has levels, does not read what it writes (the
-    /// scan's order would then be visible) and reads that scan's result only at its own
-    /// level (no constant or data-dependent vertical shift on the way to it).
-    fn outputs_join_scan(&self, st: &Stencil, sid: ExprId) -> bool {
-        /// Whether `id` (under a vertical shift if `shifted`) reads `sid` only unshifted;
-        /// `seen`: the (node, shifted) pairs already found to.
-        fn own_level_only(
-            p: &Program,
-            id: ExprId,
-            sid: ExprId,
-            shifted: bool,
-            seen: &mut BTreeSet<(ExprId, bool)>,
-        ) -> bool {
-            if id == sid {
-                return !shifted;
-            }
-            if seen.contains(&(id, shifted)) {
-                return true;
-            }
-            let mut walk = |c: ExprId, s: bool| own_level_only(p, c, sid, s, seen);
-            let ok = match p.node(id) {
-                Node::KShift(n, a) => walk(*a, shifted || *n != 0),
-                Node::KOffset(a, o) => walk(*a, true) && walk(*o, shifted),
-                node => node.children().into_iter().all(|c| walk(c, shifted)),
-            };
-            if ok {
-                seen.insert((id, shifted));
-            }
-            ok
-        }
-        st.vertical.is_some()
-            && !self
-                .prog
-                .fields_read(st.root)
-                .iter()
-                .any(|f| st.outputs.contains(f))
-            && own_level_only(self.prog, st.root, sid, false, &mut BTreeSet::new())
     }
 
     /// A column kernel of several members: each member in program order over its own
@@ -399,19 +361,34 @@ impl<'a> Gen<'a> {
 
     /// Declares and fills the column arrays of a scan at the current `h`; with `tail`, the
     /// stencil's outputs are computed and stored in the scan's loop instead, from its
-    /// carries (see [`Self::outputs_join_scan`]), and its columns are not kept.
+    /// carries (see [`Program::outputs_join_scan`]), and its columns are not kept.
     fn emit_scan_column(&mut self, sid: ExprId, tail: bool) -> Result<(), CodegenError> {
-        let Node::Scan {
-            id,
-            dir,
-            init,
-            body,
-            ..
-        } = self.prog.node(sid).clone()
-        else {
+        self.scan_open(sid, tail)?;
+        let (k0, k1) = self.col_range.clone();
+        let head = match self.scan_dir(sid) {
+            ScanDir::Forward => format!("for (foehn_idx kc = {k0}; kc < {k1}; ++kc)"),
+            ScanDir::Backward => format!("for (foehn_idx kc = {k1} - 1; kc >= {k0}; --kc)"),
+        };
+        self.open(head);
+        self.scan_step(sid, tail)?;
+        self.close();
+        Ok(())
+    }
+
+    /// The direction of scan `sid`.
+    pub(super) fn scan_dir(&self, sid: ExprId) -> ScanDir {
+        match self.prog.node(sid) {
+            Node::Scan { dir, .. } => *dir,
+            _ => unreachable!("not a scan"),
+        }
+    }
+
+    /// Declares the column arrays (unless `tail`) and the carries of scan `sid`, the
+    /// carries initialised at level `col_range.0`, and makes it the active scan.
+    pub(super) fn scan_open(&mut self, sid: ExprId, tail: bool) -> Result<(), CodegenError> {
+        let Node::Scan { id, init, body, .. } = self.prog.node(sid).clone() else {
             unreachable!()
         };
-        let n = body.len();
         let (k0, k1) = self.col_range.clone();
         let pt0 = Pt {
             h: "h".into(),
@@ -426,8 +403,8 @@ impl<'a> Gen<'a> {
         };
         let mut columns = Vec::new();
         let mut carries = Vec::new();
-        for i in 0..n {
-            let t = ctype(self.dtype(body[i]));
+        for (i, &b) in body.iter().enumerate() {
+            let t = ctype(self.dtype(b));
             let col = format!("COL{id}_{i}");
             let c = format!("C{id}_{i}");
             match self.target {
@@ -445,30 +422,44 @@ impl<'a> Gen<'a> {
         self.scans.insert(
             id,
             ScanCtx {
-                columns: columns.clone(),
-                carries: carries.clone(),
+                columns,
+                carries,
                 active: true,
                 tail: false,
             },
         );
-        let head = match dir {
-            ScanDir::Forward => format!("for (foehn_idx kc = {k0}; kc < {k1}; ++kc)"),
-            ScanDir::Backward => format!("for (foehn_idx kc = {k1} - 1; kc >= {k0}; --kc)"),
+        Ok(())
+    }
+
+    /// One step of the active scan `sid` at level `kc` (a variable in scope): its body,
+    /// the carries updated and stored in its columns; with `tail`, the stencil's outputs
+    /// at `k = kc` from the carries instead of columns. Leaves the scan finished.
+    pub(super) fn scan_step(&mut self, sid: ExprId, tail: bool) -> Result<(), CodegenError> {
+        let Node::Scan { id, body, .. } = self.prog.node(sid).clone() else {
+            unreachable!()
         };
-        self.open(head);
+        let k0 = self.col_range.0.clone();
         let pt = Pt {
+            h: "h".into(),
+            loc: self.st.location,
             k: KPos {
                 base: "kc".into(),
                 off: 0,
             },
-            ..pt0
+            j: None,
+            guard: None,
+            own_h: true,
         };
         let mut next = Vec::new();
         for &b in &body {
             let v = self.emit(b, &pt)?;
             next.push(v.s().to_string());
         }
-        for i in 0..n {
+        let (columns, carries) = {
+            let s = &self.scans[&id];
+            (s.columns.clone(), s.carries.clone())
+        };
+        for i in 0..body.len() {
             self.line(format!("{} = {};", carries[i], next[i]));
             if !tail {
                 self.line(format!("{}[kc - {k0}] = {};", columns[i], carries[i]));
@@ -483,7 +474,6 @@ impl<'a> Gen<'a> {
             let st = self.st;
             self.point(st)?;
         }
-        self.close();
         Ok(())
     }
 }

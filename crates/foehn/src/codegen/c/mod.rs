@@ -21,6 +21,7 @@ mod body;
 mod decl;
 mod expr;
 mod hoist;
+mod lockstep;
 mod ops;
 mod prelude;
 mod slots;
@@ -209,6 +210,7 @@ pub fn generate(
         let per_column = prog.is_column_kernel(&plan.stencils);
         g.local = plan.locals.clone();
         g.slot_select = plan.slot_select;
+        g.lockstep = plan.lockstep;
         if cuda {
             if plan.stage {
                 g.stage = stage::staging(prog, members[0]);
@@ -476,6 +478,8 @@ struct Gen<'a> {
     /// The C names of the first and end level of the scans being emitted (the
     /// member's levels in a column kernel of several members).
     col_range: (String, String),
+    /// A column kernel of several members runs them in lockstep (`KernelPlan::lockstep`).
+    lockstep: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -509,6 +513,7 @@ impl<'a> Gen<'a> {
             fixed_domains: None,
             local: BTreeSet::new(),
             col_range: ("k0".into(), "k1".into()),
+            lockstep: false,
         }
     }
 

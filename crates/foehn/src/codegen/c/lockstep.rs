@@ -1,0 +1,110 @@
+//! Lockstep column kernels (ADR 0025, `opt::lockstep`): a thread per column (in C, each
+//! point of a block of [`COLUMN_BLOCK`]) runs the ascending level loop, then the
+//! descending one; at each iteration every entry of the loop computes its level (the
+//! iteration less its skew, or plus it going down) under the guard of its member's
+//! points and levels.
+
+use super::body::COLUMN_BLOCK;
+use super::*;
+use crate::opt::lockstep::{Entry, Part};
+
+impl<'a> Gen<'a> {
+    /// The body of a lockstep column kernel computing `members`.
+    pub(super) fn column_lockstep(&mut self, members: &[&'a Stencil]) -> Result<(), CodegenError> {
+        let plan =
+            crate::opt::lockstep::plan(self.prog, members).map_err(|r| self.err(r.to_string()))?;
+        let st = self.st;
+        let cuda = matches!(self.target, Target::Cuda);
+        if !cuda {
+            let b = COLUMN_BLOCK;
+            self.open(format!("for (foehn_idx hb = h0; hb < h1; hb += {b})"));
+            self.line(format!(
+                "const foehn_idx hb1 = hb + {b} < h1 ? hb + {b} : h1;"
+            ));
+            self.open("for (foehn_idx h = hb; h < hb1; ++h)");
+        }
+        for m in 0..members.len() {
+            let [k0, k1] = [2, 3].map(|i| self.dom_bound(4 * m + i));
+            self.line(format!("const foehn_idx ck0_{m} = {k0}, ck1_{m} = {k1};"));
+        }
+        self.phase(members, &plan.ascending, true)?;
+        self.phase(members, &plan.descending, false)?;
+        if !cuda {
+            self.close();
+            self.close();
+        }
+        self.col_range = ("k0".into(), "k1".into());
+        self.st = st;
+        Ok(())
+    }
+
+    /// One level loop of a lockstep kernel: the carries of the scans stepped in it, then
+    /// the loop over the levels any entry computes, each entry under its guard.
+    fn phase(
+        &mut self,
+        members: &[&'a Stencil],
+        entries: &[Entry],
+        ascending: bool,
+    ) -> Result<(), CodegenError> {
+        let Some(first) = entries.first() else {
+            return Ok(());
+        };
+        for e in entries {
+            if let Part::ForwardStep(sid) | Part::StepAndOutputs(sid) = e.part {
+                self.enter(members, e.member);
+                self.scan_open(sid, matches!(e.part, Part::StepAndOutputs(_)))?;
+            }
+        }
+        // Iteration i computes level i - skew going up, i + skew going down.
+        let (lo, hi) = (self.fresh("ilo"), self.fresh("ihi"));
+        let bounds = |e: &Entry| {
+            let (m, s) = (e.member, e.skew);
+            match ascending {
+                true => (format!("ck0_{m} + {s}"), format!("ck1_{m} + {s}")),
+                false => (format!("ck0_{m} - {s}"), format!("ck1_{m} - {s}")),
+            }
+        };
+        let (l0, h0) = bounds(first);
+        self.line(format!("foehn_idx {lo} = {l0}, {hi} = {h0};"));
+        for e in &entries[1..] {
+            let (l, h) = bounds(e);
+            self.line(format!("if ({l} < {lo}) {lo} = {l};"));
+            self.line(format!("if ({h} > {hi}) {hi} = {h};"));
+        }
+        self.open(match ascending {
+            true => format!("for (foehn_idx i = {lo}; i < {hi}; ++i)"),
+            false => format!("for (foehn_idx i = {hi} - 1; i >= {lo}; --i)"),
+        });
+        for e in entries {
+            let m = e.member;
+            self.enter(members, m);
+            self.line(format!("/* stencil `{}` */", members[m].name));
+            self.open("");
+            let var = match e.part {
+                Part::Outputs => "k",
+                Part::ForwardStep(_) | Part::StepAndOutputs(_) => "kc",
+            };
+            let op = if ascending { '-' } else { '+' };
+            self.line(format!("const foehn_idx {var} = i {op} {};", e.skew));
+            let [d0, d1] = [0, 1].map(|i| self.dom_bound(4 * m + i));
+            self.open(format!(
+                "if (h >= {d0} && h < {d1} && {var} >= ck0_{m} && {var} < ck1_{m})"
+            ));
+            match e.part {
+                Part::Outputs => self.point(members[m])?,
+                Part::ForwardStep(sid) => self.scan_step(sid, false)?,
+                Part::StepAndOutputs(sid) => self.scan_step(sid, true)?,
+            }
+            self.close();
+            self.close();
+        }
+        self.close();
+        Ok(())
+    }
+
+    /// Makes member `m` the stencil being emitted, its levels the scans' range.
+    fn enter(&mut self, members: &[&'a Stencil], m: usize) {
+        self.st = members[m];
+        self.col_range = (format!("ck0_{m}"), format!("ck1_{m}"));
+    }
+}

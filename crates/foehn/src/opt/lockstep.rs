@@ -1,0 +1,327 @@
+//! Lockstep column kernels (ADR 0025): the members of a column kernel (`opt::column`)
+//! walk the levels together instead of one after another, so that the inputs they share
+//! are loaded once per level and what one member leaves for the next is consumed while
+//! it is still in cache.
+//!
+//! The scan member `S` splits the members in two phases: an **ascending** level loop
+//! runs the members before `S` and `S`'s forward scan; a **descending** one runs `S`'s
+//! backward scan with `S`'s outputs and the members after `S`. (With only a forward scan,
+//! `S`'s outputs and the members after it join the ascending loop; with only a backward
+//! one, the ascending loop has the members before `S` alone.) At iteration `i` of the
+//! ascending loop, entry `e` computes level `i − skew(e)` (the descending loop: `i +
+//! skew(e)`), so that every value it reads from an earlier entry of its phase is there:
+//!
+//! - reading what an earlier entry `p` writes, `d` levels ahead (`+d` ascending, `−d`
+//!   descending): `skew(e) ≥ skew(p) + d`;
+//! - writing what an earlier entry `r` reads `d` levels ahead (that entry must see the
+//!   old value, as when it ran alone): `skew(e) ≥ skew(r) − d`;
+//! - writing what an earlier entry writes: `skew(e) ≥ skew(w)`.
+//!
+//! Across phases nothing is needed: the ascending loop is done before the descending
+//! one starts, and the entries of the first come before those of the second in the
+//! program. A member that reads a field written in its kernel at a data-dependent level,
+//! a scan whose start value reads one, or a scan member of another shape keeps the
+//! member-by-member order ([`LockstepRefusal`]).
+
+use crate::ir::{ExprId, FieldId, Node, Program, ScanDir, Stencil};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// What an entry of a phase computes at its level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The member's outputs.
+    Outputs,
+    /// One step of the scan member's forward scan (its columns are stored).
+    ForwardStep(ExprId),
+    /// One step of the scan member's last scan, then its outputs from the carries.
+    StepAndOutputs(ExprId),
+}
+
+/// One entry of a phase: a member (index into the kernel's members), what it computes,
+/// and how many levels it lags the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// Index into the kernel's members.
+    pub member: usize,
+    /// What it computes.
+    pub part: Part,
+    /// Levels it lags the loop's level (behind in the loop's direction).
+    pub skew: i32,
+}
+
+/// The two level loops of a lockstep column kernel.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Lockstep {
+    /// The ascending loop's entries, in order.
+    pub ascending: Vec<Entry>,
+    /// The descending loop's entries, in order.
+    pub descending: Vec<Entry>,
+}
+
+/// Why a column kernel keeps its members one after another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LockstepRefusal {
+    /// Not one scan member among several members.
+    NotOneScanMember,
+    /// The scan member's scans are not one forward and/or one backward scan, the
+    /// backward one last.
+    ScanShape,
+    /// The scan member's outputs read its last scan away from their level.
+    OutputsAfterScan,
+    /// A scan's start value reads a field written in the kernel.
+    StartReadsKernelOutput {
+        /// The field.
+        field: String,
+    },
+    /// A member reads a field written in the kernel at a data-dependent level.
+    DataDependentLevel {
+        /// The member.
+        stencil: String,
+        /// The field.
+        field: String,
+    },
+}
+
+impl fmt::Display for LockstepRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LockstepRefusal::NotOneScanMember => write!(f, "not one scan member among several"),
+            LockstepRefusal::ScanShape => write!(
+                f,
+                "the scan member has other scans than one forward and one backward"
+            ),
+            LockstepRefusal::OutputsAfterScan => write!(
+                f,
+                "the scan member reads its last scan away from the output's level"
+            ),
+            LockstepRefusal::StartReadsKernelOutput { field } => {
+                write!(
+                    f,
+                    "a scan's start value reads `{field}`, written in the kernel"
+                )
+            }
+            LockstepRefusal::DataDependentLevel { stencil, field } => write!(
+                f,
+                "`{stencil}` reads `{field}`, written in the kernel, at a data-dependent level"
+            ),
+        }
+    }
+}
+
+/// What an entry reads (field → level offsets, `None`: anywhere) and writes.
+struct Access {
+    reads: BTreeMap<FieldId, Option<BTreeSet<i32>>>,
+    writes: BTreeSet<FieldId>,
+}
+
+/// The lockstep plan of a column kernel computing `members` (in program order), or why
+/// it keeps the member-by-member order.
+pub fn plan(p: &Program, members: &[&Stencil]) -> Result<Lockstep, LockstepRefusal> {
+    let scan_members: Vec<usize> = (0..members.len())
+        .filter(|&m| p.has_scan(members[m].root))
+        .collect();
+    let [s] = scan_members[..] else {
+        return Err(LockstepRefusal::NotOneScanMember);
+    };
+    if members.len() < 2 {
+        return Err(LockstepRefusal::NotOneScanMember);
+    }
+    let st = members[s];
+    let scans = p.scans(st.root);
+    let dir = |id: ExprId| match p.node(id) {
+        Node::Scan { dir, .. } => *dir,
+        _ => unreachable!("not a scan"),
+    };
+    let (forward, last) = match scans[..] {
+        [a] => (None, a),
+        [a, b] if dir(a) == ScanDir::Forward && dir(b) == ScanDir::Backward => (Some(a), b),
+        _ => return Err(LockstepRefusal::ScanShape),
+    };
+    if forward.is_some_and(|f| p.reachable(f).contains(&last)) {
+        return Err(LockstepRefusal::ScanShape);
+    }
+    if !p.outputs_join_scan(st, last) {
+        return Err(LockstepRefusal::OutputsAfterScan);
+    }
+    let written: BTreeSet<FieldId> = members
+        .iter()
+        .flat_map(|m| m.outputs.iter().copied())
+        .collect();
+    let opaque: BTreeSet<ExprId> = scans.iter().copied().collect();
+    let scan_parts = |id: ExprId| match p.node(id) {
+        Node::Scan { init, body, .. } => (init.clone(), body.clone()),
+        _ => unreachable!("not a scan"),
+    };
+    for &id in &scans {
+        let (init, _) = scan_parts(id);
+        let start = p.level_offsets(&init, &opaque);
+        if let Some(f) = start.keys().find(|f| written.contains(f)) {
+            return Err(LockstepRefusal::StartReadsKernelOutput {
+                field: p.field(*f).name.clone(),
+            });
+        }
+    }
+    let outputs = |m: usize| Access {
+        reads: p.level_offsets(&[members[m].root], &BTreeSet::new()),
+        writes: members[m].outputs.iter().copied().collect(),
+    };
+    // The scan member's last scan step with its outputs: the body at the step's level,
+    // the rest of the stencil with the scans' values read from their columns/carries.
+    let last_part = {
+        let (_, body) = scan_parts(last);
+        let mut reads = p.level_offsets(&body, &opaque);
+        merge(&mut reads, p.level_offsets(&[st.root], &opaque));
+        Access {
+            reads,
+            writes: st.outputs.iter().copied().collect(),
+        }
+    };
+    let mut ascending: Vec<(Entry, Access)> = Vec::new();
+    let mut descending: Vec<(Entry, Access)> = Vec::new();
+    let entry = |member, part| Entry {
+        member,
+        part,
+        skew: 0,
+    };
+    for m in 0..s {
+        ascending.push((entry(m, Part::Outputs), outputs(m)));
+    }
+    if let Some(f) = forward {
+        let (_, body) = scan_parts(f);
+        let access = Access {
+            reads: p.level_offsets(&body, &opaque),
+            writes: BTreeSet::new(),
+        };
+        ascending.push((entry(s, Part::ForwardStep(f)), access));
+    }
+    let later = if dir(last) == ScanDir::Forward {
+        &mut ascending
+    } else {
+        &mut descending
+    };
+    later.push((entry(s, Part::StepAndOutputs(last)), last_part));
+    for m in s + 1..members.len() {
+        later.push((entry(m, Part::Outputs), outputs(m)));
+    }
+    Ok(Lockstep {
+        ascending: skews(p, members, ascending, &written, 1)?,
+        descending: skews(p, members, descending, &written, -1)?,
+    })
+}
+
+/// Adds `more`'s offsets to `reads` (`None` absorbs).
+fn merge(
+    reads: &mut BTreeMap<FieldId, Option<BTreeSet<i32>>>,
+    more: BTreeMap<FieldId, Option<BTreeSet<i32>>>,
+) {
+    for (f, o) in more {
+        match (reads.entry(f).or_insert(Some(BTreeSet::new())), o) {
+            (Some(a), Some(b)) => a.extend(b),
+            (slot, _) => *slot = None,
+        }
+    }
+}
+
+/// The entries of one phase with their skews (the rules of the module doc); `sign` 1
+/// ascending, −1 descending (an offset `d` is `sign·d` levels ahead).
+fn skews(
+    p: &Program,
+    members: &[&Stencil],
+    entries: Vec<(Entry, Access)>,
+    written: &BTreeSet<FieldId>,
+    sign: i32,
+) -> Result<Vec<Entry>, LockstepRefusal> {
+    for (e, a) in &entries {
+        if let Some((f, _)) = a
+            .reads
+            .iter()
+            .find(|(f, o)| o.is_none() && written.contains(f))
+        {
+            return Err(LockstepRefusal::DataDependentLevel {
+                stencil: members[e.member].name.clone(),
+                field: p.field(*f).name.clone(),
+            });
+        }
+    }
+    let ahead = |o: &Option<BTreeSet<i32>>| -> Vec<i32> {
+        o.iter().flatten().map(|d| sign * d).collect::<Vec<_>>()
+    };
+    let mut out: Vec<Entry> = Vec::new();
+    for (j, (e, a)) in entries.iter().enumerate() {
+        let mut skew = 0;
+        for (i, (_, b)) in entries[..j].iter().enumerate() {
+            let earlier = out[i].skew;
+            for f in &b.writes {
+                if let Some(o) = a.reads.get(f) {
+                    for d in ahead(o) {
+                        skew = skew.max(earlier + d);
+                    }
+                }
+                if a.writes.contains(f) {
+                    skew = skew.max(earlier);
+                }
+            }
+            for (f, o) in &b.reads {
+                if a.writes.contains(f) {
+                    for d in ahead(o) {
+                        skew = skew.max(earlier - d);
+                    }
+                }
+            }
+        }
+        out.push(Entry { skew, ..*e });
+    }
+    Ok(out)
+}
+
+/// Marks the column kernels of `schedule` that can run in lockstep
+/// ([`crate::ir::KernelPlan::lockstep`]) and reports each choice.
+pub fn choose(p: &Program, schedule: &mut crate::ir::Schedule, report: &mut super::OptReport) {
+    for plan in &mut schedule.kernels {
+        if plan.stencils.len() < 2 || !p.is_column_kernel(&plan.stencils) {
+            continue;
+        }
+        let members: Vec<&Stencil> = plan.stencils.iter().map(|&i| &p.stencils[i]).collect();
+        let kernel = p.kernel_name(&plan.stencils);
+        match self::plan(p, &members) {
+            Ok(l) => {
+                plan.lockstep = true;
+                report.decisions.push(super::Decision::Lockstep {
+                    kernel,
+                    loops: l.describe(&members),
+                });
+            }
+            Err(reason) => {
+                report
+                    .decisions
+                    .push(super::Decision::LockstepRefused { kernel, reason });
+            }
+        }
+    }
+}
+
+impl Lockstep {
+    /// The loops in words: each entry with its skew.
+    pub fn describe(&self, members: &[&Stencil]) -> String {
+        let list = |entries: &[Entry]| -> String {
+            entries
+                .iter()
+                .map(|e| {
+                    let what = match e.part {
+                        Part::Outputs => String::new(),
+                        Part::ForwardStep(_) => " (forward scan)".into(),
+                        Part::StepAndOutputs(_) => " (last scan and outputs)".into(),
+                    };
+                    format!("`{}`{what} lag {}", members[e.member].name, e.skew)
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut s = format!("ascending [{}]", list(&self.ascending));
+        if !self.descending.is_empty() {
+            s.push_str(&format!(", then descending [{}]", list(&self.descending)));
+        }
+        s
+    }
+}

@@ -1,0 +1,193 @@
+//! Lockstep column kernels (ADR 0025): the members of a column kernel walk the levels
+//! together, an ascending loop up to the scan's forward sweep, a descending one from its
+//! back substitution, each member lagging the loop by its skew. The skews follow from the
+//! members' level offsets (reads ahead of a producer, a later writer of what an earlier
+//! member reads ahead or behind); the CPU backend runs the same order as the GPU, so the
+//! interpreter (the program as written) checks it on every compiler grid.
+
+use foehn::codegen::{generate, Sizes, Target};
+use foehn::dsl::prelude::*;
+use foehn::ir::Program;
+use foehn::opt::lockstep::{plan, Part};
+use foehn::opt::{optimise_scheduled, Decision, OptOptions};
+
+mod common;
+use common::assert_cpu_agrees;
+
+/// How `after` reads the solution `s`.
+#[derive(Clone, Copy, PartialEq)]
+enum Read {
+    /// At `k − 1`, `k` and `k + 1`.
+    Around,
+    /// At a data-dependent level.
+    DataDependent,
+}
+
+/// `produce` → `a`; `ahead` reads `a` one level down and `z` one level up; `overwrite`
+/// then writes `z`; `solve` a forward sweep over `c` (reading `a` one level down) and a
+/// back substitution into `s`; `after` reads `s` around its level; `rescale` then
+/// rewrites `s` from itself and `out`.
+fn program(read: Read) -> Program {
+    ProgramDef::new("lockstep", move |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let y = b.input("y", (CELL, K), F64);
+        let w = b.input("w", (CELL, C2E2CO), F64);
+        let koff = b.input("koff", (CELL, K), I32);
+        let z = b.inout("z", (CELL, K), F64);
+        let a = b.temporary("a", (CELL, K), F64);
+        let c = b.temporary("c", (CELL, K), F64);
+        let s = b.output("s", (CELL, K), F64);
+        let out = b.output("out", (CELL, K), F64);
+        let last = || index(K).lt(nlev() - 1);
+        let top = || index(K).lt(1);
+        b.stencil(
+            "produce",
+            &a,
+            (y.shift(C2E2CO) * &w).sum_over(C2E2CO) + &x * &x * 0.5,
+        );
+        b.stencil(
+            "ahead",
+            &c,
+            concat_where(last(), (a.k_shift(1) - &a) / (&a * &a + 1.0), &a * 0.25)
+                + concat_where(top(), 0.0, z.k_shift(-1) * 0.125),
+        );
+        b.stencil("overwrite", &z, &a * 3.0 - &x);
+        let [cp, dp] = scan(K, FORWARD, (0.0, 0.0), |prev| {
+            let m = 1.0 / (2.0 + &c * &c + &prev[0] * 0.1);
+            let rhs = concat_where(last(), a.k_shift(1), &a);
+            (&m * 0.5, (rhs - &prev[1]) * &m)
+        })
+        .split();
+        b.stencil(
+            "solve",
+            &s,
+            scan(K, BACKWARD, 0.0, |below| &dp + &below[0] * &cp),
+        );
+        let around = match read {
+            Read::Around => {
+                concat_where(last(), s.k_shift(1), 0.0)
+                    + concat_where(top(), 0.0, s.k_shift(-1) * 0.5)
+            }
+            Read::DataDependent => s.k_offset(&koff),
+        };
+        b.stencil("after", &out, &s + around);
+        b.stencil("rescale", &s, &s * 0.5 + &out);
+    })
+    .specialize(&Variant::new())
+    .unwrap()
+}
+
+/// Column kernels in lockstep, the temporaries stored (no inlining: every member stays).
+fn lockstep() -> OptOptions {
+    OptOptions {
+        inline: false,
+        specialise_regions: false,
+        columns: true,
+        lockstep: true,
+        ..OptOptions::default()
+    }
+}
+
+#[test]
+fn skews_follow_the_level_offsets_between_members() {
+    let p = program(Read::Around);
+    let members: Vec<_> = p.stencils.iter().collect();
+    let l = plan(&p, &members).unwrap();
+    let name = |e: &foehn::opt::lockstep::Entry| members[e.member].name.as_str();
+    let up: Vec<(&str, i32)> = l.ascending.iter().map(|e| (name(e), e.skew)).collect();
+    // `ahead` reads `a` one level down: lag 1. `overwrite` writes `z`, which `ahead` reads
+    // one level up at lag 1: lag 2, or it would overwrite `z` before `ahead` reads it.
+    // The forward sweep reads `c` at its level (lag 1) and `a` one level down (lag 1).
+    assert_eq!(
+        up,
+        [("produce", 0), ("ahead", 1), ("overwrite", 2), ("solve", 1)]
+    );
+    assert!(matches!(l.ascending[3].part, Part::ForwardStep(_)));
+    let down: Vec<(&str, i32)> = l.descending.iter().map(|e| (name(e), e.skew)).collect();
+    // Going down, `after` reads `s` one level down (not yet substituted): lag 1;
+    // `rescale` rewrites `s`, which `after` reads one level up at lag 1: lag 2.
+    assert_eq!(down, [("solve", 0), ("after", 1), ("rescale", 2)]);
+    assert!(matches!(l.descending[0].part, Part::StepAndOutputs(_)));
+}
+
+#[test]
+fn lockstep_kernels_compute_what_the_program_says_on_every_grid() {
+    let p = program(Read::Around);
+    let (opt, schedule, report) = optimise_scheduled(&p, &lockstep());
+    assert_eq!(schedule.kernels.len(), 1, "{report}");
+    assert!(schedule.kernels[0].lockstep, "{report}");
+    assert!(
+        report
+            .decisions
+            .iter()
+            .any(|d| matches!(d, Decision::Lockstep { .. })),
+        "{report}"
+    );
+    assert_cpu_agrees("lockstep", &p, &[(&opt, &schedule)], 9, 0x10c);
+    // With the other passes at their defaults (temporaries inlined where they would be).
+    let opts = OptOptions {
+        columns: true,
+        lockstep: true,
+        ..OptOptions::default()
+    };
+    let (opt, schedule, report) = optimise_scheduled(&p, &opts);
+    assert!(schedule.kernels.iter().any(|k| k.lockstep), "{report}");
+    assert_cpu_agrees(
+        "lockstep, default passes",
+        &p,
+        &[(&opt, &schedule)],
+        9,
+        0x10d,
+    );
+}
+
+#[test]
+fn a_read_at_a_data_dependent_level_keeps_the_members_in_order() {
+    let p = program(Read::DataDependent);
+    let (_, schedule, report) = optimise_scheduled(&p, &lockstep());
+    assert!(schedule.kernels.iter().all(|k| !k.lockstep), "{report}");
+    let refused = report.decisions.iter().any(|d| {
+        matches!(d, Decision::LockstepRefused { reason, .. }
+            if reason.to_string().contains("`s`") && reason.to_string().contains("data-dependent"))
+    });
+    assert!(refused, "{report}");
+}
+
+#[test]
+fn generated_lockstep_code_is_deterministic_and_has_two_level_loops() {
+    let p = program(Read::Around);
+    let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
+    for target in [Target::C, Target::Cuda] {
+        let gen = || {
+            generate(&opt, &schedule, target, Sizes::of(grid, 9))
+                .unwrap()
+                .source
+        };
+        let src = gen();
+        assert_eq!(src, gen());
+        assert_eq!(src.matches("; ++i) {").count(), 1, "{src}");
+        assert_eq!(src.matches("; --i) {").count(), 1, "{src}");
+        assert!(src.contains("const foehn_idx k = i - 2;"), "{src}");
+        assert!(src.contains("const foehn_idx k = i + 2;"), "{src}");
+    }
+}
+
+#[test]
+fn lockstep_kernels_agree_with_the_interpreter_on_the_gpu() {
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("CUDA lockstep kernels") else {
+        return;
+    };
+    let p = program(Read::Around);
+    let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
+    for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
+        let args = foehn_testkit::random_args(&p, grid, 9, 0x10e + g as u64);
+        let mut want = args.clone();
+        foehn::runtime::interp::Interpreter
+            .run_ir(&p, grid, &mut want)
+            .unwrap();
+        let mut got = args;
+        cuda.run_scheduled(&opt, &schedule, grid, &mut got).unwrap();
+        foehn_testkit::assert_same_where_defined("lockstep on the GPU", &p, &want, &got);
+    }
+}
