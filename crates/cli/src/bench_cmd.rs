@@ -52,7 +52,7 @@ pub struct BenchArgs {
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
     /// specialise, inline, dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed,
-    /// kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream.
+    /// kmajor, hoist, branchlocal, slotselect, selecthoist, windows (lockstep level windows), stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -353,6 +353,7 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "branchlocal" => o.branch_local = false,
             "slotselect" => o.slot_select = false,
             "selecthoist" => o.select_hoist = foehn::ir::SelectHoist::Nothing,
+            "windows" => o.level_windows = false,
             "vstream" => o.column_streamed_loads = false,
             "stage" => o.stage = false,
             "fuseclip" => o.fuse_clipped = false,

@@ -25,7 +25,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
-    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream.
+    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, windows, stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// Opt-in optimiser passes to turn on: column (column kernels around scans, ADR 0019),

@@ -70,8 +70,16 @@ fn program(read: Read) -> Program {
             }
             Read::DataDependent => s.k_offset(&koff),
         };
-        b.stencil("after", &out, &s + around);
-        b.stencil("rescale", &s, &s * 0.5 + &out);
+        b.stencil(
+            "after",
+            &out,
+            &s + around + concat_where(last(), x.k_shift(1), 0.0) * 0.01,
+        );
+        b.stencil(
+            "rescale",
+            &s,
+            &s * 0.5 + &out + concat_where(top(), 0.0, x.k_shift(-1)) * 0.001,
+        );
     })
     .specialize(&Variant::new())
     .unwrap()
@@ -139,6 +147,39 @@ fn lockstep_kernels_compute_what_the_program_says_on_every_grid() {
         9,
         0x10d,
     );
+    let opts = OptOptions {
+        level_windows: false,
+        ..lockstep()
+    };
+    let (opt, schedule, _) = optimise_scheduled(&p, &opts);
+    assert!(!schedule.kernels[0].level_windows);
+    assert_cpu_agrees(
+        "lockstep without windows",
+        &p,
+        &[(&opt, &schedule)],
+        9,
+        0x10f,
+    );
+}
+
+#[test]
+fn inputs_read_at_several_levels_are_held_in_level_windows() {
+    let p = program(Read::Around);
+    let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
+    assert!(schedule.kernels[0].level_windows);
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
+    let src = generate(&opt, &schedule, Target::C, Sizes::of(grid, 9))
+        .unwrap()
+        .source;
+    let x = opt.fields.iter().position(|d| d.name == "x").unwrap();
+    // Going up, `produce` reads `x` at the loop's level and `overwrite` (lag 2) two
+    // levels behind: a window of three, loaded at the top and shifted at the end.
+    assert!(src.contains(&format!("W{x}_2 = ((i + 0) >= ")), "{src}");
+    assert!(src.contains(&format!("W{x}_0 = W{x}_1;")), "{src}");
+    // Going down, `after` (lag 1) reads it one level below and `rescale` (lag 2) one
+    // above: levels i + 2 and i + 1.
+    assert!(src.contains(&format!("W{x}_0 = ((i + 1) >= ")), "{src}");
+    assert!(src.contains(&format!("W{x}_1 = W{x}_0;")), "{src}");
 }
 
 #[test]

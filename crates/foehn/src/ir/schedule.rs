@@ -72,6 +72,10 @@ pub struct KernelPlan {
     /// A column kernel whose members walk the levels together (`opt::lockstep`)
     /// instead of one after another.
     pub lockstep: bool,
+    /// With `lockstep`: input fields its loops read at several levels around the loop's
+    /// level are held in registers, a level loaded per iteration (see
+    /// `codegen::c::window`).
+    pub level_windows: bool,
 }
 
 impl KernelPlan {
@@ -93,6 +97,7 @@ impl KernelPlan {
             snapshots,
             locals: BTreeSet::new(),
             lockstep: false,
+            level_windows: false,
         }
     }
 

@@ -277,7 +277,12 @@ fn skews(
 
 /// Marks the column kernels of `schedule` that can run in lockstep
 /// ([`crate::ir::KernelPlan::lockstep`]) and reports each choice.
-pub fn choose(p: &Program, schedule: &mut crate::ir::Schedule, report: &mut super::OptReport) {
+pub fn choose(
+    p: &Program,
+    schedule: &mut crate::ir::Schedule,
+    level_windows: bool,
+    report: &mut super::OptReport,
+) {
     for plan in &mut schedule.kernels {
         if plan.stencils.len() < 2 || !p.is_column_kernel(&plan.stencils) {
             continue;
@@ -287,6 +292,7 @@ pub fn choose(p: &Program, schedule: &mut crate::ir::Schedule, report: &mut supe
         match self::plan(p, &members) {
             Ok(l) => {
                 plan.lockstep = true;
+                plan.level_windows = level_windows;
                 report.decisions.push(super::Decision::Lockstep {
                     kernel,
                     loops: l.describe(&members),

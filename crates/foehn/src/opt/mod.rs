@@ -104,6 +104,9 @@ pub struct OptOptions {
     /// ascending loop up to the scan, a descending one after it (see `opt::lockstep`).
     /// Off by default until measured; `with-lockstep` in bench.
     pub lockstep: bool,
+    /// With `lockstep`: level windows (registers) for input fields read at several
+    /// levels (see [`crate::ir::KernelPlan::level_windows`]).
+    pub level_windows: bool,
 }
 
 impl Default for OptOptions {
@@ -138,6 +141,7 @@ impl Default for OptOptions {
             columns: false,
             column_locals: true,
             lockstep: false,
+            level_windows: true,
         }
     }
 }
@@ -168,6 +172,7 @@ impl OptOptions {
             columns: false,
             column_locals: false,
             lockstep: false,
+            level_windows: false,
         }
     }
 }
@@ -230,7 +235,7 @@ pub fn optimise_scheduled(program: &Program, opts: &OptOptions) -> (Program, Sch
         let groups = fuse::fuse(&p, opts.fuse_clipped, &columns, &mut report);
         let mut schedule = schedule::resolve(&p, groups, opts);
         if opts.lockstep {
-            lockstep::choose(&p, &mut schedule, &mut report);
+            lockstep::choose(&p, &mut schedule, opts.level_windows, &mut report);
         }
         schedule
     } else {

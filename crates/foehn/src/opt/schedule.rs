@@ -69,6 +69,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         select_hoist: opts.select_hoist,
         stage,
         lockstep: false,
+        level_windows: false,
     };
     set_launch(p, &mut plan, k_block, None, unroll, opts.k_major);
     plan

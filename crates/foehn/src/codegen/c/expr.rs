@@ -232,7 +232,10 @@ impl Gen<'_> {
                     d.name
                 )))
             }
-            _ => load(i, dims, &pt.h, j.as_deref(), kk.as_deref()),
+            _ => match self.window_read(f, pt) {
+                Some(w) => w,
+                None => load(i, dims, &pt.h, j.as_deref(), kk.as_deref()),
+            },
         };
         Ok(if d.ty.dtype == DType::Bool {
             format!("({value} != 0)")

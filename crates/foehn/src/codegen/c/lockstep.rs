@@ -55,6 +55,9 @@ impl<'a> Gen<'a> {
                 self.scan_open(sid, matches!(e.part, Part::StepAndOutputs(_)))?;
             }
         }
+        // The loop's bounds and windows in a block of their own (the scans' columns
+        // and carries stay outside, for the other loop).
+        self.open("");
         // Iteration i computes level i - skew going up, i + skew going down.
         let (lo, hi) = (self.fresh("ilo"), self.fresh("ihi"));
         let bounds = |e: &Entry| {
@@ -71,10 +74,21 @@ impl<'a> Gen<'a> {
             self.line(format!("if ({l} < {lo}) {lo} = {l};"));
             self.line(format!("if ({h} > {hi}) {hi} = {h};"));
         }
+        let windows = if self.level_windows {
+            self.plan_windows(members, entries, ascending)
+        } else {
+            Vec::new()
+        };
+        let first = match ascending {
+            true => lo.clone(),
+            false => format!("({hi} - 1)"),
+        };
+        self.open_windows(&windows, &first, ascending);
         self.open(match ascending {
             true => format!("for (foehn_idx i = {lo}; i < {hi}; ++i)"),
             false => format!("for (foehn_idx i = {hi} - 1; i >= {lo}; --i)"),
         });
+        self.load_windows(&windows, ascending);
         for e in entries {
             let m = e.member;
             self.enter(members, m);
@@ -90,15 +104,20 @@ impl<'a> Gen<'a> {
             self.open(format!(
                 "if (h >= {d0} && h < {d1} && {var} >= ck0_{m} && {var} < ck1_{m})"
             ));
+            self.entry_at = Some(if ascending { -e.skew } else { e.skew } as i64);
             match e.part {
                 Part::Outputs => self.point(members[m])?,
                 Part::ForwardStep(sid) => self.scan_step(sid, false)?,
                 Part::StepAndOutputs(sid) => self.scan_step(sid, true)?,
             }
+            self.entry_at = None;
             self.close();
             self.close();
         }
+        self.shift_windows(&windows, ascending);
         self.close();
+        self.close();
+        self.window.clear();
         Ok(())
     }
 

@@ -25,6 +25,7 @@ mod lockstep;
 mod ops;
 mod prelude;
 mod slots;
+mod window;
 pub use slots::slot_selected_wheres;
 mod stage;
 
@@ -211,6 +212,7 @@ pub fn generate(
         g.local = plan.locals.clone();
         g.slot_select = plan.slot_select;
         g.lockstep = plan.lockstep;
+        g.level_windows = plan.level_windows;
         if cuda {
             if plan.stage {
                 g.stage = stage::staging(prog, members[0]);
@@ -480,6 +482,14 @@ struct Gen<'a> {
     col_range: (String, String),
     /// A column kernel of several members runs them in lockstep (`KernelPlan::lockstep`).
     lockstep: bool,
+    /// With `lockstep`: input fields read at several levels are held in level windows
+    /// (`KernelPlan::level_windows`).
+    level_windows: bool,
+    /// The level windows of the lockstep loop being emitted: (field, level relative to
+    /// the loop's `i`) → register.
+    window: BTreeMap<(FieldId, i64), String>,
+    /// The level of the lockstep entry being emitted, relative to the loop's `i`.
+    entry_at: Option<i64>,
 }
 
 impl<'a> Gen<'a> {
@@ -514,6 +524,9 @@ impl<'a> Gen<'a> {
             local: BTreeSet::new(),
             col_range: ("k0".into(), "k1".into()),
             lockstep: false,
+            level_windows: false,
+            window: BTreeMap::new(),
+            entry_at: None,
         }
     }
 

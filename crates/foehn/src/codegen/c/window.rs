@@ -1,0 +1,224 @@
+//! Level windows of a lockstep loop (GridTools' k-caches): an input field the loop's
+//! entries read in their own column at several levels around the loop's level is held in
+//! registers `W<f>_<n>`, one per level of the window. Each iteration loads the one level
+//! the window gains and shifts the others, so a value read at `k + 1` on one level is not
+//! fetched again (from a cache that a thread per column walking many fields overruns) on
+//! the next. A window loads a level only inside the levels and points its readers can
+//! read; the reads keep their level checks.
+
+use super::*;
+use crate::opt::lockstep::{Entry, Part};
+
+/// One field's window: levels `i + cmin ..= i + cmax` of loop iteration `i`.
+pub(super) struct Window {
+    field: FieldId,
+    cmin: i64,
+    cmax: i64,
+    /// The levels and points any read can fall on: `(c0, c1, h0, h1)` C expressions.
+    bounds: (String, String, String, String),
+}
+
+/// The own-column reads at constant level offsets under `roots`, per field (scans are
+/// not entered: an entry's roots include the body of the scan it steps; reads at
+/// data-dependent levels are not windowed).
+fn own_reads(p: &Program, roots: &[ExprId]) -> BTreeMap<FieldId, BTreeSet<i64>> {
+    let mut out: BTreeMap<FieldId, BTreeSet<i64>> = BTreeMap::new();
+    let mut seen: BTreeSet<(ExprId, i64, bool)> = BTreeSet::new();
+    let mut stack: Vec<(ExprId, i64, bool)> = roots.iter().map(|&r| (r, 0, true)).collect();
+    while let Some((id, off, own)) = stack.pop() {
+        if !seen.insert((id, off, own)) {
+            continue;
+        }
+        match p.node(id) {
+            Node::Field(f) if own => {
+                out.entry(*f).or_default().insert(off);
+            }
+            Node::KShift(n, a) => stack.push((*a, off + *n as i64, own)),
+            Node::KOffset(_, o) => stack.push((*o, off, own)),
+            Node::Shift(_, a) | Node::Neighbor(_, _, a) => stack.push((*a, off, false)),
+            Node::Scan { .. } => {}
+            node => stack.extend(node.children().into_iter().map(|c| (c, off, own))),
+        }
+    }
+    out
+}
+
+impl<'a> Gen<'a> {
+    /// The roots an entry evaluates at its level (the scan member's scans are read from
+    /// their columns and carries).
+    fn entry_roots(&self, members: &[&'a Stencil], e: &Entry) -> Vec<ExprId> {
+        let scan_body = |sid: ExprId| match self.prog.node(sid) {
+            Node::Scan { body, .. } => body.clone(),
+            _ => unreachable!("not a scan"),
+        };
+        match e.part {
+            Part::Outputs => vec![members[e.member].root],
+            Part::ForwardStep(sid) => scan_body(sid),
+            Part::StepAndOutputs(sid) => {
+                let mut r = scan_body(sid);
+                r.push(members[e.member].root);
+                r
+            }
+        }
+    }
+
+    /// The windows of one loop: input fields (written by no member, not local, numeric,
+    /// with levels and points, no neighbour dimension) read at two or more levels
+    /// relative to the loop's level. Declares their bounds.
+    pub(super) fn plan_windows(
+        &mut self,
+        members: &[&'a Stencil],
+        entries: &[Entry],
+        ascending: bool,
+    ) -> Vec<Window> {
+        let written: BTreeSet<FieldId> = members
+            .iter()
+            .flat_map(|m| m.outputs.iter().copied())
+            .collect();
+        // Per field: (entry's member, offset, level relative to i).
+        let mut reads: BTreeMap<FieldId, Vec<(usize, i64, i64)>> = BTreeMap::new();
+        for e in entries {
+            let r = if ascending { -e.skew } else { e.skew } as i64;
+            for (f, offs) in own_reads(self.prog, &self.entry_roots(members, e)) {
+                for off in offs {
+                    reads.entry(f).or_default().push((e.member, off, r + off));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (f, at) in reads {
+            let d = self.prog.field(f);
+            let eligible = !written.contains(&f)
+                && !self.local.contains(&f)
+                && matches!(d.ty.dtype, DType::F64 | DType::F32)
+                && d.ty.dims.vertical.is_some()
+                && d.ty.dims.horizontal.is_some()
+                && d.ty.dims.local.is_none();
+            let levels: BTreeSet<i64> = at.iter().map(|a| a.2).collect();
+            if !eligible || levels.len() < 2 {
+                continue;
+            }
+            let i = f.0;
+            let names = [
+                format!("wk0_{i}"),
+                format!("wk1_{i}"),
+                format!("wh0_{i}"),
+                format!("wh1_{i}"),
+            ];
+            for (n, (m, off, _)) in at.iter().enumerate() {
+                let (k0, k1) = (format!("ck0_{m} + {off}"), format!("ck1_{m} + {off}"));
+                let (h0, h1) = (self.dom_bound(4 * m), self.dom_bound(4 * m + 1));
+                if n == 0 {
+                    self.line(format!(
+                        "foehn_idx {} = {k0}, {} = {k1}, {} = {h0}, {} = {h1};",
+                        names[0], names[1], names[2], names[3]
+                    ));
+                } else {
+                    for (name, v, less) in [
+                        (&names[0], k0, true),
+                        (&names[1], k1, false),
+                        (&names[2], h0, true),
+                        (&names[3], h1, false),
+                    ] {
+                        let cmp = if less { '<' } else { '>' };
+                        self.line(format!("if ({v} {cmp} {name}) {name} = {v};"));
+                    }
+                }
+            }
+            self.reads.insert(f);
+            let [c0, c1, h0, h1] = names;
+            out.push(Window {
+                field: f,
+                cmin: *levels.first().expect("two levels"),
+                cmax: *levels.last().expect("two levels"),
+                bounds: (c0, c1, h0, h1),
+            });
+        }
+        out
+    }
+
+    /// The window register of `w` at level `i + c`.
+    fn window_reg(w: &Window, c: i64) -> String {
+        format!("W{}_{}", w.field.0, c - w.cmin)
+    }
+
+    /// `w`'s field at level `level` (a C expression), 0 outside where it can be read.
+    fn window_load(&self, w: &Window, level: &str) -> String {
+        let d = self.prog.field(w.field);
+        let i = w.field.0;
+        let (c0, c1, h0, h1) = &w.bounds;
+        let zero = if d.ty.dtype == DType::F32 {
+            "0.0f"
+        } else {
+            "0.0"
+        };
+        format!(
+            "(({level}) >= {c0} && ({level}) < {c1} && ({level}) >= 0 && ({level}) < NK{i} && h >= {h0} && h < {h1}) ? RD{i}[h*SH{i} + ({level})*SK{i}] : {zero}"
+        )
+    }
+
+    /// Declares the windows' registers before a loop starting at `first` (its first
+    /// iteration), filled but for the level each iteration loads.
+    pub(super) fn open_windows(&mut self, windows: &[Window], first: &str, ascending: bool) {
+        for w in windows {
+            let t = ctype(self.prog.field(w.field).ty.dtype);
+            for c in w.cmin..=w.cmax {
+                let fresh = if ascending { c == w.cmax } else { c == w.cmin };
+                let value = if fresh {
+                    "0".to_string()
+                } else {
+                    self.window_load(w, &format!("{first} + {c}"))
+                };
+                self.line(format!("{t} {} = {value};", Self::window_reg(w, c)));
+            }
+        }
+        self.window = windows
+            .iter()
+            .flat_map(|w| (w.cmin..=w.cmax).map(move |c| ((w.field, c), Self::window_reg(w, c))))
+            .collect();
+    }
+
+    /// At the top of iteration `i`: the level each window gains.
+    pub(super) fn load_windows(&mut self, windows: &[Window], ascending: bool) {
+        for w in windows {
+            let c = if ascending { w.cmax } else { w.cmin };
+            let value = self.window_load(w, &format!("i + {c}"));
+            self.line(format!("{} = {value};", Self::window_reg(w, c)));
+        }
+    }
+
+    /// At the end of an iteration: every window moves one level along the loop.
+    pub(super) fn shift_windows(&mut self, windows: &[Window], ascending: bool) {
+        for w in windows {
+            if ascending {
+                for c in w.cmin..w.cmax {
+                    let line = format!(
+                        "{} = {};",
+                        Self::window_reg(w, c),
+                        Self::window_reg(w, c + 1)
+                    );
+                    self.line(line);
+                }
+            } else {
+                for c in (w.cmin + 1..=w.cmax).rev() {
+                    let line = format!(
+                        "{} = {};",
+                        Self::window_reg(w, c),
+                        Self::window_reg(w, c - 1)
+                    );
+                    self.line(line);
+                }
+            }
+        }
+    }
+
+    /// The window register holding `f` at `pt`'s level, if the current lockstep entry
+    /// (at `i + entry_at`) has one there.
+    pub(super) fn window_read(&self, f: FieldId, pt: &Pt) -> Option<String> {
+        let r = self.entry_at?;
+        if pt.h != "h" || pt.j.is_some() || !(pt.k.base == "k" || pt.k.base == "kc") {
+            return None;
+        }
+        self.window.get(&(f, r + pt.k.off)).cloned()
+    }
+}
