@@ -232,3 +232,63 @@ fn lockstep_kernels_agree_with_the_interpreter_on_the_gpu() {
         foehn_testkit::assert_same_where_defined("lockstep on the GPU", &p, &want, &got);
     }
 }
+
+/// A pointwise coefficient `beta` and a tridiagonal-like solve reading it at two levels
+/// in its forward sweep, its result used three times.
+fn solve_with_coefficient() -> Program {
+    ProgramDef::new("coefficient", |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let y = b.input("y", (CELL, K), F64);
+        let beta = b.temporary("beta", (CELL, K), F64);
+        let s = b.output("s", (CELL, K), F64);
+        b.stencil(
+            "coefficient",
+            &beta,
+            (&x * &y + &x * &x * 0.5 - &y) / (&x * &x + 2.0),
+        );
+        let above = concat_where(index(K).lt(1), 0.0, beta.k_shift(-1));
+        let [cp, dp] = scan(K, FORWARD, (0.0, 0.0), |prev| {
+            let m = 1.0 / (&beta + 3.0 + &prev[0] * &above);
+            (&m * 0.5, (&x - &prev[1] * &beta) * &m)
+        })
+        .split();
+        let sol = scan(K, BACKWARD, 0.0, |below| &dp + &below[0] * &cp);
+        b.stencil(
+            "solve",
+            &s,
+            concat_where(index(K).lt(1), &sol * 2.0, &sol + &sol * 0.5),
+        );
+    })
+    .specialize(&Variant::new())
+    .unwrap()
+}
+
+/// Whether the report inlines temporary `t` into stencil `into`.
+fn inlined(report: &foehn::opt::OptReport, t: &str, into_stencil: &str) -> bool {
+    report.decisions.iter().any(|d| {
+        matches!(d, Decision::Inlined { temporary, into, .. } if temporary == t && into == into_stencil)
+    })
+}
+
+#[test]
+fn a_scan_member_in_lockstep_recomputes_a_coefficient_it_reads_at_two_levels() {
+    let p = solve_with_coefficient();
+    // Counted per path through the scans' carries, recomputing `beta` looks costly.
+    let (_, _, report) = optimise_scheduled(&p, &OptOptions::default());
+    assert!(!inlined(&report, "beta", "solve"), "{report}");
+    // In lockstep the scan member reads `beta` at two levels per step: inlined.
+    let opts = OptOptions {
+        columns: true,
+        lockstep: true,
+        ..OptOptions::default()
+    };
+    let (opt, schedule, report) = optimise_scheduled(&p, &opts);
+    assert!(inlined(&report, "beta", "solve"), "{report}");
+    assert_cpu_agrees(
+        "coefficient in lockstep",
+        &p,
+        &[(&opt, &schedule)],
+        9,
+        0x110,
+    );
+}

@@ -39,6 +39,70 @@ fn reads_per_point(p: &Program, root: ExprId, t: FieldId) -> usize {
     walk(p, root, t, &mut BTreeMap::new())
 }
 
+/// How many values of `t` one evaluation of `root` reads once shared reads are merged:
+/// each distinct position (level offset and neighbour path) counted once, a path
+/// through all neighbours of a connectivity counted per neighbour. This is what the
+/// generated code loads (it evaluates a value once per point and scope); a scan's body,
+/// whose carries repeat its coefficients many times over in
+/// [`reads_per_point`]'s count of paths, reads each level it uses once.
+fn distinct_reads(p: &Program, root: ExprId, t: FieldId) -> usize {
+    /// Position: summed level offset (`None` under a data-dependent one) and the
+    /// neighbour path (connectivity, slot or `u8::MAX` for all slots).
+    type Pos = (Option<i32>, Vec<(Connectivity, u8)>);
+    fn walk(
+        p: &Program,
+        id: ExprId,
+        t: FieldId,
+        pos: Pos,
+        seen: &mut BTreeSet<(ExprId, Pos)>,
+        found: &mut BTreeSet<Pos>,
+    ) {
+        if !seen.insert((id, pos.clone())) {
+            return;
+        }
+        let (k, path) = &pos;
+        let hop = |c: Connectivity, slot: u8| {
+            let mut path = path.clone();
+            path.push((c, slot));
+            path
+        };
+        match p.node(id) {
+            Node::Field(f) if *f == t => {
+                found.insert(pos.clone());
+            }
+            Node::KShift(n, a) => walk(p, *a, t, (k.map(|k| k + n), path.clone()), seen, found),
+            Node::KOffset(a, o) => {
+                walk(p, *a, t, (None, path.clone()), seen, found);
+                walk(p, *o, t, pos.clone(), seen, found);
+            }
+            Node::Shift(c, a) => walk(p, *a, t, (*k, hop(*c, u8::MAX)), seen, found),
+            Node::Neighbor(c, slot, a) => walk(p, *a, t, (*k, hop(*c, *slot)), seen, found),
+            node => {
+                for c in node.children() {
+                    walk(p, c, t, pos.clone(), seen, found);
+                }
+            }
+        }
+    }
+    let mut found = BTreeSet::new();
+    walk(
+        p,
+        root,
+        t,
+        (Some(0), Vec::new()),
+        &mut BTreeSet::new(),
+        &mut found,
+    );
+    found
+        .iter()
+        .map(|(_, path)| {
+            path.iter()
+                .map(|&(c, slot)| if slot == u8::MAX { c.width() } else { 1 })
+                .product::<usize>()
+        })
+        .sum()
+}
+
 /// Work of one evaluation of the expression at `root`: one per node, a reduction's
 /// operand counted once per neighbour slot (subexpressions shared at one point counted
 /// once; a shifted operand is evaluated afresh at its point).
@@ -266,6 +330,7 @@ pub(super) fn inline_temporaries(
     load_factor: usize,
     column_streamed: bool,
     stage: bool,
+    lockstep: bool,
     report: &mut OptReport,
 ) {
     let temps: Vec<FieldId> = (0..p.fields.len() as u32)
@@ -336,7 +401,14 @@ pub(super) fn inline_temporaries(
                 });
                 break;
             }
-            let reads = reads_per_point(p, p.stencils[r].root, t);
+            // A scan member of a lockstep column kernel evaluates its body once per
+            // level, with the other members' inputs at hand (ADR 0025): its recompute
+            // cost counts the distinct reads, not the paths through its carries.
+            let reads = if lockstep && p.has_scan(p.stencils[r].root) {
+                distinct_reads(p, p.stencils[r].root, t)
+            } else {
+                reads_per_point(p, p.stencils[r].root, t)
+            };
             let cost = size * reads;
             if cost > max_cost {
                 reason = Some(Why::CostExceeded {

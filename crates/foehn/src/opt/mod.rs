@@ -199,6 +199,7 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
             opts.inline_load_factor,
             opts.column_streamed_loads,
             opts.stage,
+            opts.columns && opts.lockstep,
             &mut report,
         );
         checked(&p, "inline");
