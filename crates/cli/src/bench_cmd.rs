@@ -45,14 +45,15 @@ pub struct BenchArgs {
     /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
     /// unrolled); opt-in passes:
-    /// `optimised/with-column`, `optimised/with-lockstep` (column kernels whose members walk
-    /// the levels together, ADR 0025), `optimised/with-selecthoistindices` (under slot selection
+    /// `optimised/with-selecthoistindices` (under slot selection
     /// only the indices of both slots hoisted, not their values) (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
     /// specialise, inline, dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed,
-    /// kmajor, hoist, branchlocal, slotselect, selecthoist, windows (lockstep level windows), stage, vstream.
+    /// kmajor, hoist, branchlocal, slotselect, selecthoist, column (column kernels around
+    /// scans), lockstep (their members one after another instead), windows (lockstep level
+    /// windows), stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -330,13 +331,8 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
     let mut o = foehn::opt::OptOptions::default();
     for p in with {
         match p.as_str() {
-            "column" => o.columns = true,
-            "lockstep" => {
-                o.columns = true;
-                o.lockstep = true;
-            }
             "selecthoistindices" => o.select_hoist = foehn::ir::SelectHoist::Indices,
-            other => bail!("unknown opt-in pass `{other}` (column, lockstep, selecthoistindices)"),
+            other => bail!("unknown opt-in pass `{other}` (selecthoistindices)"),
         }
     }
     for p in passes {
@@ -354,6 +350,8 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "slotselect" => o.slot_select = false,
             "selecthoist" => o.select_hoist = foehn::ir::SelectHoist::Nothing,
             "windows" => o.level_windows = false,
+            "lockstep" => o.lockstep = false,
+            "column" => o.columns = false,
             "vstream" => o.column_streamed_loads = false,
             "stage" => o.stage = false,
             "fuseclip" => o.fuse_clipped = false,

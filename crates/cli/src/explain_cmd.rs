@@ -25,13 +25,12 @@ pub struct ExplainArgs {
     #[arg(long)]
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
-    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, windows, stage, vstream.
+    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, column, lockstep, windows,
+    /// stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
-    /// Opt-in optimiser passes to turn on: column (column kernels around scans, ADR 0019),
-    /// lockstep (column kernels whose members walk the levels together, ADR 0025),
-    /// selecthoistindices (under slot selection, only both slots' indices hoisted, not
-    /// their field values; ADR 0024).
+    /// Opt-in optimiser passes to turn on: selecthoistindices (under slot selection, only
+    /// both slots' indices hoisted, not their field values; ADR 0024).
     #[arg(long, value_delimiter = ',')]
     with: Vec<String>,
     /// The inliner's load factor (as `foehn bench --inline-load-factor`).

@@ -59,8 +59,8 @@ fn an_unknown_pass_is_refused_before_anything_is_printed() {
         assert!(run.stdout.is_empty(), "{flag}: {}", run.stdout);
     }
     // The opt-in passes are known.
-    let run = explain_with("--with", "selecthoistindices,column");
+    let run = explain_with("--with", "selecthoistindices");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let run = explain_with("--without", "selecthoist");
+    let run = explain_with("--without", "selecthoist,lockstep,column,windows");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
 }

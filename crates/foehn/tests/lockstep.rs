@@ -168,7 +168,7 @@ fn inputs_read_at_several_levels_are_held_in_level_windows() {
     let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
     assert!(schedule.kernels[0].level_windows);
     let grid = &foehn_testkit::grids::compiler_grids()[0];
-    let src = generate(&opt, &schedule, Target::C, Sizes::of(grid, 9))
+    let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 9))
         .unwrap()
         .source;
     let x = opt.fields.iter().position(|d| d.name == "x").unwrap();
@@ -180,6 +180,15 @@ fn inputs_read_at_several_levels_are_held_in_level_windows() {
     // above: levels i + 2 and i + 1.
     assert!(src.contains(&format!("W{x}_0 = ((i + 1) >= ")), "{src}");
     assert!(src.contains(&format!("W{x}_1 = W{x}_0;")), "{src}");
+    // In C, the points of a block walk the levels together: a window element per point.
+    let c = generate(&opt, &schedule, Target::C, Sizes::of(grid, 9))
+        .unwrap()
+        .source;
+    assert!(c.contains(&format!("double W{x}_0[32];")), "{c}");
+    assert!(
+        c.contains(&format!("W{x}_0[h - hb] = W{x}_1[h - hb];")),
+        "{c}"
+    );
 }
 
 #[test]
@@ -274,7 +283,11 @@ fn inlined(report: &foehn::opt::OptReport, t: &str, into_stencil: &str) -> bool 
 fn a_scan_member_in_lockstep_recomputes_a_coefficient_it_reads_at_two_levels() {
     let p = solve_with_coefficient();
     // Counted per path through the scans' carries, recomputing `beta` looks costly.
-    let (_, _, report) = optimise_scheduled(&p, &OptOptions::default());
+    let opts = OptOptions {
+        lockstep: false,
+        ..OptOptions::default()
+    };
+    let (_, _, report) = optimise_scheduled(&p, &opts);
     assert!(!inlined(&report, "beta", "solve"), "{report}");
     // In lockstep the scan member reads `beta` at two levels per step: inlined.
     let opts = OptOptions {

@@ -93,16 +93,18 @@ pub struct OptOptions {
     /// kernel instead of the output being read back.
     pub forward: bool,
     /// Column kernels (with `fuse`): stencils next to a scan stencil whose dependencies
-    /// stay in the column share its kernel, a thread per column running them in order
-    /// (see `opt::column`); temporaries only they use stay in per-thread arrays. Off by
-    /// default (slower on the GPU as generated today, ADR 0019); `with-column` in bench.
+    /// stay in the column share its kernel, a thread per column running them (see
+    /// `opt::column`); temporaries only they use stay in per-thread arrays. On by default
+    /// with `lockstep`; `without-column` in bench.
     pub columns: bool,
     /// Column kernels keep the temporaries only their members use in per-thread column
     /// arrays instead of memory.
     pub column_locals: bool,
     /// Column kernels (with `columns`) walk the levels with all members together: an
     /// ascending loop up to the scan, a descending one after it (see `opt::lockstep`).
-    /// Off by default until measured; `with-lockstep` in bench.
+    /// On by default (P9 3.51 against 4.19 ms, the substep 19.86 against 21.16 ms on an
+    /// H100 at R2B6 × 80, ADR 0025); `without-lockstep` in bench runs the members one
+    /// after another (ADR 0019).
     pub lockstep: bool,
     /// With `lockstep`: level windows (registers) for input fields read at several
     /// levels (see [`crate::ir::KernelPlan::level_windows`]).
@@ -135,12 +137,13 @@ impl Default for OptOptions {
             stage: true,
             fuse_clipped: true,
             forward: true,
-            // Off by default: on the H100 a thread per column running the members over
-            // whole columns made P9/P13 slower (6.26/6.06 ms against 4.51/4.56 ms at
-            // R2B6 × 80, bench/results/2026-11-24-h100-session5-columns.json; ADR 0019).
-            columns: false,
+            // Column kernels in lockstep (ADR 0025): P9 3.51 against 4.19 ms, P10 3.68
+            // against 4.22 ms, the middle substep 19.86 against 21.16 ms on an H100 at
+            // R2B6 × 80 (bench/results/2026-11-24-h100-session10). Member by member
+            // (ADR 0019) they were slower than separate kernels (6.26/6.06 ms).
+            columns: true,
             column_locals: true,
-            lockstep: false,
+            lockstep: true,
             level_windows: true,
         }
     }

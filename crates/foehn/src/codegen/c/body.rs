@@ -375,6 +375,17 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
+    /// The index in a scan column of the level `rel` above its first: `rel` itself, or
+    /// in a C lockstep kernel (a column per point of the block) level-major over the
+    /// block's points.
+    pub(super) fn column_index(&self, rel: &str) -> String {
+        if self.block_lockstep {
+            format!("({rel}) * {COLUMN_BLOCK} + (h - hb)")
+        } else {
+            rel.to_string()
+        }
+    }
+
     /// The direction of scan `sid`.
     pub(super) fn scan_dir(&self, sid: ExprId) -> ScanDir {
         match self.prog.node(sid) {
@@ -403,21 +414,41 @@ impl<'a> Gen<'a> {
         };
         let mut columns = Vec::new();
         let mut carries = Vec::new();
+        let block = self.block_lockstep;
+        let per_point = if block {
+            format!(" * {COLUMN_BLOCK}")
+        } else {
+            String::new()
+        };
         for (i, &b) in body.iter().enumerate() {
             let t = ctype(self.dtype(b));
             let col = format!("COL{id}_{i}");
-            let c = format!("C{id}_{i}");
             match self.target {
                 _ if tail => {}
-                Target::C => {
-                    self.line(format!("{t} {col}[({k1} - {k0}) > 0 ? ({k1} - {k0}) : 1];"))
-                }
+                Target::C => self.line(format!(
+                    "{t} {col}[(({k1} - {k0}) > 0 ? ({k1} - {k0}) : 1){per_point}];"
+                )),
                 Target::Cuda => self.line(format!("{t} {col}[FOEHN_MAXK];")),
             }
-            let v = self.emit(init[i], &pt0)?;
-            self.line(format!("{t} {c} = {};", v.s()));
+            let c = format!("C{id}_{i}");
+            if block {
+                // A carry per point of the block, started in a loop over them below.
+                self.line(format!("{t} {c}[{COLUMN_BLOCK}];"));
+                carries.push(format!("{c}[h - hb]"));
+            } else {
+                let v = self.emit(init[i], &pt0)?;
+                self.line(format!("{t} {c} = {};", v.s()));
+                carries.push(c);
+            }
             columns.push(col);
-            carries.push(c);
+        }
+        if block {
+            self.open("for (foehn_idx h = hb; h < hb1; ++h)");
+            for (i, carry) in carries.iter().enumerate() {
+                let v = self.emit(init[i], &pt0)?;
+                self.line(format!("{carry} = {};", v.s()));
+            }
+            self.close();
         }
         self.scans.insert(
             id,
@@ -462,7 +493,8 @@ impl<'a> Gen<'a> {
         for i in 0..body.len() {
             self.line(format!("{} = {};", carries[i], next[i]));
             if !tail {
-                self.line(format!("{}[kc - {k0}] = {};", columns[i], carries[i]));
+                let at = self.column_index(&format!("kc - {k0}"));
+                self.line(format!("{}[{at}] = {};", columns[i], carries[i]));
             }
         }
         if let Some(s) = self.scans.get_mut(&id) {

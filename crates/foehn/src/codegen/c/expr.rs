@@ -182,7 +182,8 @@ impl Gen<'_> {
                 self.line(format!(
                     "if ({kk} < 0 || {kk} >= {k1} - {k0}) {{ FOEHN_ERR({site}); {kk} = 0; }}"
                 ));
-                scan_value(cols.iter().map(|c| format!("{c}[{kk}]")).collect())
+                let at = self.column_index(&kk);
+                scan_value(cols.iter().map(|c| format!("{c}[{at}]")).collect())
             }
             Node::Carry { scan, index } => match self.scans.get(&scan) {
                 Some(s) if s.active => Val::S(s.carries[index as usize].clone()),

@@ -1,8 +1,9 @@
-//! Lockstep column kernels (ADR 0025, `opt::lockstep`): a thread per column (in C, each
-//! point of a block of [`COLUMN_BLOCK`]) runs the ascending level loop, then the
-//! descending one; at each iteration every entry of the loop computes its level (the
-//! iteration less its skew, or plus it going down) under the guard of its member's
-//! points and levels.
+//! Lockstep column kernels (ADR 0025, `opt::lockstep`): a thread per column runs the
+//! ascending level loop, then the descending one; at each iteration every entry of the
+//! loop computes its level (the iteration less its skew, or plus it going down) under the
+//! guard of its member's points and levels. In C a block of [`COLUMN_BLOCK`] points walks
+//! the levels together, each entry looping over the block's points (unit-stride loads);
+//! scan carries, columns and level windows then hold a value per point of the block.
 
 use super::body::COLUMN_BLOCK;
 use super::*;
@@ -21,7 +22,7 @@ impl<'a> Gen<'a> {
             self.line(format!(
                 "const foehn_idx hb1 = hb + {b} < h1 ? hb + {b} : h1;"
             ));
-            self.open("for (foehn_idx h = hb; h < hb1; ++h)");
+            self.block_lockstep = true;
         }
         for m in 0..members.len() {
             let [k0, k1] = [2, 3].map(|i| self.dom_bound(4 * m + i));
@@ -31,7 +32,7 @@ impl<'a> Gen<'a> {
         self.phase(members, &plan.descending, false)?;
         if !cuda {
             self.close();
-            self.close();
+            self.block_lockstep = false;
         }
         self.col_range = ("k0".into(), "k1".into());
         self.st = st;
@@ -101,9 +102,19 @@ impl<'a> Gen<'a> {
             let op = if ascending { '-' } else { '+' };
             self.line(format!("const foehn_idx {var} = i {op} {};", e.skew));
             let [d0, d1] = [0, 1].map(|i| self.dom_bound(4 * m + i));
-            self.open(format!(
-                "if (h >= {d0} && h < {d1} && {var} >= ck0_{m} && {var} < ck1_{m})"
-            ));
+            let mut loops = 1;
+            if self.block_lockstep {
+                self.open(format!("if ({var} >= ck0_{m} && {var} < ck1_{m})"));
+                self.line(format!(
+                    "const foehn_idx ch0 = hb > {d0} ? hb : {d0}, ch1 = hb1 < {d1} ? hb1 : {d1};"
+                ));
+                self.open("for (foehn_idx h = ch0; h < ch1; ++h)");
+                loops = 2;
+            } else {
+                self.open(format!(
+                    "if (h >= {d0} && h < {d1} && {var} >= ck0_{m} && {var} < ck1_{m})"
+                ));
+            }
             self.entry_at = Some(if ascending { -e.skew } else { e.skew } as i64);
             match e.part {
                 Part::Outputs => self.point(members[m])?,
@@ -111,7 +122,9 @@ impl<'a> Gen<'a> {
                 Part::StepAndOutputs(sid) => self.scan_step(sid, true)?,
             }
             self.entry_at = None;
-            self.close();
+            for _ in 0..loops {
+                self.close();
+            }
             self.close();
         }
         self.shift_windows(&windows, ascending);

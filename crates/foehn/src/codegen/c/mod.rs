@@ -490,6 +490,9 @@ struct Gen<'a> {
     window: BTreeMap<(FieldId, i64), String>,
     /// The level of the lockstep entry being emitted, relative to the loop's `i`.
     entry_at: Option<i64>,
+    /// A C lockstep kernel: the points of a block walk the levels together, so scan
+    /// carries, columns and level windows hold one value per point of the block.
+    block_lockstep: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -527,6 +530,7 @@ impl<'a> Gen<'a> {
             level_windows: false,
             window: BTreeMap::new(),
             entry_at: None,
+            block_lockstep: false,
         }
     }
 

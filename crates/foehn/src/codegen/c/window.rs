@@ -137,9 +137,24 @@ impl<'a> Gen<'a> {
         out
     }
 
-    /// The window register of `w` at level `i + c`.
-    fn window_reg(w: &Window, c: i64) -> String {
-        format!("W{}_{}", w.field.0, c - w.cmin)
+    /// The window register of `w` at level `i + c` (in a C lockstep kernel, its element
+    /// for the point `h` of the block).
+    fn window_reg(&self, w: &Window, c: i64) -> String {
+        let name = format!("W{}_{}", w.field.0, c - w.cmin);
+        if self.block_lockstep {
+            format!("{name}[h - hb]")
+        } else {
+            name
+        }
+    }
+
+    /// Opens a loop over the block's points in a C lockstep kernel; returns whether it
+    /// did (close it then).
+    fn over_block(&mut self) -> bool {
+        if self.block_lockstep {
+            self.open("for (foehn_idx h = hb; h < hb1; ++h)");
+        }
+        self.block_lockstep
     }
 
     /// `w`'s field at level `level` (a C expression), 0 outside where it can be read.
@@ -163,52 +178,70 @@ impl<'a> Gen<'a> {
         for w in windows {
             let t = ctype(self.prog.field(w.field).ty.dtype);
             for c in w.cmin..=w.cmax {
-                let fresh = if ascending { c == w.cmax } else { c == w.cmin };
-                let value = if fresh {
-                    "0".to_string()
-                } else {
-                    self.window_load(w, &format!("{first} + {c}"))
-                };
-                self.line(format!("{t} {} = {value};", Self::window_reg(w, c)));
+                let name = format!("W{}_{}", w.field.0, c - w.cmin);
+                match self.block_lockstep {
+                    true => self.line(format!("{t} {name}[{}];", body::COLUMN_BLOCK)),
+                    false => self.line(format!("{t} {name} = 0;")),
+                }
             }
         }
-        self.window = windows
-            .iter()
-            .flat_map(|w| (w.cmin..=w.cmax).map(move |c| ((w.field, c), Self::window_reg(w, c))))
-            .collect();
+        let block = self.over_block();
+        for w in windows {
+            for c in w.cmin..=w.cmax {
+                let fresh = if ascending { c == w.cmax } else { c == w.cmin };
+                if !fresh {
+                    let value = self.window_load(w, &format!("{first} + {c}"));
+                    self.line(format!("{} = {value};", self.window_reg(w, c)));
+                }
+            }
+        }
+        if block {
+            self.close();
+        }
+        let mut regs = BTreeMap::new();
+        for w in windows {
+            for c in w.cmin..=w.cmax {
+                regs.insert((w.field, c), self.window_reg(w, c));
+            }
+        }
+        self.window = regs;
     }
 
     /// At the top of iteration `i`: the level each window gains.
     pub(super) fn load_windows(&mut self, windows: &[Window], ascending: bool) {
+        if windows.is_empty() {
+            return;
+        }
+        let block = self.over_block();
         for w in windows {
             let c = if ascending { w.cmax } else { w.cmin };
             let value = self.window_load(w, &format!("i + {c}"));
-            self.line(format!("{} = {value};", Self::window_reg(w, c)));
+            self.line(format!("{} = {value};", self.window_reg(w, c)));
+        }
+        if block {
+            self.close();
         }
     }
 
     /// At the end of an iteration: every window moves one level along the loop.
     pub(super) fn shift_windows(&mut self, windows: &[Window], ascending: bool) {
+        if windows.is_empty() {
+            return;
+        }
+        let block = self.over_block();
         for w in windows {
-            if ascending {
-                for c in w.cmin..w.cmax {
-                    let line = format!(
-                        "{} = {};",
-                        Self::window_reg(w, c),
-                        Self::window_reg(w, c + 1)
-                    );
-                    self.line(line);
-                }
+            let moves: Vec<(i64, i64)> = if ascending {
+                (w.cmin..w.cmax).map(|c| (c, c + 1)).collect()
             } else {
-                for c in (w.cmin + 1..=w.cmax).rev() {
-                    let line = format!(
-                        "{} = {};",
-                        Self::window_reg(w, c),
-                        Self::window_reg(w, c - 1)
-                    );
-                    self.line(line);
-                }
+                (w.cmin + 1..=w.cmax).rev().map(|c| (c, c - 1)).collect()
+            };
+            for (to, from) in moves {
+                let line = format!("{} = {};", self.window_reg(w, to), self.window_reg(w, from));
+                self.line(line);
             }
+        }
+        if block {
+            self.close();
         }
     }
 
