@@ -351,7 +351,6 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "selecthoist" => o.select_hoist = foehn::ir::SelectHoist::Nothing,
             "windows" => o.level_windows = false,
             "lockstep" => o.lockstep = false,
-            "column" => o.columns = false,
             "vstream" => o.column_streamed_loads = false,
             "stage" => o.stage = false,
             "fuseclip" => o.fuse_clipped = false,
@@ -359,7 +358,7 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "column" => o.columns = false,
             "colocal" => o.column_locals = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, stage, vstream)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, lockstep, windows, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream)"
             ),
         }
     }
