@@ -231,11 +231,7 @@ impl<'a> Gen<'a> {
         let st = self.st;
         let cuda = matches!(self.target, Target::Cuda);
         if !cuda {
-            let b = COLUMN_BLOCK;
-            self.open(format!("for (foehn_idx hb = h0; hb < h1; hb += {b})"));
-            self.line(format!(
-                "const foehn_idx hb1 = hb + {b} < h1 ? hb + {b} : h1;"
-            ));
+            self.open_column_blocks();
         }
         for (m, &member) in members.iter().enumerate() {
             self.st = member;
@@ -299,6 +295,16 @@ impl<'a> Gen<'a> {
         }
         self.st = st;
         Ok(())
+    }
+
+    /// Opens a C column kernel's loop over blocks of [`COLUMN_BLOCK`] points, `hb` to
+    /// `hb1` (close it after).
+    pub(super) fn open_column_blocks(&mut self) {
+        let b = COLUMN_BLOCK;
+        self.open(format!("for (foehn_idx hb = h0; hb < h1; hb += {b})"));
+        self.line(format!(
+            "const foehn_idx hb1 = hb + {b} < h1 ? hb + {b} : h1;"
+        ));
     }
 
     /// The index of level `k` of the current point in local temporary `LT<i>`: the

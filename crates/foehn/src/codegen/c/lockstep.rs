@@ -1,11 +1,10 @@
 //! Lockstep column kernels (ADR 0025, `opt::lockstep`): a thread per column runs the
 //! ascending level loop, then the descending one; at each iteration every entry of the
 //! loop computes its level (the iteration less its skew, or plus it going down) under the
-//! guard of its member's points and levels. In C a block of [`COLUMN_BLOCK`] points walks
+//! guard of its member's points and levels. In C a block of `COLUMN_BLOCK` points walks
 //! the levels together, each entry looping over the block's points (unit-stride loads);
 //! scan carries, columns and level windows then hold a value per point of the block.
 
-use super::body::COLUMN_BLOCK;
 use super::*;
 use crate::opt::lockstep::{Entry, Part};
 
@@ -17,11 +16,7 @@ impl<'a> Gen<'a> {
         let st = self.st;
         let cuda = matches!(self.target, Target::Cuda);
         if !cuda {
-            let b = COLUMN_BLOCK;
-            self.open(format!("for (foehn_idx hb = h0; hb < h1; hb += {b})"));
-            self.line(format!(
-                "const foehn_idx hb1 = hb + {b} < h1 ? hb + {b} : h1;"
-            ));
+            self.open_column_blocks();
             self.block_lockstep = true;
         }
         for m in 0..members.len() {
