@@ -76,12 +76,28 @@ fn print_kernels(
 ) -> Result<(f64, f64)> {
     let code = codegen::generate(ir, schedule, Target::Cuda, Sizes::of(grid, levels))?;
     let (mut total, mut moved) = (0.0, 0.0);
-    for (i, (k, name)) in code.kernels.iter().zip(schedule.describe(ir)).enumerate() {
-        let bytes = ir.kernel_bytes(&k.members, grid, levels) as f64;
+    for (i, ((k, plan), name)) in code
+        .kernels
+        .iter()
+        .zip(&schedule.kernels)
+        .zip(schedule.describe(ir))
+        .enumerate()
+    {
+        // A lockstep kernel's columns written going up and read back going down.
+        let columns = match plan.lockstep {
+            true => foehn::opt::lockstep::column_bytes(ir, &k.members, grid, levels),
+            false => 0,
+        };
+        let bytes = (ir.kernel_bytes(&k.members, grid, levels) + columns) as f64;
         let ms = bytes / (gbs * 1e9) * 1e3;
         total += ms;
         moved += bytes;
-        let mut how = if k.per_column {
+        let mut how = if plan.lockstep {
+            format!(
+                "a thread per column (scans), members in lockstep, {:.1} MB through its columns",
+                columns as f64 / 1e6
+            )
+        } else if k.per_column {
             "a thread per column (scans)".to_string()
         } else if k.k_block > 1 {
             format!("k-blocked, {} levels per thread", k.k_block)

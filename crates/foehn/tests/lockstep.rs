@@ -305,3 +305,24 @@ fn a_scan_member_in_lockstep_recomputes_a_coefficient_it_reads_at_two_levels() {
         0x110,
     );
 }
+
+#[test]
+fn the_columns_written_going_up_and_read_going_down_are_counted_as_traffic() {
+    let p = program(Read::Around);
+    let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
+    let k = &schedule.kernels[0];
+    let locals: Vec<&str> = k
+        .locals
+        .iter()
+        .map(|f| opt.field(*f).name.as_str())
+        .collect();
+    assert_eq!(locals, ["a", "c"]);
+    // Per point of `solve` (every cell, 9 levels): the forward sweep's two columns and
+    // the two local temporaries, each written once and read once, 8 bytes a value.
+    let points = (grid.topology.n_cells() * 9) as u64;
+    assert_eq!(
+        foehn::opt::lockstep::column_bytes(&opt, &k.stencils, grid, 9),
+        2 * points * 8 * 4
+    );
+}

@@ -331,3 +331,48 @@ impl Lockstep {
         s
     }
 }
+
+/// The bytes a lockstep kernel computing `stencils` moves through its per-thread columns
+/// on `grid` with `nlev` levels, which the traffic model of `Program::kernel_bytes`
+/// leaves out: with a descending loop, every local temporary and every column of the
+/// forward scan is written going up and read back going down, too far apart for a cache
+/// (a thread's columns of all resident threads; ADR 0025's Nsight figures) — a write and
+/// a read of each per point of the scan member's domain and level. 0 without a
+/// descending loop, or when the kernel does not run in lockstep.
+pub fn column_bytes(p: &Program, stencils: &[usize], grid: &foehn_grid::Grid, nlev: usize) -> u64 {
+    let members: Vec<&Stencil> = stencils.iter().map(|&i| &p.stencils[i]).collect();
+    let Ok(l) = plan(p, &members) else {
+        return 0;
+    };
+    let Some(down) = l.descending.first() else {
+        return 0;
+    };
+    let Ok(Some(d)) = p.active_domain(members[down.member], grid, nlev) else {
+        return 0;
+    };
+    let points = ((d.h.1 - d.h.0) * (d.k.1 - d.k.0)) as u64;
+    let forward: u64 = l
+        .ascending
+        .iter()
+        .filter_map(|e| match e.part {
+            Part::ForwardStep(sid) => match p.node(sid) {
+                Node::Scan { body, .. } => Some(
+                    body.iter()
+                        .map(|&b| match p.ty(b) {
+                            crate::ir::Type::Field(f) => f.dtype.size_bytes() as u64,
+                            crate::ir::Type::Tuple(_) => 8,
+                        })
+                        .sum::<u64>(),
+                ),
+                _ => None,
+            },
+            _ => None,
+        })
+        .sum();
+    let locals: u64 = p
+        .column_locals(stencils)
+        .iter()
+        .map(|&f| p.field(f).ty.dtype.size_bytes() as u64)
+        .sum();
+    2 * points * (forward + locals)
+}
