@@ -147,6 +147,20 @@ fn lockstep_kernels_compute_what_the_program_says_on_every_grid() {
         9,
         0x10d,
     );
+    // Domains read at run time (sizes not fixed at compile time).
+    let opts = OptOptions {
+        fixed_sizes: false,
+        ..lockstep()
+    };
+    let (opt, schedule, _) = optimise_scheduled(&p, &opts);
+    assert!(schedule.kernels[0].lockstep);
+    assert_cpu_agrees(
+        "lockstep, sizes at run time",
+        &p,
+        &[(&opt, &schedule)],
+        9,
+        0x10e,
+    );
     let opts = OptOptions {
         level_windows: false,
         ..lockstep()
