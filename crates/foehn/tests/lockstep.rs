@@ -244,16 +244,8 @@ fn lockstep_kernels_agree_with_the_interpreter_on_the_gpu() {
     };
     let p = program(Read::Around);
     let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
-    for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
-        let args = foehn_testkit::random_args(&p, grid, 9, 0x10e + g as u64);
-        let mut want = args.clone();
-        foehn::runtime::interp::Interpreter
-            .run_ir(&p, grid, &mut want)
-            .unwrap();
-        let mut got = args;
-        cuda.run_scheduled(&opt, &schedule, grid, &mut got).unwrap();
-        foehn_testkit::assert_same_where_defined("lockstep on the GPU", &p, &want, &got);
-    }
+    let run = (&opt, &schedule);
+    foehn_testkit::gpu::assert_gpu_agrees("lockstep on the GPU", &cuda, &p, run, 9, 0x10e);
 }
 
 /// A pointwise coefficient `beta` and a tridiagonal-like solve reading it at two levels

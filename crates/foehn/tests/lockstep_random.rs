@@ -84,20 +84,29 @@ fn program(seed: u64) -> Program {
     .unwrap()
 }
 
+/// `p` optimised with its temporaries kept (every member stays), and its schedule, which
+/// has a lockstep kernel: members reading their own output away from their level keep a
+/// snapshot and may stay out of the group, the rest walk the levels in lockstep.
+fn lockstep_schedule(p: &Program, seed: u64) -> (Program, foehn::ir::Schedule) {
+    let opts = OptOptions {
+        inline: false,
+        ..OptOptions::default()
+    };
+    let (opt, schedule, report) = optimise_scheduled(p, &opts);
+    assert!(
+        schedule.kernels.iter().any(|k| k.lockstep),
+        "seed {seed:#x}: {report}"
+    );
+    (opt, schedule)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
     fn random_lockstep_groups_compute_what_the_program_says(seed in any::<u64>()) {
         let p = program(seed);
-        let opts = OptOptions {
-            inline: false,
-            ..OptOptions::default()
-        };
-        let (opt, schedule, report) = optimise_scheduled(&p, &opts);
-        // Members reading their own output away from their level keep a snapshot and
-        // may stay out of the group; the rest walk the levels in lockstep.
-        prop_assert!(schedule.kernels.iter().any(|k| k.lockstep), "seed {seed:#x}: {report}");
+        let (opt, schedule) = lockstep_schedule(&p, seed);
         assert_cpu_agrees(&format!("seed {seed:#x}"), &p, &[(&opt, &schedule)], NLEV as usize, seed);
     }
 }
@@ -113,29 +122,9 @@ fn random_lockstep_groups_agree_with_the_interpreter_on_the_gpu() {
         .chain((0..10).map(|i| 0x10c5_7e90 + i));
     for seed in seeds {
         let p = program(seed);
-        let opts = OptOptions {
-            inline: false,
-            ..OptOptions::default()
-        };
-        let (opt, schedule, report) = optimise_scheduled(&p, &opts);
-        assert!(
-            schedule.kernels.iter().any(|k| k.lockstep),
-            "seed {seed:#x}: {report}"
-        );
-        for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
-            let args = foehn_testkit::random_args(&p, grid, NLEV as usize, seed + g as u64);
-            let mut want = args.clone();
-            foehn::runtime::interp::Interpreter
-                .run_ir(&p, grid, &mut want)
-                .unwrap();
-            let mut got = args;
-            cuda.run_scheduled(&opt, &schedule, grid, &mut got).unwrap();
-            foehn_testkit::assert_same_where_defined(
-                &format!("seed {seed:#x} on the GPU"),
-                &p,
-                &want,
-                &got,
-            );
-        }
+        let (opt, schedule) = lockstep_schedule(&p, seed);
+        let what = format!("seed {seed:#x} on the GPU");
+        let run = (&opt, &schedule);
+        foehn_testkit::gpu::assert_gpu_agrees(&what, &cuda, &p, run, NLEV as usize, seed);
     }
 }

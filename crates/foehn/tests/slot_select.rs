@@ -11,7 +11,6 @@ use foehn::codegen::{generate, Sizes, Target};
 use foehn::dsl::prelude::*;
 use foehn::ir::{Program, Schedule, SelectHoist};
 use foehn::opt::{optimise_scheduled, OptOptions};
-use foehn::runtime::interp::Interpreter;
 
 mod common;
 use common::assert_cpu_agrees;
@@ -151,18 +150,11 @@ fn selected_slots_agree_with_the_interpreter_on_the_gpu() {
         hoisting(SelectHoist::IndicesAndValues),
     ] {
         let (opt, schedule, _) = optimise_scheduled(&p, &opts);
-        for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
-            // vn of both signs: every edge's upwind cell on one side or the other.
-            let args = foehn_testkit::random_args(&p, grid, 6, 0x520 + g as u64);
-            let mut want = args.clone();
-            Interpreter.run_ir(&p, grid, &mut want).unwrap();
-            let mut got = args;
-            cuda.run_scheduled(&opt, &schedule, grid, &mut got).unwrap();
-            let what = format!(
-                "slot selection on the GPU, hoisting {:?}",
-                opts.select_hoist
-            );
-            foehn_testkit::assert_same_where_defined(&what, &p, &want, &got);
-        }
+        let what = format!(
+            "slot selection on the GPU, hoisting {:?}",
+            opts.select_hoist
+        );
+        // vn of both signs: every edge's upwind cell on one side or the other.
+        foehn_testkit::gpu::assert_gpu_agrees(&what, &cuda, &p, (&opt, &schedule), 6, 0x520);
     }
 }
