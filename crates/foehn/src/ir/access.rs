@@ -100,38 +100,59 @@ impl Program {
         self.staging_connectivity(st).is_some()
     }
 
-    /// Per field read under `roots` (all evaluated at one level), the constant level
-    /// offsets of its reads relative to that level (`KShift`s summed; a horizontal
-    /// shift keeps the level), or `None` where some read is at a data-dependent level
-    /// (under a `KOffset`) or inside a scan's body (a scan's value at a level depends on
-    /// its body at other levels). Scans in `opaque` are not entered: their values are
-    /// read from columns computed elsewhere.
+    /// Every read under `roots` (all evaluated at one level): the field, the read's level
+    /// relative to that level (`KShift`s summed), `None` at a data-dependent level (under
+    /// a `KOffset`) or inside a scan's body (a scan's value at a level depends on its body
+    /// at other levels), and whether it is in the own column (no horizontal shift on the
+    /// way). Scans in `opaque` are not entered: their values are read from columns
+    /// computed elsewhere.
+    pub fn level_reads(&self, roots: &[ExprId], opaque: &BTreeSet<ExprId>) -> BTreeSet<LevelRead> {
+        let mut out = BTreeSet::new();
+        let mut seen: BTreeSet<(ExprId, Option<i32>, bool)> = BTreeSet::new();
+        let mut stack: Vec<(ExprId, Option<i32>, bool)> =
+            roots.iter().map(|&r| (r, Some(0), true)).collect();
+        while let Some((id, off, own)) = stack.pop() {
+            if !seen.insert((id, off, own)) {
+                continue;
+            }
+            match self.node(id) {
+                Node::Field(f) => {
+                    out.insert(LevelRead {
+                        field: *f,
+                        offset: off,
+                        own_column: own,
+                    });
+                }
+                Node::KShift(n, a) => stack.push((*a, off.map(|o| o + n), own)),
+                Node::KOffset(a, o) => stack.extend([(*a, None, own), (*o, off, own)]),
+                Node::Shift(_, a) | Node::Neighbor(_, _, a) => stack.push((*a, off, false)),
+                Node::Scan { .. } if opaque.contains(&id) => {}
+                node @ Node::Scan { .. } => {
+                    stack.extend(node.children().into_iter().map(|c| (c, None, own)))
+                }
+                node => stack.extend(node.children().into_iter().map(|c| (c, off, own))),
+            }
+        }
+        out
+    }
+
+    /// Per field read under `roots`, the constant level offsets of its reads (in any
+    /// column), or `None` where some read is at no constant level ([`Self::level_reads`]).
     pub fn level_offsets(
         &self,
         roots: &[ExprId],
         opaque: &BTreeSet<ExprId>,
     ) -> BTreeMap<FieldId, Option<BTreeSet<i32>>> {
         let mut out: BTreeMap<FieldId, Option<BTreeSet<i32>>> = BTreeMap::new();
-        let mut seen: BTreeSet<(ExprId, Option<i32>)> = BTreeSet::new();
-        let mut stack: Vec<(ExprId, Option<i32>)> = roots.iter().map(|&r| (r, Some(0))).collect();
-        while let Some((id, off)) = stack.pop() {
-            if !seen.insert((id, off)) {
-                continue;
-            }
-            match self.node(id) {
-                Node::Field(f) => match (out.entry(*f).or_insert(Some(BTreeSet::new())), off) {
-                    (Some(set), Some(o)) => {
-                        set.insert(o);
-                    }
-                    (slot, _) => *slot = None,
-                },
-                Node::KShift(n, a) => stack.push((*a, off.map(|o| o + n))),
-                Node::KOffset(a, o) => stack.extend([(*a, None), (*o, off)]),
-                Node::Scan { .. } if opaque.contains(&id) => {}
-                node @ Node::Scan { .. } => {
-                    stack.extend(node.children().into_iter().map(|c| (c, None)))
+        for r in self.level_reads(roots, opaque) {
+            match (
+                out.entry(r.field).or_insert(Some(BTreeSet::new())),
+                r.offset,
+            ) {
+                (Some(set), Some(o)) => {
+                    set.insert(o);
                 }
-                node => stack.extend(node.children().into_iter().map(|c| (c, off))),
+                (slot, _) => *slot = None,
             }
         }
         out
@@ -190,6 +211,17 @@ impl Program {
             .iter()
             .any(|&id| matches!(self.node(id), Node::KOffset(..)))
     }
+}
+
+/// One read of [`Program::level_reads`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LevelRead {
+    /// The field read.
+    pub field: FieldId,
+    /// Its level relative to the evaluated one; `None`: not a constant offset.
+    pub offset: Option<i32>,
+    /// Whether it is in the evaluated point's column.
+    pub own_column: bool,
 }
 
 impl Node {

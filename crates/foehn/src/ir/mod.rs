@@ -36,6 +36,7 @@ pub mod types;
 mod variant;
 pub mod verify;
 
+pub use access::LevelRead;
 pub use domain::{
     end, nlev, start, Bound, BoundBase, Domain, IndexDim, Interval, Region, ResolvedDomain,
 };

@@ -18,31 +18,6 @@ pub(super) struct Window {
     bounds: (String, String, String, String),
 }
 
-/// The own-column reads at constant level offsets under `roots`, per field (scans are
-/// not entered: an entry's roots include the body of the scan it steps; reads at
-/// data-dependent levels are not windowed).
-fn own_reads(p: &Program, roots: &[ExprId]) -> BTreeMap<FieldId, BTreeSet<i64>> {
-    let mut out: BTreeMap<FieldId, BTreeSet<i64>> = BTreeMap::new();
-    let mut seen: BTreeSet<(ExprId, i64, bool)> = BTreeSet::new();
-    let mut stack: Vec<(ExprId, i64, bool)> = roots.iter().map(|&r| (r, 0, true)).collect();
-    while let Some((id, off, own)) = stack.pop() {
-        if !seen.insert((id, off, own)) {
-            continue;
-        }
-        match p.node(id) {
-            Node::Field(f) if own => {
-                out.entry(*f).or_default().insert(off);
-            }
-            Node::KShift(n, a) => stack.push((*a, off + *n as i64, own)),
-            Node::KOffset(_, o) => stack.push((*o, off, own)),
-            Node::Shift(_, a) | Node::Neighbor(_, _, a) => stack.push((*a, off, false)),
-            Node::Scan { .. } => {}
-            node => stack.extend(node.children().into_iter().map(|c| (c, off, own))),
-        }
-    }
-    out
-}
-
 impl<'a> Gen<'a> {
     /// The roots an entry evaluates at its level (the scan member's scans are read from
     /// their columns and carries).
@@ -79,9 +54,21 @@ impl<'a> Gen<'a> {
         let mut reads: BTreeMap<FieldId, Vec<(usize, i64, i64)>> = BTreeMap::new();
         for e in entries {
             let r = if ascending { -e.skew } else { e.skew } as i64;
-            for (f, offs) in own_reads(self.prog, &self.entry_roots(members, e)) {
-                for off in offs {
-                    reads.entry(f).or_default().push((e.member, off, r + off));
+            // The entry's roots include the body of the scan it steps; the scan member's
+            // scans themselves are read from columns and carries.
+            let scans = self
+                .prog
+                .scans(members[e.member].root)
+                .into_iter()
+                .collect();
+            let at_levels = self.prog.level_reads(&self.entry_roots(members, e), &scans);
+            for read in at_levels.into_iter().filter(|r| r.own_column) {
+                if let Some(off) = read.offset {
+                    let off = off as i64;
+                    reads
+                        .entry(read.field)
+                        .or_default()
+                        .push((e.member, off, r + off));
                 }
             }
         }
