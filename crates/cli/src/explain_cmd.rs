@@ -84,15 +84,12 @@ fn print_kernels(
         .enumerate()
     {
         // A lockstep kernel's columns written going up and read back going down.
-        let columns = match plan.lockstep {
-            true => foehn::opt::lockstep::column_bytes(ir, &k.members, grid, levels),
-            false => 0,
-        };
+        let columns = foehn::opt::lockstep::column_bytes(ir, plan, grid, levels);
         let bytes = (ir.kernel_bytes(&k.members, grid, levels) + columns) as f64;
         let ms = bytes / (gbs * 1e9) * 1e3;
         total += ms;
         moved += bytes;
-        let mut how = if plan.lockstep {
+        let mut how = if plan.lockstep.is_some() {
             format!(
                 "a thread per column (scans), members in lockstep, {:.1} MB through its columns",
                 columns as f64 / 1e6

@@ -123,7 +123,7 @@ fn lockstep_kernels_compute_what_the_program_says_on_every_grid() {
     let p = program(Read::Around);
     let (opt, schedule, report) = optimise_scheduled(&p, &lockstep());
     assert_eq!(schedule.kernels.len(), 1, "{report}");
-    assert!(schedule.kernels[0].lockstep, "{report}");
+    assert!(schedule.kernels[0].lockstep.is_some(), "{report}");
     assert!(
         report
             .decisions
@@ -139,7 +139,10 @@ fn lockstep_kernels_compute_what_the_program_says_on_every_grid() {
         ..OptOptions::default()
     };
     let (opt, schedule, report) = optimise_scheduled(&p, &opts);
-    assert!(schedule.kernels.iter().any(|k| k.lockstep), "{report}");
+    assert!(
+        schedule.kernels.iter().any(|k| k.lockstep.is_some()),
+        "{report}"
+    );
     assert_cpu_agrees(
         "lockstep, default passes",
         &p,
@@ -153,7 +156,7 @@ fn lockstep_kernels_compute_what_the_program_says_on_every_grid() {
         ..lockstep()
     };
     let (opt, schedule, _) = optimise_scheduled(&p, &opts);
-    assert!(schedule.kernels[0].lockstep);
+    assert!(schedule.kernels[0].lockstep.is_some());
     assert_cpu_agrees(
         "lockstep, sizes at run time",
         &p,
@@ -209,7 +212,10 @@ fn inputs_read_at_several_levels_are_held_in_level_windows() {
 fn a_read_at_a_data_dependent_level_keeps_the_members_in_order() {
     let p = program(Read::DataDependent);
     let (_, schedule, report) = optimise_scheduled(&p, &lockstep());
-    assert!(schedule.kernels.iter().all(|k| !k.lockstep), "{report}");
+    assert!(
+        schedule.kernels.iter().all(|k| k.lockstep.is_none()),
+        "{report}"
+    );
     let refused = report.decisions.iter().any(|d| {
         matches!(d, Decision::LockstepRefused { reason, .. }
             if reason.to_string().contains("`s`") && reason.to_string().contains("data-dependent"))
@@ -328,7 +334,7 @@ fn the_columns_written_going_up_and_read_going_down_are_counted_as_traffic() {
     // the two local temporaries, each written once and read once, 8 bytes a value.
     let points = (grid.topology.n_cells() * 9) as u64;
     assert_eq!(
-        foehn::opt::lockstep::column_bytes(&opt, &k.stencils, grid, 9),
+        foehn::opt::lockstep::column_bytes(&opt, k, grid, 9),
         2 * points * 8 * 4
     );
 }

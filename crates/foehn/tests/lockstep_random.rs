@@ -94,7 +94,7 @@ fn lockstep_schedule(p: &Program, seed: u64) -> (Program, foehn::ir::Schedule) {
     };
     let (opt, schedule, report) = optimise_scheduled(p, &opts);
     assert!(
-        schedule.kernels.iter().any(|k| k.lockstep),
+        schedule.kernels.iter().any(|k| k.lockstep.is_some()),
         "seed {seed:#x}: {report}"
     );
     (opt, schedule)

@@ -184,7 +184,11 @@ fn the_substep_with_lockstep_solver_kernels_agrees_with_the_chained_references()
         let ir = entry.specialize(&v).unwrap();
         let (_, schedule, report) = foehn::opt::optimise_scheduled(&ir, &opts);
         // Both solvers' column kernels walk their levels in lockstep.
-        let lockstep = schedule.kernels.iter().filter(|k| k.lockstep).count();
+        let lockstep = schedule
+            .kernels
+            .iter()
+            .filter(|k| k.lockstep.is_some())
+            .count();
         assert_eq!(lockstep, 2, "[{v}]: {report}");
         common::check_variant_optimised(&entry, &v, grid, NLEV, TOL, &opts);
     }

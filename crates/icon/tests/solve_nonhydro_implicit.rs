@@ -51,7 +51,7 @@ fn solvers_in_lockstep_column_kernels_match_reference() {
             let ir = entry.specialize(&variant).unwrap();
             let (_, schedule, report) = foehn::opt::optimise_scheduled(&ir, &opts);
             assert!(
-                schedule.kernels.iter().any(|k| k.lockstep),
+                schedule.kernels.iter().any(|k| k.lockstep.is_some()),
                 "{} [{variant}]: {report}",
                 entry.name
             );

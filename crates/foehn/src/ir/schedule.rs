@@ -7,7 +7,7 @@
 //! describe the CUDA kernels; the C target runs every kernel as a loop nest over its
 //! points and has no use for them, so one schedule serves both targets.
 
-use super::{FieldId, Program, Role};
+use super::{ExprId, FieldId, Program, Role};
 use std::collections::BTreeSet;
 
 /// What a k-blocked CUDA kernel hoists for both slots of a slot selection (ADR 0024).
@@ -22,6 +22,39 @@ pub enum SelectHoist {
     /// gradient weights, the edge's per-slot geometry), at the cost of their registers
     /// for the whole level loop.
     IndicesAndValues,
+}
+
+/// What an entry of a phase computes at its level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LockstepPart {
+    /// The member's outputs.
+    Outputs,
+    /// One step of the scan member's forward scan (its columns are stored).
+    ForwardStep(ExprId),
+    /// One step of the scan member's last scan, then its outputs from the carries.
+    StepAndOutputs(ExprId),
+}
+
+/// One entry of a phase: a member (index into the kernel's members), what it computes,
+/// and how many levels it lags the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LockstepEntry {
+    /// Index into the kernel's members.
+    pub member: usize,
+    /// What it computes.
+    pub part: LockstepPart,
+    /// Levels it lags the loop's level (behind in the loop's direction).
+    pub skew: i32,
+}
+
+/// The two level loops of a lockstep column kernel (ADR 0025; chosen by
+/// `opt::lockstep`): entries with the levels they lag.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Hash, PartialOrd, Ord)]
+pub struct Lockstep {
+    /// The ascending loop's entries, in order.
+    pub ascending: Vec<LockstepEntry>,
+    /// The descending loop's entries, in order.
+    pub descending: Vec<LockstepEntry>,
 }
 
 /// One kernel: the stencils it computes at each of its points, in program order, and
@@ -69,9 +102,9 @@ pub struct KernelPlan {
     /// Temporaries a column kernel keeps in per-thread column arrays instead of memory
     /// (a subset of [`Program::column_locals`]; empty for other kernels).
     pub locals: BTreeSet<FieldId>,
-    /// A column kernel whose members walk the levels together (`opt::lockstep`)
-    /// instead of one after another.
-    pub lockstep: bool,
+    /// A column kernel whose members walk the levels together, in these loops
+    /// (`opt::lockstep`), instead of one after another.
+    pub lockstep: Option<Lockstep>,
     /// With `lockstep`: input fields its loops read at several levels around the loop's
     /// level are held in registers, a level loaded per iteration (see
     /// `codegen::c::window`).
@@ -96,7 +129,7 @@ impl KernelPlan {
             stage: false,
             snapshots,
             locals: BTreeSet::new(),
-            lockstep: false,
+            lockstep: None,
             level_windows: false,
         }
     }

@@ -27,37 +27,7 @@ use crate::ir::{ExprId, FieldId, Node, Program, ScanDir, Stencil};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-/// What an entry of a phase computes at its level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
-    /// The member's outputs.
-    Outputs,
-    /// One step of the scan member's forward scan (its columns are stored).
-    ForwardStep(ExprId),
-    /// One step of the scan member's last scan, then its outputs from the carries.
-    StepAndOutputs(ExprId),
-}
-
-/// One entry of a phase: a member (index into the kernel's members), what it computes,
-/// and how many levels it lags the loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Entry {
-    /// Index into the kernel's members.
-    pub member: usize,
-    /// What it computes.
-    pub part: Part,
-    /// Levels it lags the loop's level (behind in the loop's direction).
-    pub skew: i32,
-}
-
-/// The two level loops of a lockstep column kernel.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Lockstep {
-    /// The ascending loop's entries, in order.
-    pub ascending: Vec<Entry>,
-    /// The descending loop's entries, in order.
-    pub descending: Vec<Entry>,
-}
+pub use crate::ir::{Lockstep, LockstepEntry as Entry, LockstepPart as Part};
 
 /// Why a column kernel keeps its members one after another.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -291,12 +261,12 @@ pub fn choose(
         let kernel = p.kernel_name(&plan.stencils);
         match self::plan(p, &members) {
             Ok(l) => {
-                plan.lockstep = true;
-                plan.level_windows = level_windows;
                 report.decisions.push(super::Decision::Lockstep {
                     kernel,
                     loops: l.describe(&members),
                 });
+                plan.lockstep = Some(l);
+                plan.level_windows = level_windows;
             }
             Err(reason) => {
                 report
@@ -332,45 +302,46 @@ impl Lockstep {
     }
 }
 
-/// The bytes a lockstep kernel computing `stencils` moves through its per-thread columns
+/// The bytes the lockstep kernel `kernel` moves through its per-thread columns
 /// on `grid` with `nlev` levels, which the traffic model of `Program::kernel_bytes`
 /// leaves out: with a descending loop, every local temporary and every column of the
 /// forward scan is written going up and read back going down, too far apart for a cache
 /// (a thread's columns of all resident threads; ADR 0025's Nsight figures) — a write and
 /// a read of each per point of the scan member's domain and level. 0 without a
 /// descending loop, or when the kernel does not run in lockstep.
-pub fn column_bytes(p: &Program, stencils: &[usize], grid: &foehn_grid::Grid, nlev: usize) -> u64 {
-    let members: Vec<&Stencil> = stencils.iter().map(|&i| &p.stencils[i]).collect();
-    let Ok(l) = plan(p, &members) else {
+pub fn column_bytes(
+    p: &Program,
+    kernel: &crate::ir::KernelPlan,
+    grid: &foehn_grid::Grid,
+    nlev: usize,
+) -> u64 {
+    let Some(down) = kernel.lockstep.as_ref().and_then(|l| l.descending.first()) else {
         return 0;
     };
-    let Some(down) = l.descending.first() else {
-        return 0;
-    };
-    let Ok(Some(d)) = p.active_domain(members[down.member], grid, nlev) else {
+    let scan_member = &p.stencils[kernel.stencils[down.member]];
+    let Ok(Some(d)) = p.active_domain(scan_member, grid, nlev) else {
         return 0;
     };
     let points = ((d.h.1 - d.h.0) * (d.k.1 - d.k.0)) as u64;
-    let forward: u64 = l
-        .ascending
+    // A carry's bytes (a scan's body values are fields' elements).
+    let value_bytes = |b: ExprId| match p.ty(b) {
+        crate::ir::Type::Field(f) => f.dtype.size_bytes() as u64,
+        crate::ir::Type::Tuple(_) => 8,
+    };
+    let forward: u64 = kernel
+        .lockstep
         .iter()
+        .flat_map(|l| &l.ascending)
         .filter_map(|e| match e.part {
             Part::ForwardStep(sid) => match p.node(sid) {
-                Node::Scan { body, .. } => Some(
-                    body.iter()
-                        .map(|&b| match p.ty(b) {
-                            crate::ir::Type::Field(f) => f.dtype.size_bytes() as u64,
-                            crate::ir::Type::Tuple(_) => 8,
-                        })
-                        .sum::<u64>(),
-                ),
+                Node::Scan { body, .. } => Some(body.iter().map(|&b| value_bytes(b)).sum::<u64>()),
                 _ => None,
             },
             _ => None,
         })
         .sum();
-    let locals: u64 = p
-        .column_locals(stencils)
+    let locals: u64 = kernel
+        .locals
         .iter()
         .map(|&f| p.field(f).ty.dtype.size_bytes() as u64)
         .sum();

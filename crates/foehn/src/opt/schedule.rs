@@ -68,7 +68,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         slot_select: opts.slot_select,
         select_hoist: opts.select_hoist,
         stage,
-        lockstep: false,
+        lockstep: None,
         level_windows: false,
     };
     set_launch(p, &mut plan, k_block, None, unroll, opts.k_major);

@@ -42,8 +42,8 @@ impl<'a> Gen<'a> {
             self.check_local_columns();
             if members.len() == 1 {
                 self.column_body(&scans)?;
-            } else if self.lockstep {
-                self.column_lockstep(members)?;
+            } else if let Some(plan) = self.lockstep.clone() {
+                self.column_lockstep(members, &plan)?;
             } else {
                 self.column_members(members)?;
             }

@@ -6,13 +6,15 @@
 //! scan carries, columns and level windows then hold a value per point of the block.
 
 use super::*;
-use crate::opt::lockstep::{Entry, Part};
+use crate::ir::{Lockstep, LockstepEntry as Entry, LockstepPart as Part};
 
 impl<'a> Gen<'a> {
-    /// The body of a lockstep column kernel computing `members`.
-    pub(super) fn column_lockstep(&mut self, members: &[&'a Stencil]) -> Result<(), CodegenError> {
-        let plan =
-            crate::opt::lockstep::plan(self.prog, members).map_err(|r| self.err(r.to_string()))?;
+    /// The body of a lockstep column kernel computing `members` in the loops of `plan`.
+    pub(super) fn column_lockstep(
+        &mut self,
+        members: &[&'a Stencil],
+        plan: &Lockstep,
+    ) -> Result<(), CodegenError> {
         let st = self.st;
         let cuda = matches!(self.target, Target::Cuda);
         if !cuda {

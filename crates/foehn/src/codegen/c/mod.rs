@@ -211,7 +211,7 @@ pub fn generate(
         let per_column = prog.is_column_kernel(&plan.stencils);
         g.local = plan.locals.clone();
         g.slot_select = plan.slot_select;
-        g.lockstep = plan.lockstep;
+        g.lockstep = plan.lockstep.clone();
         g.level_windows = plan.level_windows;
         if cuda {
             if plan.stage {
@@ -480,8 +480,9 @@ struct Gen<'a> {
     /// The C names of the first and end level of the scans being emitted (the
     /// member's levels in a column kernel of several members).
     col_range: (String, String),
-    /// A column kernel of several members runs them in lockstep (`KernelPlan::lockstep`).
-    lockstep: bool,
+    /// A column kernel of several members runs them in these lockstep loops
+    /// (`KernelPlan::lockstep`).
+    lockstep: Option<crate::ir::Lockstep>,
     /// With `lockstep`: input fields read at several levels are held in level windows
     /// (`KernelPlan::level_windows`).
     level_windows: bool,
@@ -526,7 +527,7 @@ impl<'a> Gen<'a> {
             fixed_domains: None,
             local: BTreeSet::new(),
             col_range: ("k0".into(), "k1".into()),
-            lockstep: false,
+            lockstep: None,
             level_windows: false,
             window: BTreeMap::new(),
             entry_at: None,

@@ -7,7 +7,7 @@
 //! read; the reads keep their level checks.
 
 use super::*;
-use crate::opt::lockstep::{Entry, Part};
+use crate::ir::{LockstepEntry as Entry, LockstepPart as Part};
 
 /// One field's window: levels `i + cmin ..= i + cmax` of loop iteration `i`.
 pub(super) struct Window {
