@@ -10,12 +10,7 @@ impl<'a> Gen<'a> {
     pub(super) fn kernel_body(&mut self, members: &[&'a Stencil]) -> Result<String, CodegenError> {
         let st = self.st;
         let has_k = st.vertical.is_some();
-        let scans: Vec<ExprId> = self
-            .prog
-            .reachable(st.root)
-            .into_iter()
-            .filter(|&id| matches!(self.prog.node(id), Node::Scan { .. }))
-            .collect();
+        let scans = self.prog.scans(st.root);
         let cuda = matches!(self.target, Target::Cuda);
         if cuda {
             if self.k_major {
@@ -237,12 +232,7 @@ impl<'a> Gen<'a> {
             self.st = member;
             self.line(format!("/* stencil `{}` */", member.name));
             let [d0, d1, d2, d3] = [0, 1, 2, 3].map(|i| self.dom_bound(4 * m + i));
-            let scans: Vec<ExprId> = self
-                .prog
-                .reachable(member.root)
-                .into_iter()
-                .filter(|&id| matches!(self.prog.node(id), Node::Scan { .. }))
-                .collect();
+            let scans = self.prog.scans(member.root);
             let has_k = member.vertical.is_some();
             if !has_k && !scans.is_empty() {
                 return Err(self.err("a scan in a stencil without levels"));
