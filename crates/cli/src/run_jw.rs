@@ -248,7 +248,8 @@ pub fn run(a: JwArgs) -> Result<()> {
     let start = Instant::now();
     let mut timers = Timers::new();
     // Every part of the cold start has a timer of its own (the device's covers the
-    // CUDA context, the kernels' compilation or cache loads and the state's upload).
+    // CUDA context and the state's upload); the kernels are compiled (or loaded from
+    // the cache) when first called, in the first step.
     let grid = timers.time("initialisation: grid", || {
         grid_load::load(&s.config.run.grid)
     })?;
@@ -354,8 +355,12 @@ pub fn run(a: JwArgs) -> Result<()> {
     }
     let progress = RunProgress::new(s.steps, s.dtime);
     let mut max_cfl = 0.0f64;
+    let mut cold_start_s = None;
     for step in resumed + 1..=s.steps {
         let summary = dycore.step()?;
+        // What the issue calls the cold start: from the run's start (the arguments
+        // read) to the end of its first step, everything it needed on the way.
+        cold_start_s.get_or_insert_with(|| start.elapsed().as_secs_f64());
         max_cfl = max_cfl.max(summary.max_vertical_cfl);
         progress.set_step(step);
         if let (Some(out), Some(every)) = (&output, s.output_every) {
@@ -385,6 +390,9 @@ pub fn run(a: JwArgs) -> Result<()> {
         dycore.time() / 86_400.0
     );
     println!("{}", series.summary());
+    if let Some(c) = cold_start_s {
+        println!("cold start: {c:.1} s from the run's start to the end of its first step");
+    }
     if let Some(out) = &output {
         let map = out.map_path();
         let snapshot = snapshot(&fields, &mut dycore)?;
@@ -402,6 +410,7 @@ pub fn run(a: JwArgs) -> Result<()> {
             substeps: s.config.run.ndyn_substeps,
             wall_s: run_s,
             simulated_s: dycore.time(),
+            cold_start_s,
         };
         let programs = foehn_metrics::snapshot();
         let components = timers.clone();
@@ -489,10 +498,12 @@ enum Integrator<'a> {
     Gpu {
         /// The loop on the device.
         dycore: Box<DeviceDycore<'a>>,
-        /// The state as last downloaded (boxed: the variants stay of a size).
+        /// The state as last downloaded (boxed: the variants stay of a size): its
+        /// current prognostic state for output and the series, the whole state at
+        /// checkpoints.
         host: Box<SolveNonhydroState>,
-        /// The steps done when `host` was downloaded: the output and the series of one
-        /// step share one download.
+        /// The steps done when `host`'s current prognostic state was downloaded: the
+        /// output and the series of one step share one download.
         downloaded: Option<u64>,
     },
 }
@@ -541,7 +552,7 @@ impl Integrator<'_> {
             } => {
                 let steps = dycore.clock().steps_done();
                 if *downloaded != Some(steps) {
-                    dycore.download(host)?;
+                    dycore.download_current(host)?;
                     *downloaded = Some(steps);
                 }
                 &host.current

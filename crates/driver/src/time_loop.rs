@@ -374,6 +374,12 @@ impl<'a> DeviceDycore<'a> {
         self.dev.download(state)
     }
 
+    /// Waits and copies only the current prognostic state (as the slots point now)
+    /// into `state.current`; the rest of `state` is left as it was.
+    pub fn download_current(&self, state: &mut SolveNonhydroState) -> Result<()> {
+        self.dev.download_current(state)
+    }
+
     /// The device state.
     pub fn device_state(&self) -> &DeviceSolveNonhydroState<'a> {
         &self.dev

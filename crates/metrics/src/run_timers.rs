@@ -47,6 +47,9 @@ pub struct RunInfo {
     pub wall_s: f64,
     /// Simulated time, s.
     pub simulated_s: f64,
+    /// From the run's start to the end of its first step, s (none without a step).
+    #[serde(default)]
+    pub cold_start_s: Option<f64>,
 }
 
 /// One component timer as written: its name and the seconds of every call.

@@ -67,6 +67,7 @@ fn run_timers() -> RunTimers {
             substeps: 5,
             wall_s: 1.5,
             simulated_s: 600.0,
+            cold_start_s: Some(2.5),
         },
     }
 }

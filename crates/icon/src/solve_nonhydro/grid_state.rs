@@ -15,6 +15,7 @@ use crate::common::state::{FieldGroup, PrognosticState};
 use crate::fields::static_fields::{GridFields, GridFieldsError};
 use foehn::dsl::prelude::*;
 use foehn::runtime::field::Field;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// The constant slots whose [`GridFields`] name differs (slot, field): ICON4Py's
@@ -98,15 +99,23 @@ pub fn grid_state(
     prognostic: &PrognosticState,
 ) -> Result<SolveNonhydroState, GridFieldsError> {
     let (grid, nlev) = (fields.grid(), fields.nlev());
-    let mut named: BTreeMap<String, Field> = BTreeMap::new();
-    for slot in constant_slots() {
-        named.insert(slot.to_string(), fields.field(field_name(slot))?);
-    }
-    for slots in [CURRENT, NEXT] {
-        for (slot, field) in slots.iter().zip(prognostic.fields()) {
-            named.insert(slot.to_string(), field.clone());
-        }
-    }
+    // The constant fields are laid out one per thread: at R2B6 they are gigabytes,
+    // built at the speed of first-touched pages.
+    let slots: Vec<&str> = constant_slots().collect();
+    let mut named: BTreeMap<String, Field> = slots
+        .par_iter()
+        .map(|slot| Ok((slot.to_string(), fields.field(field_name(slot))?)))
+        .collect::<Result<_, GridFieldsError>>()?;
+    // Both time levels start as copies of `prognostic`, cloned on all threads too.
+    let pairs: Vec<(&str, &Field)> = [CURRENT, NEXT]
+        .iter()
+        .flat_map(|slots| slots.iter().copied().zip(prognostic.fields()))
+        .collect();
+    named.par_extend(
+        pairs
+            .into_par_iter()
+            .map(|(slot, field)| (slot.to_string(), field.clone())),
+    );
     for slot in DiagnosticStateNonHydro::NAMES
         .iter()
         .chain(PrepAdvection::NAMES)

@@ -561,16 +561,34 @@ impl<'c> DeviceSolveNonhydroState<'c> {
     /// Waits, checks, and copies every uploaded slot (as the slots point now) and the
     /// CFL maximum into `state`.
     pub fn download(&self, state: &mut SolveNonhydroState) -> Result<()> {
+        self.download_slots(state, SolveNonhydroState::names())?;
+        state.max_vertical_cfl = self.max_vertical_cfl()?;
+        Ok(())
+    }
+
+    /// Waits, checks, and copies only the current prognostic state (the five
+    /// `current_*` slots, as they point now) into `state.current`: what output and a
+    /// run's series read, a few percent of [`download`](Self::download)'s bytes (which
+    /// also copies the constant fields and every intermediate).
+    pub fn download_current(&self, state: &mut SolveNonhydroState) -> Result<()> {
+        self.download_slots(state, CURRENT.into_iter())
+    }
+
+    /// Waits, checks, and copies the uploaded slots among `names` into `state`.
+    fn download_slots<'n>(
+        &self,
+        state: &mut SolveNonhydroState,
+        names: impl Iterator<Item = &'n str>,
+    ) -> Result<()> {
         self.finish()?;
         let gpu = self.cuda.gpu();
-        for name in SolveNonhydroState::names() {
+        for name in names {
             let Some(held) = self.slots.get(self.parity.buffer(name)) else {
                 continue;
             };
             let field = state.field_mut(name).expect("a slot");
             held.download(gpu, name, field)?;
         }
-        state.max_vertical_cfl = self.max_vertical_cfl()?;
         Ok(())
     }
 
