@@ -18,6 +18,7 @@ use foehn::ir::layout::indices_fit;
 use foehn::ir::{self, FieldType, Scalar};
 use foehn::runtime::cuda::{Bound, CudaBackend, CudaCompiled, DeviceArgs};
 use foehn::runtime::field::{Args, Field};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -111,8 +112,11 @@ impl<'a> CudaPrograms<'a> {
         let plan = core.plan();
         let kinds = (0..plan.kinds())
             .map(|kind| {
+                // Each segment's programs compiled on all threads (NVRTC or cache loads).
                 let compile = |steps| {
                     calls(steps)
+                        .collect::<Vec<_>>()
+                        .into_par_iter()
                         .map(|c| {
                             // 32-bit indices only where every field of this grid fits them.
                             let mut schedule = c.schedule.clone();

@@ -71,6 +71,7 @@ use foehn::runtime::field::Field;
 use foehn_gpu::DevicePtr;
 use slots::{gpu_err, SlotBuffer};
 use std::collections::{BTreeMap, HashMap};
+use rayon::prelude::*;
 use std::sync::Arc;
 
 /// The two slots of the normal-wind tendency (predictor, corrector).
@@ -316,7 +317,28 @@ impl<'c> DeviceSolveNonhydroState<'c> {
         let (grid, nlev) = (core.grid(), core.nlev());
         let cuda = self.cuda;
         let mut arguments: BTreeMap<String, Argument> = BTreeMap::new();
-        let mut compiled = Vec::new();
+        // The kind's programs compiled on all threads (NVRTC, or loads from the cache)
+        // before they are bound one by one, in the order of their calls: a cold run's
+        // first step binds several kinds of a dozen programs each.
+        let calls: Vec<_> = core
+            .plan()
+            .segments(kind)
+            .iter()
+            .flatten()
+            .filter_map(|step| match step {
+                Step::Call(c) => Some(c),
+                Step::Exchange(_) => None,
+            })
+            .collect();
+        let compiled: Vec<Arc<CudaCompiled>> = calls
+            .par_iter()
+            .map(|c| {
+                let mut schedule = c.schedule.clone();
+                schedule.idx32 &= indices_fit(c.program(), grid, nlev);
+                cuda.compile(c.program(), &schedule, Sizes::of(grid, nlev))
+            })
+            .collect::<Result<_>>()?;
+        let mut next_call = 0;
         // Per segment: the programs to bind (arguments renamed where narrowed) or the
         // exchange points.
         let mut prepared: Vec<Vec<Result<(ir::Program, usize), &Exchange>>> = Vec::new();
@@ -331,9 +353,6 @@ impl<'c> DeviceSolveNonhydroState<'c> {
                     }
                 };
                 let program = c.program();
-                let mut schedule = c.schedule.clone();
-                schedule.idx32 &= indices_fit(program, grid, nlev);
-                compiled.push(cuda.compile(program, &schedule, Sizes::of(grid, nlev))?);
                 let mut bound = program.clone();
                 for d in bound.fields.iter_mut().filter(|d| d.role != Role::Temp) {
                     let buffer = self.parity.buffer(&d.name);
@@ -343,7 +362,8 @@ impl<'c> DeviceSolveNonhydroState<'c> {
                     d.name = name.clone();
                     arguments.insert(name, arg);
                 }
-                steps.push(Ok((bound, compiled.len() - 1)));
+                steps.push(Ok((bound, next_call)));
+                next_call += 1;
             }
             prepared.push(steps);
         }
