@@ -105,7 +105,7 @@ pub fn parts<'a>(
         .with_engine(engine)
         .with_schedule(spec.schedule)?;
     let diffusion_state =
-        diffusion_state::grid_state(fields, &spec.diffusion, 0).map_err(|e| fail(&e))?;
+        diffusion_state::constant_state(fields, &spec.diffusion).map_err(|e| fail(&e))?;
     Ok(JwParts {
         state,
         solver,

@@ -11,7 +11,9 @@ use crate::diffusion::component::state::{
 use crate::diffusion::config::DiffusionConfig;
 use crate::diffusion::inputs::apply_diffusion_to_theta_and_exner as theta_inputs;
 use crate::diffusion::stencils::apply_diffusion_to_theta_and_exner as theta_program;
-use crate::fields::static_fields::{GridFields, GridFieldsError};
+use crate::fields::static_fields::{
+    synthetic_prognostics, GridFields, GridFieldsError, PROGNOSTIC_NOISE,
+};
 use crate::fields::vertical::VerticalGrid;
 use foehn::dsl::prelude::*;
 use foehn::runtime::field::Field;
@@ -31,13 +33,51 @@ pub fn grid_state(
     config: &DiffusionConfig,
     seed: u64,
 ) -> Result<DiffusionState, GridFieldsError> {
+    let mut f = fields.fields(constant_names())?;
+    f.extend(synthetic_prognostics(fields, PROGNOSTIC_NOISE, seed));
+    state_with(fields, config, f)
+}
+
+/// [`grid_state`] for a run whose prognostic state is another component's (the JW run:
+/// during a call the diffusion reads and writes the solver's fields): the prognostic
+/// fields are zero, allocated but never written (the synthetic ones would cost a
+/// second of the run's start at R2B6 for nothing).
+pub fn constant_state(
+    fields: &GridFields,
+    config: &DiffusionConfig,
+) -> Result<DiffusionState, GridFieldsError> {
     let (grid, nlev) = (fields.grid(), fields.nlev());
-    let constant = DiffusionInterpolationState::NAMES
+    let mut f = fields.fields(constant_names())?;
+    for (name, dims) in [
+        ("vn", (EDGE, K)),
+        ("w", (CELL, KHALF)),
+        ("rho", (CELL, K)),
+        ("exner", (CELL, K)),
+        ("theta_v", (CELL, K)),
+    ] {
+        f.insert(name.to_string(), Field::zeros(grid, nlev, dims, F64));
+    }
+    state_with(fields, config, f)
+}
+
+/// The constant fields' names of a diffusion state.
+fn constant_names() -> impl Iterator<Item = &'static str> {
+    DiffusionInterpolationState::NAMES
         .iter()
         .chain(DiffusionMetricState::NAMES)
         .chain(EdgeParams::NAMES)
-        .chain(CellParams::NAMES);
-    let mut f = fields.state_fields(constant.copied(), seed)?;
+        .chain(CellParams::NAMES)
+        .copied()
+}
+
+/// The diffusion state of the fields `f` (constant and prognostic, by name) with the
+/// diagnostic outputs zero, `zd_diffcoef` zero when `!config.apply_zdiffusion_t`.
+fn state_with(
+    fields: &GridFields,
+    config: &DiffusionConfig,
+    mut f: BTreeMap<String, Field>,
+) -> Result<DiffusionState, GridFieldsError> {
+    let (grid, nlev) = (fields.grid(), fields.nlev());
     if !config.apply_zdiffusion_t {
         f.insert(
             "zd_diffcoef".into(),
