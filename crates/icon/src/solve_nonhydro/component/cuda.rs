@@ -69,9 +69,9 @@ use foehn::ir::{self, DType, FieldType, Role, Scalar};
 use foehn::runtime::cuda::{Bound, CudaBackend, CudaCompiled, DeviceArgs};
 use foehn::runtime::field::Field;
 use foehn_gpu::DevicePtr;
+use rayon::prelude::*;
 use slots::{gpu_err, SlotBuffer};
 use std::collections::{BTreeMap, HashMap};
-use rayon::prelude::*;
 use std::sync::Arc;
 
 /// The two slots of the normal-wind tendency (predictor, corrector).
