@@ -44,7 +44,8 @@ pub struct BenchArgs {
     /// k-block measured per kernel on the GPU; persisted in the cache). Ablations:
     /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
-    /// unrolled); opt-in passes:
+    /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels);
+    /// opt-in passes:
     /// `optimised/with-selecthoistindices` (under slot selection
     /// only the indices of both slots hoisted, not their values) (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
@@ -392,6 +393,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let mut load_factor = a.inline_load_factor;
             let mut max_cost = None;
             let mut unroll = None;
+            let mut lockreg = None;
             for p in parts {
                 if let Some(x) = p.strip_prefix("without-") {
                     passes.push(x.to_string());
@@ -401,11 +403,13 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     load_factor = Some(f);
                 } else if let Some(u) = numbered(p, "unroll")? {
                     unroll = Some(u);
+                } else if let Some(r) = numbered(p, "lockreg")? {
+                    lockreg = Some(r);
                 } else if let Some(c) = numbered(p, "cost")? {
                     max_cost = Some(c);
                 } else {
                     bail!(
-                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N> or unroll<N>"
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N>, unroll<N> or lockreg<N>"
                     );
                 }
             }
@@ -423,6 +427,10 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             if let Some(u) = unroll {
                 opts.unroll = u;
                 label.push(format!("unroll{u}"));
+            }
+            if let Some(r) = lockreg {
+                opts.lockstep_registers = Some(r);
+                label.push(format!("lockreg{r}"));
             }
             let (opt, tune) = match base {
                 "unfused" => (None, false),

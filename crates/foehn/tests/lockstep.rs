@@ -224,6 +224,27 @@ fn a_read_at_a_data_dependent_level_keeps_the_members_in_order() {
 }
 
 #[test]
+fn a_register_cap_reaches_the_lockstep_kernels_signature_on_the_gpu_only() {
+    let p = program(Read::Around);
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
+    let source = |opts: &OptOptions, target| {
+        let (opt, schedule, _) = optimise_scheduled(&p, opts);
+        generate(&opt, &schedule, target, Sizes::of(grid, 9))
+            .unwrap()
+            .source
+    };
+    let capped = OptOptions {
+        lockstep_registers: Some(64),
+        ..lockstep()
+    };
+    assert!(
+        source(&capped, Target::Cuda).contains("__global__ void __maxnreg__(64) foehn_kernel_0(")
+    );
+    assert!(!source(&capped, Target::C).contains("__maxnreg__"));
+    assert!(!source(&lockstep(), Target::Cuda).contains("__maxnreg__"));
+}
+
+#[test]
 fn generated_lockstep_code_is_deterministic_and_has_two_level_loops() {
     let p = program(Read::Around);
     let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());

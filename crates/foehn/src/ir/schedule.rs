@@ -109,6 +109,9 @@ pub struct KernelPlan {
     /// level are held in registers, a level loaded per iteration (see
     /// `codegen::c::window`).
     pub level_windows: bool,
+    /// A cap on the registers of a GPU thread (`__maxnreg__`), trading spills for
+    /// occupancy; none: the compiler's choice.
+    pub max_registers: Option<u32>,
 }
 
 impl KernelPlan {
@@ -131,6 +134,7 @@ impl KernelPlan {
             locals: BTreeSet::new(),
             lockstep: None,
             level_windows: false,
+            max_registers: None,
         }
     }
 

@@ -250,7 +250,7 @@ fn skews(
 pub fn choose(
     p: &Program,
     schedule: &mut crate::ir::Schedule,
-    level_windows: bool,
+    opts: &super::OptOptions,
     report: &mut super::OptReport,
 ) {
     for plan in &mut schedule.kernels {
@@ -266,7 +266,8 @@ pub fn choose(
                     loops: l.describe(&members),
                 });
                 plan.lockstep = Some(l);
-                plan.level_windows = level_windows;
+                plan.level_windows = opts.level_windows;
+                plan.max_registers = opts.lockstep_registers;
             }
             Err(reason) => {
                 report

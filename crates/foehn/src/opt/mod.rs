@@ -109,6 +109,10 @@ pub struct OptOptions {
     /// With `lockstep`: level windows (registers) for input fields read at several
     /// levels (see [`crate::ir::KernelPlan::level_windows`]).
     pub level_windows: bool,
+    /// A register cap for lockstep kernels on the GPU
+    /// ([`crate::ir::KernelPlan::max_registers`]); none by default (an ablation,
+    /// `optimised/lockreg<N>` in bench).
+    pub lockstep_registers: Option<u32>,
 }
 
 impl Default for OptOptions {
@@ -145,6 +149,7 @@ impl Default for OptOptions {
             column_locals: true,
             lockstep: true,
             level_windows: true,
+            lockstep_registers: None,
         }
     }
 }
@@ -176,6 +181,7 @@ impl OptOptions {
             column_locals: false,
             lockstep: false,
             level_windows: false,
+            lockstep_registers: None,
         }
     }
 }
@@ -239,7 +245,7 @@ pub fn optimise_scheduled(program: &Program, opts: &OptOptions) -> (Program, Sch
         let groups = fuse::fuse(&p, opts.fuse_clipped, &columns, &mut report);
         let mut schedule = schedule::resolve(&p, groups, opts);
         if opts.lockstep {
-            lockstep::choose(&p, &mut schedule, opts.level_windows, &mut report);
+            lockstep::choose(&p, &mut schedule, opts, &mut report);
         }
         schedule
     } else {

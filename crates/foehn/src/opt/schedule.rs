@@ -70,6 +70,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         stage,
         lockstep: None,
         level_windows: false,
+        max_registers: None,
     };
     set_launch(p, &mut plan, k_block, None, unroll, opts.k_major);
     plan

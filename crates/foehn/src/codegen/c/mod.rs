@@ -261,7 +261,9 @@ pub fn generate(
             ),
             Target::Cuda => writeln!(
                 functions,
-                "extern \"C\" __global__ void {symbol}(const foehn_ctx ctx_v, int64_t h0, int64_t h1, int64_t k0, int64_t k1) {{\n    const foehn_ctx* ctx = &ctx_v;"
+                "extern \"C\" __global__ void {}{symbol}(const foehn_ctx ctx_v, int64_t h0, int64_t h1, int64_t k0, int64_t k1) {{\n    const foehn_ctx* ctx = &ctx_v;",
+                plan.max_registers
+                    .map_or(String::new(), |n| format!("__maxnreg__({n}) "))
             ),
         }
         .unwrap();
