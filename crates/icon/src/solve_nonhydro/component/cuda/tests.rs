@@ -1,7 +1,8 @@
 //! The device state's binding plan without a device: every argument of a substep's
 //! programs names an uploaded slot, as the parity points it, or a view into one.
 
-use super::{argument, Argument, Parity};
+use super::bind::{argument, Argument};
+use super::Parity;
 use crate::common::cuda::declarations;
 use crate::fields::vertical::{VerticalConfig, VerticalGrid};
 use crate::solve_nonhydro::component::inputs::random_state;
