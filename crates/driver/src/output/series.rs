@@ -210,9 +210,9 @@ impl<'f, 'g> RunSeries<'f, 'g> {
         csv: Option<&Path>,
     ) -> Result<Self, OutputError> {
         let bands = ZonalBands::new(fields.grid());
-        let s = StateColumns::of(fields, state)?;
-        let initial = winds(&bands, &s)?;
+        let mut s = StateColumns::of(fields, state)?;
         let budget = Budget::with_wind(fields, state, &s.u, &s.v)?;
+        let initial = winds(&bands, s.take_u())?;
         let measures = Some(measures(fields, &s, &initial, &initial)?);
         let first = Record {
             step,
@@ -269,9 +269,9 @@ impl<'f, 'g> RunSeries<'f, 'g> {
         let (budget, measures) = match kind {
             RecordKind::Budget => (Budget::of(self.fields, state)?, None),
             RecordKind::Full => {
-                let s = StateColumns::of(self.fields, state)?;
-                let now = winds(&self.bands, &s)?;
+                let mut s = StateColumns::of(self.fields, state)?;
                 let budget = Budget::with_wind(self.fields, state, &s.u, &s.v)?;
+                let now = winds(&self.bands, s.take_u())?;
                 (
                     budget,
                     Some(measures(self.fields, &s, &now, &self.initial)?),
@@ -359,15 +359,13 @@ impl<'f, 'g> RunSeries<'f, 'g> {
     }
 }
 
-/// `u` and its zonal mean.
-fn winds(bands: &ZonalBands, s: &StateColumns) -> Result<Winds, OutputError> {
+/// `u` (taken, not copied: a record's `u` is hundreds of megabytes at R2B6) and its
+/// zonal mean.
+fn winds(bands: &ZonalBands, u: Columns) -> Result<Winds, OutputError> {
     let ubar = bands
-        .zonal_mean(&s.u)
+        .zonal_mean(&u)
         .ok_or_else(|| OutputError::Shape("series: `u` is not a cell field".into()))?;
-    Ok(Winds {
-        u: s.u.clone(),
-        ubar,
-    })
+    Ok(Winds { u, ubar })
 }
 
 /// The measures of `s` with its winds `now` against the initial `then`.

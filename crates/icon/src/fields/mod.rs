@@ -29,7 +29,7 @@ use rayon::prelude::*;
 /// A field over horizontal points (cells or edges) and levels, stored row-major as
 /// ICON4Py orders its dimensions (`[n, levels]`): column `i` is
 /// `data[i·levels .. (i+1)·levels]`, level 0 at the model top.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Columns {
     n: usize,
     levels: usize,

@@ -56,6 +56,12 @@ impl StateColumns {
         })
     }
 
+    /// Takes `u` out, leaving empty columns (a record needs no copy of it once the
+    /// budget has read it).
+    pub fn take_u(&mut self) -> Columns {
+        std::mem::take(&mut self.u)
+    }
+
     /// The mass of every cell layer, `ρ·A·Δz`, kg (`[n_cells, nlev]`).
     pub fn layer_mass(&self, fields: &GridFields) -> Columns {
         let area = &fields.grid().geometry.cell_area;

@@ -17,6 +17,8 @@ pub struct ZonalBands {
     width: f64,
     /// The cells of each band, south to north.
     members: Vec<Vec<usize>>,
+    /// Each cell's band and its position among the band's members.
+    slot: Vec<(usize, usize)>,
     /// Cell latitudes, rad.
     lat: Vec<f64>,
     /// Cell areas, m².
@@ -37,13 +39,17 @@ impl ZonalBands {
         };
         let width = std::f64::consts::PI / count as f64;
         let mut members = vec![Vec::new(); count];
+        let mut slot = Vec::with_capacity(n);
         for c in 0..n {
             let b = ((g.cell_lat[c] + FRAC_PI_2) / width).floor() as isize;
-            members[b.clamp(0, count as isize - 1) as usize].push(c);
+            let b = b.clamp(0, count as isize - 1) as usize;
+            slot.push((b, members[b].len()));
+            members[b].push(c);
         }
         ZonalBands {
             width,
             members,
+            slot,
             lat: g.cell_lat.clone(),
             area: g.cell_area.clone(),
         }
@@ -79,11 +85,12 @@ impl ZonalBands {
             .into_par_iter()
             .map(|b| self.band_fit(b, f, levels))
             .collect();
-        let mut out = vec![f64::NAN; f.len() * levels];
-        for (cells, values) in self.members.iter().zip(&bands) {
-            for (&c, v) in cells.iter().zip(values.chunks_exact(levels)) {
-                out[c * levels..(c + 1) * levels].copy_from_slice(v);
-            }
+        // Every cell lies in one band: its column is copied from there, on all threads.
+        let mut out = vec![0.0; f.len() * levels];
+        if levels > 0 {
+            out.par_chunks_mut(levels)
+                .zip(&self.slot)
+                .for_each(|(o, &(b, i))| o.copy_from_slice(&bands[b][i * levels..][..levels]));
         }
         Columns::from_vec(f.len(), levels, out)
     }
