@@ -11,7 +11,7 @@
 //! are the component's, so all programs share the device fields of one upload.
 
 use crate::common::component::Core;
-use crate::common::runner::calls;
+use crate::common::runner::{calls, Call};
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::ir::layout::indices_fit;
@@ -21,6 +21,29 @@ use foehn::runtime::field::{Args, Field};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// The programs of `calls` compiled for `grid` with `nlev` levels on all threads (NVRTC,
+/// or loads from the cache), in their order; 32-bit indices only where every field of
+/// this grid fits them.
+pub(crate) fn compile_calls(
+    cuda: &CudaBackend,
+    calls: &[&Call],
+    grid: &foehn_grid::Grid,
+    nlev: usize,
+) -> Result<Vec<Arc<CudaCompiled>>> {
+    calls
+        .par_iter()
+        .map(|c| {
+            let mut schedule = c.schedule.clone();
+            schedule.idx32 &= indices_fit(c.program(), grid, nlev);
+            cuda.compile(
+                c.program(),
+                &schedule,
+                foehn::codegen::Sizes::of(grid, nlev),
+            )
+        })
+        .collect()
+}
 
 /// A state whose fields can be moved out by name and put back (for uploads and
 /// downloads); [`crate::host_state_impl!`] implements it for a component state.
@@ -112,24 +135,20 @@ impl<'a> CudaPrograms<'a> {
         let plan = core.plan();
         let kinds = (0..plan.kinds())
             .map(|kind| {
-                // Each segment's programs compiled on all threads (NVRTC or cache loads).
-                let compile = |steps| {
-                    calls(steps)
-                        .collect::<Vec<_>>()
-                        .into_par_iter()
-                        .map(|c| {
-                            // 32-bit indices only where every field of this grid fits them.
-                            let mut schedule = c.schedule.clone();
-                            schedule.idx32 &= indices_fit(c.program(), grid, nlev);
-                            let sizes = foehn::codegen::Sizes::of(grid, nlev);
-                            Ok(CudaCall {
-                                compiled: cuda.compile(c.program(), &schedule, sizes)?,
+                let all: Vec<&Call> = plan.calls(kind).collect();
+                let mut compiled = compile_calls(cuda, &all, grid, nlev)?.into_iter();
+                Ok(plan
+                    .segments(kind)
+                    .iter()
+                    .map(|s| {
+                        calls(s)
+                            .map(|c| CudaCall {
+                                compiled: compiled.next().expect("one program per call"),
                                 renamed: c.program().clone(),
                             })
-                        })
-                        .collect::<Result<Vec<_>>>()
-                };
-                plan.segments(kind).iter().map(|s| compile(s)).collect()
+                            .collect()
+                    })
+                    .collect())
             })
             .collect::<Result<_>>()?;
         let mut decls = plan.field_types();

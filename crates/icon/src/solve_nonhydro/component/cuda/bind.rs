@@ -2,7 +2,17 @@
 //! all threads), each argument pointed at the slot buffer (or the part of it) the
 //! program declares, and the scalars' positions in each launch's argument block.
 
-use super::*;
+use super::{DeviceKind, DeviceSolveNonhydroState, DeviceStep};
+use crate::common::cuda::{compile_calls, declarations};
+use crate::common::runner::{part_of, Call, Exchange, Step};
+use crate::solve_nonhydro::component::{SolveNonhydro, SCALARS};
+use foehn::error::{Error, Result};
+use foehn::ir::{self, DType, FieldType, Role, Scalar};
+use foehn::runtime::cuda::{CudaCompiled, DeviceArgs};
+use foehn::runtime::field::Field;
+use foehn_gpu::DevicePtr;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// An argument of a bound program: its name there, and where it lies.
 #[derive(Debug)]
@@ -28,24 +38,8 @@ impl<'c> DeviceSolveNonhydroState<'c> {
         // The kind's programs compiled on all threads (NVRTC, or loads from the cache)
         // before they are bound one by one, in the order of their calls: a cold run's
         // first step binds several kinds of a dozen programs each.
-        let calls: Vec<_> = core
-            .plan()
-            .segments(kind)
-            .iter()
-            .flatten()
-            .filter_map(|step| match step {
-                Step::Call(c) => Some(c),
-                Step::Exchange(_) => None,
-            })
-            .collect();
-        let compiled: Vec<Arc<CudaCompiled>> = calls
-            .par_iter()
-            .map(|c| {
-                let mut schedule = c.schedule.clone();
-                schedule.idx32 &= indices_fit(c.program(), grid, nlev);
-                cuda.compile(c.program(), &schedule, Sizes::of(grid, nlev))
-            })
-            .collect::<Result<_>>()?;
+        let calls: Vec<&Call> = core.plan().calls(kind).collect();
+        let compiled = compile_calls(cuda, &calls, grid, nlev)?;
         let mut next_call = 0;
         // Per segment: the programs to bind (arguments renamed where narrowed) or the
         // exchange points.
