@@ -242,11 +242,20 @@ impl<'g> GridFields<'g> {
         &self,
         names: impl IntoIterator<Item = &'n str>,
     ) -> Result<BTreeMap<String, Field>, GridFieldsError> {
+        self.fields_as(names.into_iter().map(|n| (n, n)))
+    }
+
+    /// [`GridFields::fields`] under other names: the field `name` of each `(key, name)`
+    /// pair, by `key` (a component's slot names where they differ from the fields').
+    pub fn fields_as<'n>(
+        &self,
+        pairs: impl IntoIterator<Item = (&'n str, &'n str)>,
+    ) -> Result<BTreeMap<String, Field>, GridFieldsError> {
         // One field per thread: at R2B6 they are gigabytes of first-touched pages.
-        let names: Vec<&str> = names.into_iter().collect();
-        names
+        let pairs: Vec<(&str, &str)> = pairs.into_iter().collect();
+        pairs
             .into_par_iter()
-            .map(|n| Ok((n.to_string(), self.field(n)?)))
+            .map(|(key, name)| Ok((key.to_string(), self.field(name)?)))
             .collect()
     }
 

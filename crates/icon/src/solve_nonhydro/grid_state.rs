@@ -16,7 +16,6 @@ use crate::fields::static_fields::{GridFields, GridFieldsError};
 use foehn::dsl::prelude::*;
 use foehn::runtime::field::Field;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 
 /// The constant slots whose [`GridFields`] name differs (slot, field): ICON4Py's
 /// `MetricStateNonHydro` members and the programs' `pos_on_tplane_e_1/2` against the
@@ -99,13 +98,7 @@ pub fn grid_state(
     prognostic: &PrognosticState,
 ) -> Result<SolveNonhydroState, GridFieldsError> {
     let (grid, nlev) = (fields.grid(), fields.nlev());
-    // The constant fields are laid out one per thread: at R2B6 they are gigabytes,
-    // built at the speed of first-touched pages.
-    let slots: Vec<&str> = constant_slots().collect();
-    let mut named: BTreeMap<String, Field> = slots
-        .par_iter()
-        .map(|slot| Ok((slot.to_string(), fields.field(field_name(slot))?)))
-        .collect::<Result<_, GridFieldsError>>()?;
+    let mut named = fields.fields_as(constant_slots().map(|slot| (slot, field_name(slot))))?;
     // Both time levels start as copies of `prognostic`, cloned on all threads too.
     let pairs: Vec<(&str, &Field)> = [CURRENT, NEXT]
         .iter()
