@@ -333,7 +333,8 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
     for p in with {
         match p.as_str() {
             "selecthoistindices" => o.select_hoist = foehn::ir::SelectHoist::Indices,
-            other => bail!("unknown opt-in pass `{other}` (selecthoistindices)"),
+            "levelfastest" => o.level_fastest = true,
+            other => bail!("unknown opt-in pass `{other}` (selecthoistindices, levelfastest)"),
         }
     }
     for p in passes {

@@ -30,6 +30,23 @@ pub fn strides_of(dims: Dims, shape: &[usize]) -> (usize, usize, usize) {
     )
 }
 
+/// Element strides `(horizontal, local, vertical)` of the level-fastest layout: levels
+/// fastest, then the local dimension, then the horizontal (a point's column is
+/// contiguous). Arrays without levels keep [`strides_of`]. The device layout of a
+/// schedule with `level_fastest` (an experiment, ADR 0027).
+pub fn strides_level_fastest(dims: Dims, shape: &[usize]) -> (usize, usize, usize) {
+    if dims.vertical.is_none() {
+        return strides_of(dims, shape);
+    }
+    let nk = vertical_extent_of(dims, shape);
+    let w = dims.local.map_or(1, |c| c.width());
+    (
+        dims.horizontal.map_or(0, |_| nk * w),
+        if dims.local.is_some() { nk } else { 0 },
+        1,
+    )
+}
+
 /// Number of levels of an array with `dims` and `shape` (1 without a vertical dimension).
 pub fn vertical_extent_of(dims: Dims, shape: &[usize]) -> usize {
     if dims.vertical.is_some() {

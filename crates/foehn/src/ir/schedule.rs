@@ -156,6 +156,12 @@ pub struct Schedule {
     /// Strides, bounds and fused kernels' member domains are compile-time constants of
     /// the grid and levels the program is compiled for (it then runs on those only).
     pub fixed_sizes: bool,
+    /// Device fields with levels are laid out level-fastest (`ir::layout::strides_of`
+    /// with `level_fastest`) and levelled kernels that scan nothing run a thread per
+    /// level, threads of a point on consecutive levels. Needs `fixed_sizes`; the host
+    /// layout is unchanged, so an experiment only (results on host data are not
+    /// comparable; ADR 0027).
+    pub level_fastest: bool,
 }
 
 impl Schedule {
@@ -168,6 +174,7 @@ impl Schedule {
                 .collect(),
             idx32: false,
             fixed_sizes: false,
+            level_fastest: false,
         }
     }
 

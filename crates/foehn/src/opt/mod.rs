@@ -113,6 +113,12 @@ pub struct OptOptions {
     /// ([`crate::ir::KernelPlan::max_registers`]); none by default (an ablation,
     /// `optimised/lockreg<N>` in bench).
     pub lockstep_registers: Option<u32>,
+    /// Device fields with levels stored level-fastest (a column contiguous) and a GPU
+    /// thread per level, consecutive threads on consecutive levels of one point, so a
+    /// warp's neighbour gather reads one contiguous column (see
+    /// [`crate::ir::Schedule::level_fastest`]). An experiment: off by default; bench
+    /// measures it as `optimised/with-levelfastest --no-verify` (ADR 0027).
+    pub level_fastest: bool,
 }
 
 impl Default for OptOptions {
@@ -150,6 +156,7 @@ impl Default for OptOptions {
             lockstep: true,
             level_windows: true,
             lockstep_registers: None,
+            level_fastest: false,
         }
     }
 }
@@ -182,6 +189,7 @@ impl OptOptions {
             lockstep: false,
             level_windows: false,
             lockstep_registers: None,
+            level_fastest: false,
         }
     }
 }

@@ -39,13 +39,20 @@ pub fn resolve(p: &Program, groups: Vec<Vec<usize>>, opts: &OptOptions) -> Sched
             .collect(),
         idx32: opts.idx32,
         fixed_sizes: opts.fixed_sizes,
+        level_fastest: opts.level_fastest && opts.fixed_sizes,
     }
 }
 
 /// The plan of one kernel computing `stencils` under `opts`.
 pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> KernelPlan {
-    let stage = stencils.len() == 1 && p.stageable(&p.stencils[stencils[0]]);
-    let mut k_block = opts.k_block.max(1);
+    // Level-fastest kernels run a thread per level: no k-block, no staged tiles (they
+    // are laid out per horizontal block), one-dimensional grids.
+    let stage = !opts.level_fastest && stencils.len() == 1 && p.stageable(&p.stencils[stencils[0]]);
+    let mut k_block = if opts.level_fastest {
+        1
+    } else {
+        opts.k_block.max(1)
+    };
     if stage {
         k_block = k_block.min(STAGED_K_BLOCK);
     }
@@ -72,7 +79,14 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         level_windows: false,
         max_registers: None,
     };
-    set_launch(p, &mut plan, k_block, None, unroll, opts.k_major);
+    set_launch(
+        p,
+        &mut plan,
+        k_block,
+        None,
+        unroll,
+        opts.k_major || opts.level_fastest,
+    );
     plan
 }
 

@@ -12,7 +12,19 @@ impl<'a> Gen<'a> {
         let has_k = st.vertical.is_some();
         let scans = self.prog.scans(st.root);
         let cuda = matches!(self.target, Target::Cuda);
-        if cuda {
+        let level_fastest = cuda
+            && has_k
+            && !members.iter().any(|m| self.prog.has_scan(m.root))
+            && self.fixed.is_some_and(|f| f.level_fastest);
+        if level_fastest {
+            // A thread per level, a point's levels on consecutive threads (the fields'
+            // columns are contiguous): the grid's blocks in one dimension.
+            self.line("const unsigned int NKR = (unsigned int)((foehn_idx)k1 - (foehn_idx)k0);");
+            self.line("const unsigned int T = blockIdx.x * blockDim.x + threadIdx.x;");
+            self.line("const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(T / NKR);");
+            self.line("const foehn_idx k = (foehn_idx)k0 + (foehn_idx)(T % NKR);");
+            self.line("if (h >= h1) return;");
+        } else if cuda {
             if self.k_major {
                 // k-major block order: consecutive blocks walk the level blocks of one
                 // horizontal block, so 2-D fields and neighbours stay in L2 meanwhile.
@@ -55,6 +67,7 @@ impl<'a> Gen<'a> {
                 self.open("for (foehn_idx k = k0; k < k1; ++k)");
                 open += 1;
             }
+            (true, true) if level_fastest => {}
             (true, true) => {
                 let kb = self.k_block;
                 if kb == 1 && self.stage.is_none() {

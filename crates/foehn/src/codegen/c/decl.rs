@@ -14,7 +14,11 @@ impl Gen<'_> {
         match self.fixed {
             Some(fx) => {
                 let shape = crate::ir::layout::grid_shape(fx.grid, fx.nlev, d.ty.dims);
-                let (sh, sj, sk) = crate::ir::layout::strides_of(d.ty.dims, &shape);
+                let (sh, sj, sk) = if fx.level_fastest {
+                    crate::ir::layout::strides_level_fastest(d.ty.dims, &shape)
+                } else {
+                    crate::ir::layout::strides_of(d.ty.dims, &shape)
+                };
                 let nk = crate::ir::layout::vertical_extent_of(d.ty.dims, &shape);
                 writeln!(
                     s,

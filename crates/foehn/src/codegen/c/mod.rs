@@ -126,6 +126,8 @@ pub(crate) struct Fixed<'g> {
     pub grid: &'g foehn_grid::Grid,
     /// Full levels.
     pub nlev: usize,
+    /// Fields with levels are laid out level-fastest (`Schedule::level_fastest`).
+    pub level_fastest: bool,
 }
 
 /// Errors: IR constructs this generator does not lower (yet).
@@ -196,6 +198,7 @@ pub fn generate(
         (true, Some(grid)) => Some(Fixed {
             grid,
             nlev: sizes.nlev,
+            level_fastest: schedule.level_fastest && target == Target::Cuda,
         }),
         (true, None) => return Err(fail("-", "fixed sizes need the grid and levels".into())),
         (false, _) => None,
