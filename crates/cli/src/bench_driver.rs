@@ -307,11 +307,20 @@ pub fn bench_cuda(
     }
     let compiled = cuda.compile(&run, &schedule, Sizes::of(grid, nlev))?;
     let pristine = args.clone();
+    // The level-fastest experiment lays device fields out with columns contiguous: the
+    // host fields go up and come back reordered (ADR 0027).
+    let relayout = |args: &mut Args, to: bool| {
+        if schedule.level_fastest {
+            args.fields_mut().for_each(|f| f.relayout_level_fastest(to));
+        }
+    };
+    relayout(&mut args, true);
     let dev = cuda.upload(&run, &args)?;
     let mut bound = cuda.bind(&run, &compiled, grid, nlev, &dev)?;
     bound.launch()?;
     bound.finish()?;
     cuda.download(&run, &dev, &mut args)?;
+    relayout(&mut args, false);
     check_written(&ir, grid, nlev, &args)?;
     let mut verified = false;
     if cfg.verify {

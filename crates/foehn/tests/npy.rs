@@ -178,6 +178,29 @@ fn fields_are_column_major_and_arrays_row_major() {
     assert_eq!(back, f);
 }
 
+/// The level-fastest relayout (ADR 0027) puts a point's column contiguous, local slot
+/// by slot, leaves fields without levels alone and comes back exactly.
+#[test]
+fn level_fastest_relayout_puts_columns_together_and_comes_back() {
+    let grid = foehn_grid::Grid::icosahedral(1, 0, foehn_grid::EARTH_RADIUS).unwrap();
+    let f = Field::from_fn(&grid, 4, (CELL, C2E, K), I32, |i| {
+        foehn::ir::Scalar::I32((i[0] * 100 + i[1] * 10 + i[2]) as i32)
+    });
+    let mut g = f.clone();
+    g.relayout_level_fastest(true);
+    // (h, j, k) at h·3·4 + j·4 + k.
+    assert_eq!(g.as_i32().unwrap()[7 * 12 + 2 * 4 + 3], 723);
+    assert_eq!(g.as_i32().unwrap()[0..4], [0, 1, 2, 3]);
+    g.relayout_level_fastest(false);
+    assert_eq!(g, f);
+    let flat = Field::from_fn(&grid, 4, (CELL, C2E), I32, |i| {
+        foehn::ir::Scalar::I32((i[0] * 10 + i[1]) as i32)
+    });
+    let mut same = flat.clone();
+    same.relayout_level_fastest(true);
+    assert_eq!(same, flat);
+}
+
 /// Hostile headers are errors naming what is wrong, never a panic or an allocation of
 /// what the header claims: a type string without kind or size, an unsupported element
 /// size, a shape of 10¹² elements in a small file, a shape whose element count

@@ -108,6 +108,11 @@ impl Args {
         self.fields.iter().map(|(k, v)| (k.as_str(), v))
     }
 
+    /// All fields, mutably.
+    pub fn fields_mut(&mut self) -> impl Iterator<Item = &mut Field> {
+        self.fields.values_mut()
+    }
+
     /// The explicitly set number of full levels.
     pub fn nlev(&self) -> Option<usize> {
         self.nlev

@@ -333,6 +333,49 @@ impl Field {
         crate::ir::layout::strides_of(self.dims, &self.shape)
     }
 
+    /// Reorders the elements between the column-major layout and the level-fastest
+    /// one of `ir::layout::strides_level_fastest` (`to_level_fastest` says which way),
+    /// so a schedule with `level_fastest` can be fed and checked from host fields
+    /// (ADR 0027). Fields without levels are unchanged.
+    pub fn relayout_level_fastest(&mut self, to_level_fastest: bool) {
+        if self.dims.vertical.is_none() {
+            return;
+        }
+        let column = self.strides();
+        let fastest = crate::ir::layout::strides_level_fastest(self.dims, &self.shape);
+        let (from, to) = if to_level_fastest {
+            (column, fastest)
+        } else {
+            (fastest, column)
+        };
+        let n_h = if self.dims.horizontal.is_some() {
+            self.shape[0]
+        } else {
+            1
+        };
+        let w = self.dims.local.map_or(1, |c| c.width());
+        let nk = self.vertical_extent();
+        // `source[i]`: where element `i` of the new order is now.
+        let mut source = vec![0usize; n_h * w * nk];
+        for h in 0..n_h {
+            for j in 0..w {
+                for k in 0..nk {
+                    let at = |s: (usize, usize, usize)| h * s.0 + j * s.1 + k * s.2;
+                    source[at(to)] = at(from);
+                }
+            }
+        }
+        fn gather<T: Copy>(v: &mut Vec<T>, source: &[usize]) {
+            *v = source.iter().map(|&i| v[i]).collect();
+        }
+        match &mut self.data {
+            FieldData::F64(v) => gather(v, &source),
+            FieldData::F32(v) => gather(v, &source),
+            FieldData::I32(v) => gather(v, &source),
+            FieldData::Bool(v) => gather(v, &source),
+        }
+    }
+
     /// Number of levels (1 for fields without a vertical dimension).
     pub fn vertical_extent(&self) -> usize {
         crate::ir::layout::vertical_extent_of(self.dims, &self.shape)
