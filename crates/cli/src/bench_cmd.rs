@@ -334,7 +334,10 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
         match p.as_str() {
             "selecthoistindices" => o.select_hoist = foehn::ir::SelectHoist::Indices,
             "levelfastest" => o.level_fastest = true,
-            other => bail!("unknown opt-in pass `{other}` (selecthoistindices, levelfastest)"),
+            "stageslots" => o.stage_slots = true,
+            other => bail!(
+                "unknown opt-in pass `{other}` (selecthoistindices, levelfastest, stageslots)"
+            ),
         }
     }
     for p in passes {

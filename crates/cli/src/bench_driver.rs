@@ -254,7 +254,17 @@ pub fn bench_cpu_side(
     .timed(samples, 0.0, bytes, peak_gbs);
     r.verified = verified;
     r.calls_per_step = entry.calls_per_step;
+    r.schedule_bytes = Some(schedule_bytes(&run, &schedule, grid, nlev));
     Ok(r)
+}
+
+/// The bytes the kernels of `schedule` move by the cost model (`Program::kernel_bytes`).
+fn schedule_bytes(run: &ir::Program, schedule: &Schedule, grid: &Grid, nlev: usize) -> u64 {
+    schedule
+        .kernels
+        .iter()
+        .map(|k| run.kernel_bytes(&k.stencils, grid, nlev))
+        .sum()
 }
 
 /// Host memory copy bandwidth (GB/s, bytes read + written) with all cores: the CPU peak.
@@ -360,5 +370,6 @@ pub fn bench_cuda(
     );
     r.verified = verified;
     r.calls_per_step = entry.calls_per_step;
+    r.schedule_bytes = Some(schedule_bytes(&run, &schedule, grid, nlev));
     Ok(r)
 }

@@ -87,6 +87,12 @@ pub struct BenchResult {
     /// Per-kernel times (optional).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kernels: Vec<KernelTiming>,
+    /// Bytes the schedule's kernels move by the cost model (temporaries between kernels
+    /// and every kernel's own reads and writes counted; optional): against [`bytes`]
+    /// (Self::bytes), what the schedule costs beyond the minimum; against the time, how
+    /// close its kernels run to the copy bandwidth ([`schedule_pct_peak`](Self::schedule_pct_peak)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule_bytes: Option<u64>,
 }
 
 impl BenchResult {
@@ -106,7 +112,15 @@ impl BenchResult {
             samples_ms: Vec::new(),
             calls_per_step: None,
             kernels: Vec::new(),
+            schedule_bytes: None,
         }
+    }
+
+    /// The bandwidth on the schedule's bytes as % of `peak_copy_gbs` (`None` without
+    /// [`schedule_bytes`](Self::schedule_bytes) or a time).
+    pub fn schedule_pct_peak(&self, peak_copy_gbs: f64) -> Option<f64> {
+        let b = self.schedule_bytes?;
+        (self.median_ms > 0.0).then(|| pct_peak(gbs(b, self.median_ms), peak_copy_gbs))
     }
 
     /// Fill in the timing from kernel-time samples (ms): median, then GB/s for `bytes` and %
@@ -183,6 +197,8 @@ impl BenchReport {
             ("MB", Align::Right),
             ("GB/s", Align::Right),
             ("% peak", Align::Right),
+            ("sched MB", Align::Right),
+            ("% peak sched", Align::Right),
             ("calls/step", Align::Right),
             ("ok", Align::Left),
         ]);
@@ -197,6 +213,8 @@ impl BenchReport {
                 fmt_num(Some(r.bytes as f64 / 1e6), 1),
                 fmt_num(Some(r.gbs), 0),
                 fmt_num(Some(r.pct_peak), 1),
+                fmt_num(r.schedule_bytes.map(|b| b as f64 / 1e6), 1),
+                fmt_num(r.schedule_pct_peak(self.peak_copy_gbs), 1),
                 r.calls_per_step
                     .map(fmt_count)
                     .unwrap_or_else(|| "-".into()),

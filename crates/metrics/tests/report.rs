@@ -63,6 +63,33 @@ fn timed_result_fields() {
     assert_eq!(rep.foehn_version, env!("CARGO_PKG_VERSION"));
 }
 
+/// The schedule's bytes give the bandwidth its kernels reach on what they move; absent,
+/// the column says `-` and old reports (without the field) still read.
+#[test]
+fn schedule_bytes_give_the_bandwidth_on_what_the_kernels_move() {
+    let mut rep = report();
+    rep.results[0].schedule_bytes = Some(3_300_000_000);
+    // 3.3 GB in 1.1 ms = 3000 GB/s = 75 % of 4000.
+    close(
+        rep.results[0].schedule_pct_peak(rep.peak_copy_gbs).unwrap(),
+        75.0,
+    );
+    assert_eq!(rep.results[1].schedule_pct_peak(rep.peak_copy_gbs), None);
+    let table = rep.table().to_string();
+    assert!(
+        table.contains("% peak sched") && table.contains("75.0"),
+        "{table}"
+    );
+    let mut json = serde_json::to_value(&rep).unwrap();
+    assert_eq!(json["results"][0]["schedule_bytes"], 3_300_000_000u64);
+    json["results"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("schedule_bytes");
+    let old: BenchReport = serde_json::from_value(json).unwrap();
+    assert_eq!(old.results[0].schedule_bytes, None);
+}
+
 #[test]
 fn json_round_trip_and_shape() {
     let rep = report();

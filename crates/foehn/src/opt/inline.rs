@@ -285,17 +285,29 @@ fn reads_only_at_slots(p: &Program, root: ExprId, t: FieldId) -> bool {
 /// without a run-time check failing: neighbour shifts only inside reductions over the
 /// same connectivity (missing neighbours are skipped), no slots or vertical offsets,
 /// fields with levels only of the reader's vertical kind (read at its own level).
-fn error_free(p: &Program, root: ExprId, vertical: Option<VKind>) -> bool {
-    fn walk(p: &Program, id: ExprId, reduce: Option<Connectivity>, v: Option<VKind>) -> bool {
-        match p.node(id) {
-            Node::Field(f) => p.field(*f).ty.dims.vertical.is_none_or(|k| Some(k) == v),
-            Node::Shift(c, a) => reduce == Some(*c) && walk(p, *a, None, v),
-            Node::Reduce(_, c, a) => walk(p, *a, Some(*c), v),
-            Node::Neighbor(..) | Node::KShift(..) | Node::KOffset(..) | Node::Scan { .. } => false,
-            node => node.children().iter().all(|&c| walk(p, c, reduce, v)),
-        }
+/// With `slots`, single neighbour slots are accepted (their check may fail at a point
+/// missing that neighbour).
+fn error_free(p: &Program, root: ExprId, vertical: Option<VKind>, slots: bool) -> bool {
+    let walk = |id, reduce, v| walk_error_free(p, id, reduce, v, slots);
+    walk(root, None, vertical)
+}
+
+fn walk_error_free(
+    p: &Program,
+    id: ExprId,
+    reduce: Option<Connectivity>,
+    v: Option<VKind>,
+    slots: bool,
+) -> bool {
+    let walk = |id, reduce| walk_error_free(p, id, reduce, v, slots);
+    match p.node(id) {
+        Node::Field(f) => p.field(*f).ty.dims.vertical.is_none_or(|k| Some(k) == v),
+        Node::Shift(c, a) => reduce == Some(*c) && walk(*a, None),
+        Node::Reduce(_, c, a) => walk(*a, Some(*c)),
+        Node::Neighbor(_, _, a) if slots => walk(*a, None),
+        Node::Neighbor(..) | Node::KShift(..) | Node::KOffset(..) | Node::Scan { .. } => false,
+        node => node.children().iter().all(|&c| walk(c, reduce)),
     }
-    walk(p, root, None, vertical)
 }
 
 /// Rewrites the expression rooted at `root`, replacing `Field(t)` by `replacement`;
@@ -326,13 +338,16 @@ fn substitute(p: &mut Program, root: ExprId, t: FieldId, replacement: ExprId) ->
 /// [`column_loads`]) and no stencil in between overwrites the producer's inputs.
 pub(super) fn inline_temporaries(
     p: &mut Program,
-    max_cost: usize,
-    load_factor: usize,
-    column_streamed: bool,
-    stage: bool,
-    lockstep: bool,
+    opts: &super::OptOptions,
     report: &mut OptReport,
 ) {
+    let (max_cost, load_factor, column_streamed, stage) = (
+        opts.max_inline_cost,
+        opts.inline_load_factor,
+        opts.column_streamed_loads,
+        opts.stage,
+    );
+    let lockstep = opts.columns && opts.lockstep;
     let temps: Vec<FieldId> = (0..p.fields.len() as u32)
         .map(FieldId)
         .filter(|&f| p.field(f).role == Role::Temp)
@@ -444,7 +459,7 @@ pub(super) fn inline_temporaries(
                     && p.field(t).ty.dims.horizontal == Some(c.to())
                     && p.field(t).ty.dtype == DType::F64
                     && !p.has_scan(rs.root)
-                    && error_free(p, value, rs.vertical)
+                    && error_free(p, value, rs.vertical, opts.stage_slots)
             });
             // Reading its own output at neighbours, the consumer would need a snapshot
             // of it (a copy per call) against other blocks' writes.

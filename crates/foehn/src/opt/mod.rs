@@ -119,6 +119,11 @@ pub struct OptOptions {
     /// [`crate::ir::Schedule::level_fastest`]). An experiment: off by default; bench
     /// measures it as `optimised/with-levelfastest --no-verify` (ADR 0027).
     pub level_fastest: bool,
+    /// With `stage`: a producer that reads single neighbour slots (`E2C[0]`) may be
+    /// staged too. A staged value is computed at every neighbour of a block's points,
+    /// where a missing slot neighbour is a run-time error the stored temporary would
+    /// not raise; an experiment (`optimised/with-stageslots`, ADR 0027).
+    pub stage_slots: bool,
 }
 
 impl Default for OptOptions {
@@ -157,6 +162,7 @@ impl Default for OptOptions {
             level_windows: true,
             lockstep_registers: None,
             level_fastest: false,
+            stage_slots: false,
         }
     }
 }
@@ -190,6 +196,7 @@ impl OptOptions {
             level_windows: false,
             lockstep_registers: None,
             level_fastest: false,
+            stage_slots: false,
         }
     }
 }
@@ -210,15 +217,7 @@ pub fn optimise(program: &Program, opts: &OptOptions) -> (Program, OptReport) {
     let mut p = program.clone();
     let mut report = OptReport::default();
     if opts.inline {
-        inline::inline_temporaries(
-            &mut p,
-            opts.max_inline_cost,
-            opts.inline_load_factor,
-            opts.column_streamed_loads,
-            opts.stage,
-            opts.columns && opts.lockstep,
-            &mut report,
-        );
+        inline::inline_temporaries(&mut p, opts, &mut report);
         checked(&p, "inline");
     }
     if opts.forward {
