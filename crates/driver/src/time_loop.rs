@@ -364,6 +364,13 @@ impl<'a> DeviceDycore<'a> {
         self
     }
 
+    /// Substeps recorded as CUDA graphs and replayed (`on`, the default), or enqueued
+    /// program by program (see `DeviceSolveNonhydroState::record_substeps`, ADR 0028).
+    pub fn record_substeps(mut self, on: bool) -> DeviceDycore<'a> {
+        self.dev.record_substeps(on);
+        self
+    }
+
     /// One time step (see the module doc): kernels enqueued, the CFL maximum read.
     pub fn step(&mut self) -> Result<StepSummary> {
         run_step(self)

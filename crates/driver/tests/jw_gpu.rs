@@ -11,7 +11,10 @@
 //!   smooth flow the difference stays many orders below the tolerance, which would
 //!   still catch any wrong coefficient, index or sign.
 //! - Two device runs are bitwise equal (no atomics or order-dependent reductions in the
-//!   step: the CFL maximum is order-independent).
+//!   step: the CFL maximum is order-independent), and so is a third that enqueues every
+//!   substep program by program instead of replaying its CUDA graph (ADR 0028; from the
+//!   second step on the substeps' kinds, parities and scalars repeat, so the default run
+//!   replays recordings).
 //!
 //! Without a GPU the test skips, saying so (`FOEHN_REQUIRE_GPU=1` makes that a failure).
 
@@ -66,8 +69,9 @@ fn first_difference(a: &PrognosticState, b: &PrognosticState) -> Option<&'static
         .map(|((name, _), _)| name)
 }
 
-/// The prognostic state after each of [`STEPS`] steps on the device.
-fn device_run(fields: &GridFields, cuda: &CudaBackend) -> Vec<PrognosticState> {
+/// The prognostic state after each of [`STEPS`] steps on the device, substeps recorded
+/// as CUDA graphs where `graphs` says so.
+fn device_run(fields: &GridFields, cuda: &CudaBackend, graphs: bool) -> Vec<PrognosticState> {
     let spec = spec();
     let parts = jw_run::parts(fields, &spec, Engine::Cuda(cuda)).unwrap();
     let diffusion = parts.diffusion.cuda(cuda).unwrap();
@@ -82,8 +86,9 @@ fn device_run(fields: &GridFields, cuda: &CudaBackend) -> Vec<PrognosticState> {
         &parts.state,
         spec.settings.clone(),
     )
-    .unwrap();
-    (0..STEPS)
+    .unwrap()
+    .record_substeps(graphs);
+    let states = (0..STEPS)
         .map(|_| {
             d.step().unwrap();
             d.download(&mut host).unwrap();
@@ -93,7 +98,18 @@ fn device_run(fields: &GridFields, cuda: &CudaBackend) -> Vec<PrognosticState> {
             }
             host.current.clone()
         })
-        .collect()
+        .collect();
+    let (recorded, replayed) = d.device_state().substep_graphs();
+    eprintln!("substeps recorded as CUDA graphs: {recorded}, replayed: {replayed}");
+    if graphs {
+        assert!(
+            recorded > 0 && replayed > 0,
+            "{recorded} recorded, {replayed} replayed"
+        );
+    } else {
+        assert_eq!((recorded, replayed), (0, 0));
+    }
+    states
 }
 
 #[test]
@@ -104,7 +120,7 @@ fn the_gpu_run_agrees_with_the_cpu_run_and_repeats_bitwise() {
     let fields = jw_run::fields(grids::global(), &spec()).unwrap();
     let cpu = CpuBackend::default();
     let mut host: Dycore = jw_run::dycore(&fields, &spec(), Engine::Cpu(&cpu)).unwrap();
-    let device = device_run(&fields, &cuda);
+    let device = device_run(&fields, &cuda, true);
     for (step, gpu) in device.iter().enumerate() {
         host.step().unwrap();
         for ((name, c), (_, g)) in named(host.prognostic()).into_iter().zip(named(gpu)) {
@@ -125,10 +141,16 @@ fn the_gpu_run_agrees_with_the_cpu_run_and_repeats_bitwise() {
             );
         }
     }
-    let again = device_run(&fields, &cuda);
-    for (step, (a, b)) in device.iter().zip(&again).enumerate() {
+    let again = device_run(&fields, &cuda, true);
+    let unrecorded = device_run(&fields, &cuda, false);
+    for (step, ((a, b), c)) in device.iter().zip(&again).zip(&unrecorded).enumerate() {
         if let Some(name) = first_difference(a, b) {
             panic!("step {step}: two device runs differ in {name}");
+        }
+        if let Some(name) = first_difference(a, c) {
+            panic!(
+                "step {step}: replayed substeps and substeps program by program differ in {name}"
+            );
         }
     }
 }

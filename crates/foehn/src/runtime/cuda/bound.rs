@@ -196,6 +196,14 @@ impl Bound<'_> {
         self.enqueue_each()
     }
 
+    /// Enqueues every kernel one by one, never recording or replaying a graph of its
+    /// own and recording no metrics: for a caller recording a larger graph around the
+    /// call (a stream being captured cannot begin another capture).
+    pub fn enqueue_unrecorded(&mut self) -> Result<()> {
+        let _range = foehn_metrics::nvtx::range(&self.range_name);
+        self.enqueue_each()
+    }
+
     /// Enqueues the kernels (and their snapshot copies) one by one.
     fn enqueue_each(&mut self) -> Result<()> {
         for i in 0..self.stencils.len() {

@@ -49,6 +49,7 @@
 mod bind;
 mod diffusion;
 mod exchange;
+mod graphs;
 mod slots;
 #[cfg(test)]
 mod tests;
@@ -139,6 +140,8 @@ enum DeviceStep<'c> {
 struct DeviceKind<'c> {
     // Declared before `_compiled`: the bindings borrow the compiled programs.
     segments: Vec<Vec<DeviceStep<'c>>>,
+    /// Its substeps recorded as CUDA graphs (ADR 0028).
+    graphs: graphs::SubstepGraphs,
     _compiled: Vec<Arc<CudaCompiled>>,
 }
 
@@ -169,6 +172,10 @@ pub struct DeviceSolveNonhydroState<'c> {
     start: f64,
     /// Whether a substep has reduced into `max`.
     reduced: bool,
+    /// Substeps may be recorded as CUDA graphs (ADR 0028; [`Self::record_substeps`]).
+    record_substeps: bool,
+    /// Substeps recorded and substeps replayed so far.
+    graph_counts: (usize, usize),
     cfl: CflLayout,
     cuda: &'c CudaBackend,
     grid: String,
@@ -212,6 +219,8 @@ impl<'a> SolveNonhydro<'a> {
             max_abs,
             start: state.max_vertical_cfl,
             reduced: false,
+            record_substeps: true,
+            graph_counts: (0, 0),
             cfl: CflLayout {
                 cells: reduction_range(self.core.grid(), cfl)?,
                 levels: cfl.levels(),
@@ -318,13 +327,61 @@ impl<'c> DeviceSolveNonhydroState<'c> {
     }
 
     /// Enqueues the bound kind `key` with the substep's `scalars` (in [`SCALARS`]
-    /// order), the CFL reductions and the exchanges.
+    /// order), the CFL reductions and the exchanges: by replaying the kind's recording
+    /// for these scalars, or recording one now, where the hook allows it (ADR 0028);
+    /// otherwise program by program.
     fn launch(
         &mut self,
         key: &(Variants, Parity),
         scalars: &[Scalar],
         reduce_first: bool,
         hook: &mut dyn DeviceExchange,
+    ) -> Result<()> {
+        if !(self.record_substeps && hook.recordable() && graphs::wanted()) {
+            return self.enqueue_substep(key, scalars, reduce_first, hook, false);
+        }
+        let cuda = self.cuda;
+        let fail = gpu_err("the substep's CUDA graph");
+        let graph_key = graphs::key(scalars, reduce_first);
+        let kind = self.kinds.get_mut(key).expect("bound before launched");
+        if let Some((graph, reduces)) = kind.graphs.find(&graph_key) {
+            graph.launch().map_err(&fail)?;
+            self.reduced |= reduces;
+            self.graph_counts.1 += 1;
+            return Ok(());
+        }
+        if !kind.graphs.may_record() {
+            return self.enqueue_substep(key, scalars, reduce_first, hook, false);
+        }
+        let reduced = std::mem::replace(&mut self.reduced, false);
+        let recorded = cuda.gpu().record(
+            || self.enqueue_substep(key, scalars, reduce_first, hook, true),
+            &fail,
+        )?;
+        let reduces = self.reduced;
+        self.reduced |= reduced;
+        let kind = self.kinds.get_mut(key).expect("bound before launched");
+        match recorded {
+            Some(graph) => {
+                graph.launch().map_err(&fail)?;
+                kind.graphs.push(graph_key, graph, reduces);
+                self.graph_counts.0 += 1;
+                Ok(())
+            }
+            // Nothing was enqueued: nothing to replay either.
+            None => Ok(()),
+        }
+    }
+
+    /// Enqueues the bound kind `key` program by program (`recording`: for a graph
+    /// around the substep, without the programs' own graphs and metrics).
+    fn enqueue_substep(
+        &mut self,
+        key: &(Variants, Parity),
+        scalars: &[Scalar],
+        reduce_first: bool,
+        hook: &mut dyn DeviceExchange,
+        recording: bool,
     ) -> Result<()> {
         let gpu = self.cuda.gpu();
         let kind = self.kinds.get_mut(key).expect("bound before launched");
@@ -337,7 +394,11 @@ impl<'c> DeviceSolveNonhydroState<'c> {
                         for &(i, j, dtype) in at.iter() {
                             bound.set_scalar_at(i, scalars[j].cast(dtype));
                         }
-                        bound.launch()?;
+                        if recording {
+                            bound.enqueue_unrecorded()?;
+                        } else {
+                            bound.launch()?;
+                        }
                     }
                     DeviceStep::Exchange { exchange, fields } => {
                         exchange_on_device(hook, exchange, fields)?
@@ -360,6 +421,23 @@ impl<'c> DeviceSolveNonhydroState<'c> {
             }
         }
         Ok(())
+    }
+
+    /// Records substeps as CUDA graphs and replays them (`on`, the default; still only
+    /// with an exchange that allows it, `FOEHN_CUDA_GRAPHS` not `0` and per-program
+    /// metrics off), or enqueues every substep program by program (ADR 0028).
+    pub fn record_substeps(&mut self, on: bool) {
+        self.record_substeps = on;
+        if !on {
+            self.kinds
+                .values_mut()
+                .for_each(|k| k.graphs = Default::default());
+        }
+    }
+
+    /// How many substeps were recorded as CUDA graphs and how many replayed one.
+    pub fn substep_graphs(&self) -> (usize, usize) {
+        self.graph_counts
     }
 
     /// Swaps the prognostic pair (ICON4Py `prognostic_states.swap()`): the `current_*`

@@ -101,6 +101,7 @@ impl<'c> DeviceSolveNonhydroState<'c> {
         }
         Ok(DeviceKind {
             segments,
+            graphs: Default::default(),
             _compiled: compiled,
         })
     }

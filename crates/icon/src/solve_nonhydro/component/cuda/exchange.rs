@@ -43,9 +43,20 @@ pub trait DeviceExchange {
         self.start(location, fields)?;
         self.wait(location, fields)
     }
+
+    /// Whether the hook's work is all enqueued on the GPU's stream (nothing runs on the
+    /// host, nothing waits) and does the same at every substep, so a substep may be
+    /// recorded as a CUDA graph and replayed without calling the hook again (ADR 0028).
+    fn recordable(&self) -> bool {
+        false
+    }
 }
 
 impl DeviceExchange for NoExchange {
+    fn recordable(&self) -> bool {
+        true
+    }
+
     fn start(&mut self, _: Location, _: &[ExchangedField]) -> Result<()> {
         Ok(())
     }
