@@ -350,7 +350,7 @@ impl<'c> DeviceSolveNonhydroState<'c> {
             self.graph_counts.1 += 1;
             return Ok(());
         }
-        if !kind.graphs.may_record() {
+        if !kind.graphs.should_record(&graph_key) {
             return self.enqueue_substep(key, scalars, reduce_first, hook, false);
         }
         let reduced = std::mem::replace(&mut self.reduced, false);

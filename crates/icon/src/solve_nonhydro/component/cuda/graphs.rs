@@ -6,23 +6,28 @@
 //!
 //! A recording holds every argument by value: the kind's bindings fix the field
 //! pointers (a swap selects another binding, ADR 0011's parity), and the recordings are
-//! keyed by the substep's scalar values. At most [`MAX_RECORDINGS`] sets are kept per
-//! binding; a further set (scalars that keep changing, as in the divergence-damping
-//! spin-up) turns recording off for that binding, which then enqueues program by program.
+//! keyed by the substep's scalar values. Recording and instantiating a substep's graph
+//! costs tens of milliseconds on the host, so a set of scalars is recorded only when it
+//! comes back: the first time it is seen the substep goes program by program. Scalars
+//! that change every step (the divergence-damping spin-up's factor over its first two
+//! hours) are then never recorded, and the settled scalars after it are. At most
+//! [`MAX_RECORDINGS`] recordings are kept per binding, the oldest dropped first.
 
 use foehn::ir::Scalar;
 use foehn_gpu::Graph;
 
 /// Recordings kept per bound kind.
 const MAX_RECORDINGS: usize = 4;
+/// Sets of scalars remembered per bound kind until they come back.
+const MAX_SEEN: usize = 8;
 
 /// The recorded substeps of one bound kind.
 #[derive(Default)]
 pub(super) struct SubstepGraphs {
-    /// (the scalars' key, the recording, whether it reduces the CFL).
+    /// (the scalars' key, the recording, whether it reduces the CFL), oldest first.
     recorded: Vec<(Vec<u8>, Graph, bool)>,
-    /// Recording was given up for this binding.
-    off: bool,
+    /// Keys seen once and not recorded, oldest first.
+    seen: Vec<Vec<u8>>,
 }
 
 impl SubstepGraphs {
@@ -34,18 +39,25 @@ impl SubstepGraphs {
             .map(|(_, g, r)| (g, *r))
     }
 
-    /// Whether a new set of scalars may be recorded; past [`MAX_RECORDINGS`] sets the
-    /// recordings are dropped and recording stops for good.
-    pub(super) fn may_record(&mut self) -> bool {
-        if self.recorded.len() >= MAX_RECORDINGS {
-            self.recorded.clear();
-            self.off = true;
+    /// Whether to record the substep with `key` now: when it was seen before. A key seen
+    /// for the first time is remembered (the oldest forgotten past [`MAX_SEEN`]).
+    pub(super) fn should_record(&mut self, key: &[u8]) -> bool {
+        if let Some(i) = self.seen.iter().position(|k| k == key) {
+            self.seen.remove(i);
+            return true;
         }
-        !self.off
+        if self.seen.len() >= MAX_SEEN {
+            self.seen.remove(0);
+        }
+        self.seen.push(key.to_vec());
+        false
     }
 
-    /// Keeps `graph`, recorded for `key`.
+    /// Keeps `graph`, recorded for `key` (dropping the oldest past [`MAX_RECORDINGS`]).
     pub(super) fn push(&mut self, key: Vec<u8>, graph: Graph, reduces: bool) {
+        if self.recorded.len() >= MAX_RECORDINGS {
+            self.recorded.remove(0);
+        }
         self.recorded.push((key, graph, reduces));
     }
 }
@@ -78,6 +90,25 @@ pub(super) fn key(scalars: &[Scalar], reduce_first: bool) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_set_of_scalars_is_recorded_when_it_comes_back() {
+        let mut g = SubstepGraphs::default();
+        let (a, b) = (
+            key(&[Scalar::F64(1.0)], false),
+            key(&[Scalar::F64(2.0)], false),
+        );
+        assert!(!g.should_record(&a));
+        assert!(!g.should_record(&b));
+        assert!(g.should_record(&a));
+        // Seen once more after being recorded-for: remembered afresh.
+        assert!(!g.should_record(&a));
+        // Keys that never come back are forgotten, oldest first.
+        for i in 0..MAX_SEEN {
+            assert!(!g.should_record(&key(&[Scalar::I32(i as i32)], false)));
+        }
+        assert!(!g.should_record(&b));
+    }
 
     #[test]
     fn keys_tell_values_types_and_the_first_reduction_apart() {
