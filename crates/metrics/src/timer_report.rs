@@ -109,6 +109,9 @@ pub struct TimerRow {
     pub host_s: f64,
     /// Summed kernel time, s, and its number of calls, when measured.
     pub kernel: Option<(f64, usize)>,
+    /// Median host time of one call, s (rows of one timer's samples; not for sums,
+    /// where calls of different programs mix).
+    pub host_median_s: Option<f64>,
 }
 
 impl TimerRow {
@@ -118,12 +121,14 @@ impl TimerRow {
             calls: total.len(),
             host_s: total.iter().sum(),
             kernel: (!compute.is_empty()).then(|| (compute.iter().sum(), compute.len())),
+            host_median_s: crate::median(total),
         }
     }
 
     fn add(&mut self, other: &TimerRow) {
         self.calls += other.calls;
         self.host_s += other.host_s;
+        self.host_median_s = None;
         self.kernel = match (self.kernel, other.kernel) {
             (Some((a, n)), Some((b, m))) => Some((a + b, n + m)),
             (a, b) => a.or(b),
@@ -149,6 +154,7 @@ impl TimerRow {
             self.calls.to_string(),
             fmt_num(Some(self.host_s), 3),
             fmt_num(self.host_ms_per_call(), 3),
+            fmt_num(self.host_median_s.map(|s| 1e3 * s), 3),
             fmt_num(self.kernel.map(|(s, _)| s), 3),
             fmt_num(self.kernel_ms_per_call(), 3),
             fmt_num(pct, 1),
@@ -173,6 +179,7 @@ impl GroupRows {
             calls: 0,
             host_s: 0.0,
             kernel: None,
+            host_median_s: None,
         };
         for p in &self.programs {
             t.add(p);
@@ -271,6 +278,7 @@ impl TimerReport {
             ("calls", Align::Right),
             ("total s", Align::Right),
             ("ms/call", Align::Right),
+            ("median ms", Align::Right),
             ("kernel s", Align::Right),
             ("kernel ms/call", Align::Right),
             ("% run", Align::Right),
@@ -280,6 +288,7 @@ impl TimerReport {
             calls: 1,
             host_s: self.run_s,
             kernel: None,
+            host_median_s: None,
         };
         t.push(run.cells(run.name.clone(), self.run_s));
         for c in &self.components {
@@ -511,26 +520,26 @@ mod tests {
     fn report_text_is_fixed() {
         let expected = "\
 timer report (host wall time; kernel time where measured):
-timer                                           calls  total s    ms/call  kernel s  kernel ms/call  % run
-----------------------------------------------------------------------------------------------------------
-total                                               1   10.000  10000.000         -               -  100.0
-  initialisation                                    1    2.000   2000.000         -               -   20.0
-  solve_nonhydro                                    2    4.000   2000.000         -               -   40.0
-  diffusion                                         1    0.500    500.000         -               -    5.0
-  output                                            1    0.250    250.000         -               -    2.5
-----------------------------------------------------------------------------------------------------------
-solve_nonhydro programs                             7    3.000    428.571     1.600         533.333   30.0
-  vertically_implicit_solver_at_predictor_step      3    2.000    666.667     1.600         533.333   20.0
-  compute_rho_theta_pgrad_and_update_vn             4    1.000    250.000         -               -   10.0
-----------------------------------------------------------------------------------------------------------
-velocity_advection programs                         5    1.000    200.000         -               -   10.0
-  compute_advection_in_horizontal_momentum          5    1.000    200.000         -               -   10.0
-----------------------------------------------------------------------------------------------------------
-diffusion programs                                  2    0.400    200.000     0.200         100.000    4.0
-  apply_diffusion_to_vn                             2    0.400    200.000     0.200         100.000    4.0
-----------------------------------------------------------------------------------------------------------
-other programs                                      1    0.125    125.000         -               -    1.2
-  mystery_program                                   1    0.125    125.000         -               -    1.2
+timer                                           calls  total s    ms/call  median ms  kernel s  kernel ms/call  % run
+---------------------------------------------------------------------------------------------------------------------
+total                                               1   10.000  10000.000          -         -               -  100.0
+  initialisation                                    1    2.000   2000.000   2000.000         -               -   20.0
+  solve_nonhydro                                    2    4.000   2000.000   2000.000         -               -   40.0
+  diffusion                                         1    0.500    500.000    500.000         -               -    5.0
+  output                                            1    0.250    250.000    250.000         -               -    2.5
+---------------------------------------------------------------------------------------------------------------------
+solve_nonhydro programs                             7    3.000    428.571          -     1.600         533.333   30.0
+  vertically_implicit_solver_at_predictor_step      3    2.000    666.667    500.000     1.600         533.333   20.0
+  compute_rho_theta_pgrad_and_update_vn             4    1.000    250.000    250.000         -               -   10.0
+---------------------------------------------------------------------------------------------------------------------
+velocity_advection programs                         5    1.000    200.000          -         -               -   10.0
+  compute_advection_in_horizontal_momentum          5    1.000    200.000    200.000         -               -   10.0
+---------------------------------------------------------------------------------------------------------------------
+diffusion programs                                  2    0.400    200.000          -     0.200         100.000    4.0
+  apply_diffusion_to_vn                             2    0.400    200.000    200.000     0.200         100.000    4.0
+---------------------------------------------------------------------------------------------------------------------
+other programs                                      1    0.125    125.000          -         -               -    1.2
+  mystery_program                                   1    0.125    125.000    125.000         -               -    1.2
 simulated 1.000 days in 10.000 s: 8640.0 simulated days per day
 ";
         assert_eq!(report().to_string(), expected);
