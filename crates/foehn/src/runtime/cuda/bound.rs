@@ -69,10 +69,11 @@ pub struct Bound<'a> {
 /// call replays all of a program's kernels and copies, so the host time of a call does
 /// not grow with its kernels. On by default; `FOEHN_CUDA_GRAPHS=0` turns it off (ADR 0011).
 pub(super) struct Replays {
-    /// (the scalars' bytes when recorded, the recording).
-    graphs: Vec<(Vec<u8>, foehn_gpu::Graph)>,
-    /// False when recordings are off or do not pay: one launch, or scalars that keep
-    /// changing. On unless `FOEHN_CUDA_GRAPHS=0` or [`Bound::record_graphs`]`(false)`.
+    /// The recordings, keyed by the scalars' bytes; a set is recorded when it comes
+    /// back (ADR 0028).
+    graphs: foehn_gpu::Recordings<foehn_gpu::Graph>,
+    /// False when recordings are off or do not pay (one launch). On unless
+    /// `FOEHN_CUDA_GRAPHS=0` or [`Bound::record_graphs`]`(false)`.
     on: bool,
 }
 
@@ -81,15 +82,17 @@ pub(super) struct Replays {
 const MIN_RECORDED_LAUNCHES: usize = 2;
 
 /// Recordings kept per binding (a program called with a few sets of scalars, such as
-/// the predictor and corrector flags); a further set turns recording off.
+/// the predictor and corrector flags), the oldest dropped first.
 const MAX_RECORDINGS: usize = 4;
+/// Sets of scalars remembered per binding until they come back.
+const MAX_SEEN: usize = 8;
 
 impl Replays {
     /// Recording for a binding of `stencils`, unless `FOEHN_CUDA_GRAPHS=0`.
     pub(super) fn new(stencils: &[BoundStencil]) -> Replays {
         let wanted = !matches!(std::env::var("FOEHN_CUDA_GRAPHS").as_deref(), Ok("0"));
         let mut replays = Replays {
-            graphs: Vec::new(),
+            graphs: foehn_gpu::Recordings::new(MAX_RECORDINGS, MAX_SEEN),
             on: false,
         };
         replays.set(wanted, stencils);
@@ -167,18 +170,18 @@ impl Bound<'_> {
 
     /// Enqueues every kernel without recording metrics (for benchmarks that time the
     /// calls themselves). With [`Bound::record_graphs`] on, a program of several launches is
-    /// recorded as a CUDA graph at its first call with a set of scalar values and replayed
-    /// at the next ones.
+    /// recorded as a CUDA graph at its second call with a set of scalar values (the first
+    /// goes kernel by kernel) and replayed at the next ones.
     pub fn enqueue(&mut self) -> Result<()> {
         // Around the graph replay too, so Nsight Systems names the replayed kernels.
         let _range = foehn_metrics::nvtx::range(&self.range_name);
         if self.replays.on {
             let scalars = self.scalar_bytes();
-            if let Some((_, graph)) = self.replays.graphs.iter().find(|(k, _)| k == scalars) {
+            if let Some(graph) = self.replays.graphs.find(scalars) {
                 return graph.launch().map_err(gpu_err(&self.program));
             }
-            if self.replays.graphs.len() < MAX_RECORDINGS {
-                let key = scalars.to_vec();
+            let key = scalars.to_vec();
+            if self.replays.graphs.should_record(&key) {
                 let backend = self.backend;
                 let program = self.program.clone();
                 let recorded = backend
@@ -186,12 +189,10 @@ impl Bound<'_> {
                     .record(|| self.enqueue_each(), gpu_err(&program))?;
                 if let Some(graph) = recorded {
                     graph.launch().map_err(gpu_err(&program))?;
-                    self.replays.graphs.push((key, graph));
-                    return Ok(());
+                    self.replays.graphs.push(key, graph);
                 }
+                return Ok(());
             }
-            self.replays.on = false;
-            self.replays.graphs.clear();
         }
         self.enqueue_each()
     }

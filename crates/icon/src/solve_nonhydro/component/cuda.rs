@@ -346,7 +346,7 @@ impl<'c> DeviceSolveNonhydroState<'c> {
         let kind = self.kinds.get_mut(key).expect("bound before launched");
         if let Some((graph, reduces)) = kind.graphs.find(&graph_key) {
             graph.launch().map_err(&fail)?;
-            self.reduced |= reduces;
+            self.reduced |= *reduces;
             self.graph_counts.1 += 1;
             return Ok(());
         }
@@ -364,7 +364,7 @@ impl<'c> DeviceSolveNonhydroState<'c> {
         match recorded {
             Some(graph) => {
                 graph.launch().map_err(&fail)?;
-                kind.graphs.push(graph_key, graph, reduces);
+                kind.graphs.push(graph_key, (graph, reduces));
                 self.graph_counts.0 += 1;
                 Ok(())
             }
@@ -429,9 +429,7 @@ impl<'c> DeviceSolveNonhydroState<'c> {
     pub fn record_substeps(&mut self, on: bool) {
         self.record_substeps = on;
         if !on {
-            self.kinds
-                .values_mut()
-                .for_each(|k| k.graphs = Default::default());
+            self.kinds.values_mut().for_each(|k| k.graphs.clear());
         }
     }
 

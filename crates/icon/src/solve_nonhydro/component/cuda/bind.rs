@@ -101,7 +101,7 @@ impl<'c> DeviceSolveNonhydroState<'c> {
         }
         Ok(DeviceKind {
             segments,
-            graphs: Default::default(),
+            graphs: super::graphs::none(),
             _compiled: compiled,
         })
     }

@@ -1,8 +1,8 @@
-//! Whole substeps recorded as CUDA graphs (ADR 0028): the first substep of a bound kind
-//! with a set of scalar values is recorded (every program's kernels, the CFL
-//! reductions, the exchanges if they only enqueue device work) and the later ones with
-//! the same values replay it with one `cuGraphLaunch`, instead of one driver call per
-//! program. The host time of a substep then no longer grows with its ~13 programs.
+//! Whole substeps recorded as CUDA graphs (ADR 0028): a substep of a bound kind is
+//! recorded (every program's kernels, the CFL reductions, the exchanges if they only
+//! enqueue device work) when its set of scalar values comes back, and the later ones
+//! with the same values replay it with one `cuGraphLaunch`, instead of one driver call
+//! per program. The host time of a substep then no longer grows with its ~13 programs.
 //!
 //! A recording holds every argument by value: the kind's bindings fix the field
 //! pointers (a swap selects another binding, ADR 0011's parity), and the recordings are
@@ -11,55 +11,24 @@
 //! comes back: the first time it is seen the substep goes program by program. Scalars
 //! that change every step (the divergence-damping spin-up's factor over its first two
 //! hours) are then never recorded, and the settled scalars after it are. At most
-//! [`MAX_RECORDINGS`] recordings are kept per binding, the oldest dropped first.
+//! [`MAX_RECORDINGS`] recordings are kept per binding, the oldest dropped first
+//! ([`foehn_gpu::Recordings`], which programs' own graphs use too).
 
 use foehn::ir::Scalar;
-use foehn_gpu::Graph;
+use foehn_gpu::{Graph, Recordings};
 
 /// Recordings kept per bound kind.
 const MAX_RECORDINGS: usize = 4;
 /// Sets of scalars remembered per bound kind until they come back.
 const MAX_SEEN: usize = 8;
 
-/// The recorded substeps of one bound kind.
-#[derive(Default)]
-pub(super) struct SubstepGraphs {
-    /// (the scalars' key, the recording, whether it reduces the CFL), oldest first.
-    recorded: Vec<(Vec<u8>, Graph, bool)>,
-    /// Keys seen once and not recorded, oldest first.
-    seen: Vec<Vec<u8>>,
-}
+/// The recorded substeps of one bound kind: the recording and whether it reduces the
+/// CFL, by the substep's key ([`key`]).
+pub(super) type SubstepGraphs = Recordings<(Graph, bool)>;
 
-impl SubstepGraphs {
-    /// The recording for `key` and whether it reduces the CFL.
-    pub(super) fn find(&self, key: &[u8]) -> Option<(&Graph, bool)> {
-        self.recorded
-            .iter()
-            .find(|(k, ..)| k == key)
-            .map(|(_, g, r)| (g, *r))
-    }
-
-    /// Whether to record the substep with `key` now: when it was seen before. A key seen
-    /// for the first time is remembered (the oldest forgotten past [`MAX_SEEN`]).
-    pub(super) fn should_record(&mut self, key: &[u8]) -> bool {
-        if let Some(i) = self.seen.iter().position(|k| k == key) {
-            self.seen.remove(i);
-            return true;
-        }
-        if self.seen.len() >= MAX_SEEN {
-            self.seen.remove(0);
-        }
-        self.seen.push(key.to_vec());
-        false
-    }
-
-    /// Keeps `graph`, recorded for `key` (dropping the oldest past [`MAX_RECORDINGS`]).
-    pub(super) fn push(&mut self, key: Vec<u8>, graph: Graph, reduces: bool) {
-        if self.recorded.len() >= MAX_RECORDINGS {
-            self.recorded.remove(0);
-        }
-        self.recorded.push((key, graph, reduces));
-    }
+/// No recorded substep yet.
+pub(super) fn none() -> SubstepGraphs {
+    Recordings::new(MAX_RECORDINGS, MAX_SEEN)
 }
 
 /// Whether substeps are recorded: unless `FOEHN_CUDA_GRAPHS=0`, and only while
@@ -90,25 +59,6 @@ pub(super) fn key(scalars: &[Scalar], reduce_first: bool) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_set_of_scalars_is_recorded_when_it_comes_back() {
-        let mut g = SubstepGraphs::default();
-        let (a, b) = (
-            key(&[Scalar::F64(1.0)], false),
-            key(&[Scalar::F64(2.0)], false),
-        );
-        assert!(!g.should_record(&a));
-        assert!(!g.should_record(&b));
-        assert!(g.should_record(&a));
-        // Seen once more after being recorded-for: remembered afresh.
-        assert!(!g.should_record(&a));
-        // Keys that never come back are forgotten, oldest first.
-        for i in 0..MAX_SEEN {
-            assert!(!g.should_record(&key(&[Scalar::I32(i as i32)], false)));
-        }
-        assert!(!g.should_record(&b));
-    }
 
     #[test]
     fn keys_tell_values_types_and_the_first_reduction_apart() {
