@@ -2,7 +2,7 @@
 //! jw-report`): from the NetCDF output of runs on several grids,
 //!
 //! - the minimum surface pressure and its location at chosen days, against the
-//!   reference solution and the acceptance bands ([`reference`]);
+//!   reference solution and the acceptance bands ([`reference`](mod@reference));
 //! - the global l2 difference of p_s between successive resolutions at every common
 //!   output time, on a regular lat/lon grid ([`latlon`]: each run's cell p_s is
 //!   interpolated there), against the reference's own uncertainty, and whether it shrinks
