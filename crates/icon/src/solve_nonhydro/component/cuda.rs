@@ -357,9 +357,10 @@ impl<'c> DeviceSolveNonhydroState<'c> {
         let recorded = cuda.gpu().record(
             || self.enqueue_substep(key, scalars, reduce_first, hook, true),
             &fail,
-        )?;
+        );
         let reduces = self.reduced;
         self.reduced |= reduced;
+        let recorded = recorded?;
         let kind = self.kinds.get_mut(key).expect("bound before launched");
         match recorded {
             Some(graph) => {
