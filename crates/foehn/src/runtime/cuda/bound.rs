@@ -310,8 +310,8 @@ impl Bound<'_> {
     }
 }
 
-/// The 64-bit pattern a scalar argument is passed as.
-pub(super) fn scalar_bits(s: Scalar) -> u64 {
+/// The 64-bit pattern a scalar argument is passed as (what a recorded launch holds).
+pub fn scalar_bits(s: Scalar) -> u64 {
     match s {
         Scalar::F64(x) => x.to_bits(),
         Scalar::F32(x) => x.to_bits() as u64,

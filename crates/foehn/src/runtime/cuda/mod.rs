@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 mod bind;
 mod bound;
 
-pub use bound::{Bound, Launch};
+pub use bound::{scalar_bits, Bound, Launch};
 
 /// Largest block the launch model picks (threads along the horizontal dimension).
 const MODEL_MAX_BLOCK: u32 = 256;

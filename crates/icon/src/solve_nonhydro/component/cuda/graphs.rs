@@ -15,6 +15,7 @@
 //! ([`foehn_gpu::Recordings`], which programs' own graphs use too).
 
 use foehn::ir::Scalar;
+use foehn::runtime::cuda::scalar_bits;
 use foehn_gpu::{Graph, Recordings};
 
 /// Recordings kept per bound kind.
@@ -41,17 +42,10 @@ pub(super) fn wanted() -> bool {
 /// The key of a substep's scalar values (and whether it reduces before its first CFL
 /// point, which changes what it enqueues).
 pub(super) fn key(scalars: &[Scalar], reduce_first: bool) -> Vec<u8> {
-    let mut k = Vec::with_capacity(9 * scalars.len() + 1);
-    for s in scalars {
-        let (tag, bits) = match *s {
-            Scalar::F64(x) => (0u8, x.to_bits()),
-            Scalar::F32(x) => (1, u64::from(x.to_bits())),
-            Scalar::I32(x) => (2, x as u32 as u64),
-            Scalar::Bool(x) => (3, u64::from(x)),
-        };
-        k.push(tag);
-        k.extend_from_slice(&bits.to_le_bytes());
-    }
+    let mut k: Vec<u8> = scalars
+        .iter()
+        .flat_map(|&s| scalar_bits(s).to_le_bytes())
+        .collect();
     k.push(u8::from(reduce_first));
     k
 }
