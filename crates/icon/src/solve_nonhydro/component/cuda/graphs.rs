@@ -35,8 +35,11 @@ pub(super) fn none() -> SubstepGraphs {
 /// Whether substeps are recorded: unless `FOEHN_CUDA_GRAPHS=0`, and only while
 /// per-program metrics are off (they time each program's call; a replay has none).
 pub(super) fn wanted() -> bool {
-    let off = matches!(std::env::var("FOEHN_CUDA_GRAPHS").as_deref(), Ok("0"));
-    !off && foehn_metrics::level() == foehn_metrics::LEVEL_OFF
+    // The environment is read once per process, not at every substep.
+    static ALLOWED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let allowed =
+        *ALLOWED.get_or_init(|| !matches!(std::env::var("FOEHN_CUDA_GRAPHS").as_deref(), Ok("0")));
+    allowed && foehn_metrics::level() == foehn_metrics::LEVEL_OFF
 }
 
 /// The key of a substep's scalar values (and whether it reduces before its first CFL
