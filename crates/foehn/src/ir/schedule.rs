@@ -156,8 +156,8 @@ pub struct Schedule {
     /// Strides, bounds and fused kernels' member domains are compile-time constants of
     /// the grid and levels the program is compiled for (it then runs on those only).
     pub fixed_sizes: bool,
-    /// Device fields with levels are laid out level-fastest (`ir::layout::strides_of`
-    /// with `level_fastest`) and levelled kernels that scan nothing run a thread per
+    /// Device fields with levels are laid out level-fastest
+    /// (`ir::layout::strides_level_fastest`) and levelled kernels that scan nothing run a thread per
     /// level, threads of a point on consecutive levels. Needs `fixed_sizes`; the host
     /// layout is unchanged, so an experiment only (results on host data are not
     /// comparable; ADR 0027).

@@ -288,26 +288,26 @@ fn reads_only_at_slots(p: &Program, root: ExprId, t: FieldId) -> bool {
 /// With `slots`, single neighbour slots are accepted (their check may fail at a point
 /// missing that neighbour).
 fn error_free(p: &Program, root: ExprId, vertical: Option<VKind>, slots: bool) -> bool {
-    let walk = |id, reduce, v| walk_error_free(p, id, reduce, v, slots);
-    walk(root, None, vertical)
-}
-
-fn walk_error_free(
-    p: &Program,
-    id: ExprId,
-    reduce: Option<Connectivity>,
-    v: Option<VKind>,
-    slots: bool,
-) -> bool {
-    let walk = |id, reduce| walk_error_free(p, id, reduce, v, slots);
-    match p.node(id) {
-        Node::Field(f) => p.field(*f).ty.dims.vertical.is_none_or(|k| Some(k) == v),
-        Node::Shift(c, a) => reduce == Some(*c) && walk(*a, None),
-        Node::Reduce(_, c, a) => walk(*a, Some(*c)),
-        Node::Neighbor(_, _, a) if slots => walk(*a, None),
-        Node::Neighbor(..) | Node::KShift(..) | Node::KOffset(..) | Node::Scan { .. } => false,
-        node => node.children().iter().all(|&c| walk(c, reduce)),
+    fn walk(
+        p: &Program,
+        id: ExprId,
+        reduce: Option<Connectivity>,
+        v: Option<VKind>,
+        slots: bool,
+    ) -> bool {
+        match p.node(id) {
+            Node::Field(f) => p.field(*f).ty.dims.vertical.is_none_or(|k| Some(k) == v),
+            Node::Shift(c, a) => reduce == Some(*c) && walk(p, *a, None, v, slots),
+            Node::Reduce(_, c, a) => walk(p, *a, Some(*c), v, slots),
+            Node::Neighbor(_, _, a) if slots => walk(p, *a, None, v, slots),
+            Node::Neighbor(..) | Node::KShift(..) | Node::KOffset(..) | Node::Scan { .. } => false,
+            node => node
+                .children()
+                .iter()
+                .all(|&c| walk(p, c, reduce, v, slots)),
+        }
     }
+    walk(p, root, None, vertical, slots)
 }
 
 /// Rewrites the expression rooted at `root`, replacing `Field(t)` by `replacement`;

@@ -116,8 +116,9 @@ pub struct OptOptions {
     /// Device fields with levels stored level-fastest (a column contiguous) and a GPU
     /// thread per level, consecutive threads on consecutive levels of one point, so a
     /// warp's neighbour gather reads one contiguous column (see
-    /// [`crate::ir::Schedule::level_fastest`]). An experiment: off by default; bench
-    /// measures it as `optimised/with-levelfastest --no-verify` (ADR 0027).
+    /// [`crate::ir::Schedule::level_fastest`]; needs `fixed_sizes`). An experiment: off
+    /// by default; bench measures and verifies it as `optimised/with-levelfastest`
+    /// (ADR 0027).
     pub level_fastest: bool,
     /// With `stage`: a producer that reads single neighbour slots (`E2C[0]`) may be
     /// staged too. A staged value is computed at every neighbour of a block's points,

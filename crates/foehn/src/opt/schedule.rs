@@ -39,16 +39,23 @@ pub fn resolve(p: &Program, groups: Vec<Vec<usize>>, opts: &OptOptions) -> Sched
             .collect(),
         idx32: opts.idx32,
         fixed_sizes: opts.fixed_sizes,
-        level_fastest: opts.level_fastest && opts.fixed_sizes,
+        level_fastest: level_fastest(opts),
     }
+}
+
+/// Whether `opts` lay device fields out level-fastest (only with sizes fixed at compile
+/// time, where the strides are constants).
+fn level_fastest(opts: &OptOptions) -> bool {
+    opts.level_fastest && opts.fixed_sizes
 }
 
 /// The plan of one kernel computing `stencils` under `opts`.
 pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> KernelPlan {
     // Level-fastest kernels run a thread per level: no k-block, no staged tiles (they
     // are laid out per horizontal block), one-dimensional grids.
-    let stage = !opts.level_fastest && stencils.len() == 1 && p.stageable(&p.stencils[stencils[0]]);
-    let mut k_block = if opts.level_fastest {
+    let level_fastest = level_fastest(opts);
+    let stage = !level_fastest && stencils.len() == 1 && p.stageable(&p.stencils[stencils[0]]);
+    let mut k_block = if level_fastest {
         1
     } else {
         opts.k_block.max(1)
@@ -85,7 +92,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         k_block,
         None,
         unroll,
-        opts.k_major || opts.level_fastest,
+        opts.k_major || level_fastest,
     );
     plan
 }
