@@ -44,7 +44,7 @@ pub struct BenchArgs {
     /// k-block measured per kernel on the GPU; persisted in the cache). Ablations:
     /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
-    /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels);
+    /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels), `optimised/colres128` (lockstep column kernels keep at most 128 threads per multiprocessor resident, each walking columns grid-stride);
     /// opt-in passes:
     /// `optimised/with-selecthoistindices` (under slot selection
     /// only the indices of both slots hoisted, not their values) (several `/` parts allowed).
@@ -335,8 +335,9 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "selecthoistindices" => o.select_hoist = foehn::ir::SelectHoist::Indices,
             "levelfastest" => o.level_fastest = true,
             "stageslots" => o.stage_slots = true,
+            "colshared" => o.shared_columns = true,
             other => bail!(
-                "unknown opt-in pass `{other}` (selecthoistindices, levelfastest, stageslots)"
+                "unknown opt-in pass `{other}` (selecthoistindices, levelfastest, stageslots, colshared)"
             ),
         }
     }
@@ -398,6 +399,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let mut max_cost = None;
             let mut unroll = None;
             let mut lockreg = None;
+            let mut colres = None;
             for p in parts {
                 if let Some(x) = p.strip_prefix("without-") {
                     passes.push(x.to_string());
@@ -409,11 +411,13 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     unroll = Some(u);
                 } else if let Some(r) = numbered(p, "lockreg")? {
                     lockreg = Some(r);
+                } else if let Some(r) = numbered(p, "colres")? {
+                    colres = Some(r);
                 } else if let Some(c) = numbered(p, "cost")? {
                     max_cost = Some(c);
                 } else {
                     bail!(
-                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N>, unroll<N> or lockreg<N>"
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N>, unroll<N>, lockreg<N> or colres<N>"
                     );
                 }
             }
@@ -435,6 +439,10 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             if let Some(r) = lockreg {
                 opts.lockstep_registers = Some(r);
                 label.push(format!("lockreg{r}"));
+            }
+            if let Some(r) = colres {
+                opts.resident_columns = Some(r);
+                label.push(format!("colres{r}"));
             }
             let (opt, tune) = match base {
                 "unfused" => (None, false),

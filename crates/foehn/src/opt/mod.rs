@@ -113,6 +113,14 @@ pub struct OptOptions {
     /// ([`crate::ir::KernelPlan::max_registers`]); none by default (an ablation,
     /// `optimised/lockreg<N>` in bench).
     pub lockstep_registers: Option<u32>,
+    /// Resident threads per multiprocessor for lockstep kernels on the GPU
+    /// ([`crate::ir::KernelPlan::resident_columns`]); none by default (an ablation,
+    /// `optimised/colres<N>` in bench).
+    pub resident_columns: Option<u32>,
+    /// Lockstep kernels keep their column arrays in shared memory on the GPU
+    /// ([`crate::ir::KernelPlan::shared_columns`]); off by default (an ablation,
+    /// `optimised/with-colshared` in bench).
+    pub shared_columns: bool,
     /// Device fields with levels stored level-fastest (a column contiguous) and a GPU
     /// thread per level, consecutive threads on consecutive levels of one point, so a
     /// warp's neighbour gather reads one contiguous column (see
@@ -162,6 +170,8 @@ impl Default for OptOptions {
             lockstep: true,
             level_windows: true,
             lockstep_registers: None,
+            resident_columns: None,
+            shared_columns: false,
             level_fastest: false,
             stage_slots: false,
         }
@@ -196,6 +206,8 @@ impl OptOptions {
             lockstep: false,
             level_windows: false,
             lockstep_registers: None,
+            resident_columns: None,
+            shared_columns: false,
             level_fastest: false,
             stage_slots: false,
         }

@@ -85,6 +85,8 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         lockstep: None,
         level_windows: false,
         max_registers: None,
+        resident_columns: None,
+        shared_columns: false,
     };
     set_launch(
         p,

@@ -115,6 +115,13 @@ pub struct CKernel {
     /// Values staged in shared memory: the connectivity they are read through and how
     /// many tiles (the runtime builds the block lists and sizes shared memory).
     pub stage: Option<(Connectivity, usize)>,
+    /// A column kernel's resident threads per multiprocessor: the runtime launches at
+    /// most that many per multiprocessor and each thread walks columns grid-stride
+    /// ([`crate::ir::KernelPlan::resident_columns`]).
+    pub resident: Option<u32>,
+    /// Column arrays (8 bytes × `FOEHN_MAXK` per thread each) the kernel keeps in
+    /// dynamic shared memory ([`crate::ir::KernelPlan::shared_columns`]); 0: none.
+    pub shared_columns: usize,
 }
 
 /// Sizes fixed at compile time: strides, level counts, region bounds and fused
@@ -216,6 +223,8 @@ pub fn generate(
         g.slot_select = plan.slot_select;
         g.lockstep = plan.lockstep.clone();
         g.level_windows = plan.level_windows;
+        g.grid_stride = cuda && per_column && plan.resident_columns.is_some();
+        g.shared_columns = cuda && per_column && plan.shared_columns;
         if cuda {
             if plan.stage {
                 g.stage = stage::staging(prog, members[0]);
@@ -251,6 +260,7 @@ pub fn generate(
         let header = g.prologue(&snapshot)?;
         let k_block = g.k_block;
         let k_major = g.k_major;
+        let shared_columns = g.shared_slots;
         writeln!(
             functions,
             "\n/* kernel {i}: {} */",
@@ -282,6 +292,8 @@ pub fn generate(
             k_block,
             k_major,
             stage,
+            resident: plan.resident_columns.filter(|_| cuda && per_column),
+            shared_columns,
         });
     }
     let mut source = match target {
@@ -491,6 +503,15 @@ struct Gen<'a> {
     /// With `lockstep`: input fields read at several levels are held in level windows
     /// (`KernelPlan::level_windows`).
     level_windows: bool,
+    /// A CUDA column kernel whose threads walk columns grid-stride
+    /// (`KernelPlan::resident_columns`).
+    grid_stride: bool,
+    /// A CUDA column kernel's column arrays in dynamic shared memory (`foehn_smem`), a
+    /// level's values of the block's threads side by side.
+    shared_columns: bool,
+    /// Column arrays placed in shared memory so far (each `FOEHN_MAXK` × 8 bytes per
+    /// thread).
+    shared_slots: usize,
     /// The level windows of the lockstep loop being emitted: (field, level relative to
     /// the loop's `i`) → register.
     window: BTreeMap<(FieldId, i64), String>,
@@ -534,6 +555,9 @@ impl<'a> Gen<'a> {
             col_range: ("k0".into(), "k1".into()),
             lockstep: None,
             level_windows: false,
+            grid_stride: false,
+            shared_columns: false,
+            shared_slots: 0,
             window: BTreeMap::new(),
             entry_at: None,
             block_lockstep: false,
