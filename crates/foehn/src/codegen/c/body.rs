@@ -473,7 +473,7 @@ impl<'a> Gen<'a> {
                     "{t} {col}[(({k1} - {k0}) > 0 ? ({k1} - {k0}) : 1){per_point}];"
                 )),
                 Target::Cuda => {
-                    let decl = self.gpu_column_array(&t, &col);
+                    let decl = self.gpu_column_array(t, &col);
                     self.line(decl);
                 }
             }
