@@ -267,7 +267,7 @@ pub fn choose(
                 });
                 plan.lockstep = Some(l);
                 plan.level_windows = opts.level_windows;
-                plan.max_registers = opts.lockstep_registers;
+                plan.max_registers = opts.lockstep_registers.or(plan.max_registers);
                 plan.resident_columns = opts.resident_columns;
                 plan.shared_columns = opts.shared_columns;
             }

@@ -113,6 +113,10 @@ pub struct OptOptions {
     /// ([`crate::ir::KernelPlan::max_registers`]); none by default (an ablation,
     /// `optimised/lockreg<N>` in bench).
     pub lockstep_registers: Option<u32>,
+    /// A register cap for every GPU kernel ([`crate::ir::KernelPlan::max_registers`];
+    /// `lockstep_registers` takes precedence for lockstep kernels); none by default
+    /// (an ablation, `optimised/maxreg<N>` in bench).
+    pub kernel_registers: Option<u32>,
     /// Resident threads per multiprocessor for lockstep kernels on the GPU
     /// ([`crate::ir::KernelPlan::resident_columns`]); none by default (an ablation,
     /// `optimised/colres<N>` in bench).
@@ -170,6 +174,7 @@ impl Default for OptOptions {
             lockstep: true,
             level_windows: true,
             lockstep_registers: None,
+            kernel_registers: None,
             resident_columns: None,
             shared_columns: false,
             level_fastest: false,
@@ -206,6 +211,7 @@ impl OptOptions {
             lockstep: false,
             level_windows: false,
             lockstep_registers: None,
+            kernel_registers: None,
             resident_columns: None,
             shared_columns: false,
             level_fastest: false,

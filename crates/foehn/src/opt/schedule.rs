@@ -84,7 +84,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         stage,
         lockstep: None,
         level_windows: false,
-        max_registers: None,
+        max_registers: opts.kernel_registers,
         resident_columns: None,
         shared_columns: false,
     };
