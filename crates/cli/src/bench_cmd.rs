@@ -44,7 +44,7 @@ pub struct BenchArgs {
     /// k-block measured per kernel on the GPU; persisted in the cache). Ablations:
     /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
-    /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels), `optimised/maxreg48` (a register cap on every kernel), `optimised/colres128` (lockstep column kernels keep at most 128 threads per multiprocessor resident, each walking columns grid-stride);
+    /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels), `optimised/maxreg48` (a register cap on every kernel), `optimised/lockunroll2` (lockstep level loops unrolled), `optimised/colres128` (lockstep column kernels keep at most 128 threads per multiprocessor resident, each walking columns grid-stride);
     /// opt-in passes:
     /// `optimised/with-selecthoistindices` (under slot selection
     /// only the indices of both slots hoisted, not their values) (several `/` parts allowed).
@@ -401,6 +401,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let mut lockreg = None;
             let mut colres = None;
             let mut maxreg = None;
+            let mut lockunroll = None;
             for p in parts {
                 if let Some(x) = p.strip_prefix("without-") {
                     passes.push(x.to_string());
@@ -416,11 +417,13 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     colres = Some(r);
                 } else if let Some(r) = numbered(p, "maxreg")? {
                     maxreg = Some(r);
+                } else if let Some(r) = numbered(p, "lockunroll")? {
+                    lockunroll = Some(r);
                 } else if let Some(c) = numbered(p, "cost")? {
                     max_cost = Some(c);
                 } else {
                     bail!(
-                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N>, unroll<N>, lockreg<N>, maxreg<N> or colres<N>"
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N>, maxreg<N> or colres<N>"
                     );
                 }
             }
@@ -442,6 +445,10 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             if let Some(r) = lockreg {
                 opts.lockstep_registers = Some(r);
                 label.push(format!("lockreg{r}"));
+            }
+            if let Some(r) = lockunroll {
+                opts.lockstep_unroll = Some(r);
+                label.push(format!("lockunroll{r}"));
             }
             if let Some(r) = maxreg {
                 opts.kernel_registers = Some(r);

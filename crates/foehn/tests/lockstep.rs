@@ -242,6 +242,13 @@ fn a_register_cap_reaches_the_lockstep_kernels_signature_on_the_gpu_only() {
     );
     assert!(!source(&capped, Target::C).contains("__maxnreg__"));
     assert!(!source(&lockstep(), Target::Cuda).contains("__maxnreg__"));
+    let unrolled = OptOptions {
+        lockstep_unroll: Some(2),
+        ..lockstep()
+    };
+    let cuda = source(&unrolled, Target::Cuda);
+    assert_eq!(cuda.matches("#pragma unroll 2").count(), 2, "{cuda}");
+    assert!(!source(&unrolled, Target::C).contains("#pragma unroll"));
 }
 
 #[test]

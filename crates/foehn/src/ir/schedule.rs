@@ -121,6 +121,9 @@ pub struct KernelPlan {
     /// live in shared memory, a level's values of the block's threads side by side,
     /// instead of per-thread local memory (the shared memory then bounds the block).
     pub shared_columns: bool,
+    /// With `lockstep`: the unroll factor of its level loops on the GPU; none: the
+    /// compiler's choice.
+    pub lockstep_unroll: Option<u32>,
 }
 
 impl KernelPlan {
@@ -146,6 +149,7 @@ impl KernelPlan {
             max_registers: None,
             resident_columns: None,
             shared_columns: false,
+            lockstep_unroll: None,
         }
     }
 

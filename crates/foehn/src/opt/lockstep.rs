@@ -270,6 +270,7 @@ pub fn choose(
                 plan.max_registers = opts.lockstep_registers.or(plan.max_registers);
                 plan.resident_columns = opts.resident_columns;
                 plan.shared_columns = opts.shared_columns;
+                plan.lockstep_unroll = opts.lockstep_unroll;
             }
             Err(reason) => {
                 report

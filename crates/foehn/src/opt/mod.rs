@@ -117,6 +117,10 @@ pub struct OptOptions {
     /// `lockstep_registers` takes precedence for lockstep kernels); none by default
     /// (an ablation, `optimised/maxreg<N>` in bench).
     pub kernel_registers: Option<u32>,
+    /// The unroll factor of lockstep kernels' level loops on the GPU (`#pragma unroll`,
+    /// so loads of the next levels may issue early); none: the compiler's choice (an
+    /// ablation, `optimised/lockunroll<N>` in bench).
+    pub lockstep_unroll: Option<u32>,
     /// Resident threads per multiprocessor for lockstep kernels on the GPU
     /// ([`crate::ir::KernelPlan::resident_columns`]); none by default (an ablation,
     /// `optimised/colres<N>` in bench).
@@ -175,6 +179,7 @@ impl Default for OptOptions {
             level_windows: true,
             lockstep_registers: None,
             kernel_registers: None,
+            lockstep_unroll: None,
             resident_columns: None,
             shared_columns: false,
             level_fastest: false,
@@ -212,6 +217,7 @@ impl OptOptions {
             level_windows: false,
             lockstep_registers: None,
             kernel_registers: None,
+            lockstep_unroll: None,
             resident_columns: None,
             shared_columns: false,
             level_fastest: false,

@@ -87,6 +87,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         max_registers: opts.kernel_registers,
         resident_columns: None,
         shared_columns: false,
+        lockstep_unroll: None,
     };
     set_launch(
         p,

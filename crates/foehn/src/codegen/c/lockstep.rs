@@ -82,6 +82,9 @@ impl<'a> Gen<'a> {
             false => format!("({hi} - 1)"),
         };
         self.open_windows(&windows, &first, ascending);
+        if let Some(n) = self.lockstep_unroll {
+            self.line(format!("#pragma unroll {n}"));
+        }
         self.open(match ascending {
             true => format!("for (foehn_idx i = {lo}; i < {hi}; ++i)"),
             false => format!("for (foehn_idx i = {hi} - 1; i >= {lo}; --i)"),

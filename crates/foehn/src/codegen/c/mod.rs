@@ -225,6 +225,7 @@ pub fn generate(
         g.level_windows = plan.level_windows;
         g.grid_stride = cuda && per_column && plan.resident_columns.is_some();
         g.shared_columns = cuda && per_column && plan.shared_columns;
+        g.lockstep_unroll = plan.lockstep_unroll.filter(|_| cuda);
         if cuda {
             if plan.stage {
                 g.stage = stage::staging(prog, members[0]);
@@ -512,6 +513,8 @@ struct Gen<'a> {
     /// Column arrays placed in shared memory so far (each `FOEHN_MAXK` × 8 bytes per
     /// thread).
     shared_slots: usize,
+    /// The unroll factor of a CUDA lockstep kernel's level loops (`#pragma unroll`).
+    lockstep_unroll: Option<u32>,
     /// The level windows of the lockstep loop being emitted: (field, level relative to
     /// the loop's `i`) → register.
     window: BTreeMap<(FieldId, i64), String>,
@@ -558,6 +561,7 @@ impl<'a> Gen<'a> {
             grid_stride: false,
             shared_columns: false,
             shared_slots: 0,
+            lockstep_unroll: None,
             window: BTreeMap::new(),
             entry_at: None,
             block_lockstep: false,
