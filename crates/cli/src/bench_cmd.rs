@@ -44,7 +44,9 @@ pub struct BenchArgs {
     /// k-block measured per kernel on the GPU; persisted in the cache). Ablations:
     /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
-    /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels), `optimised/maxreg48` (a register cap on every kernel), `optimised/lockunroll2` (lockstep level loops unrolled), `optimised/colres128` (lockstep column kernels keep at most 128 threads per multiprocessor resident, each walking columns grid-stride);
+    /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels),
+    /// `optimised/maxreg48` (a register cap on every kernel), `optimised/lockunroll2`
+    /// (the level loops of lockstep column kernels unrolled);
     /// opt-in passes:
     /// `optimised/with-selecthoistindices` (under slot selection
     /// only the indices of both slots hoisted, not their values) (several `/` parts allowed).
@@ -335,9 +337,8 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "selecthoistindices" => o.select_hoist = foehn::ir::SelectHoist::Indices,
             "levelfastest" => o.level_fastest = true,
             "stageslots" => o.stage_slots = true,
-            "colshared" => o.shared_columns = true,
             other => bail!(
-                "unknown opt-in pass `{other}` (selecthoistindices, levelfastest, stageslots, colshared)"
+                "unknown opt-in pass `{other}` (selecthoistindices, levelfastest, stageslots)"
             ),
         }
     }
@@ -399,7 +400,6 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let mut max_cost = None;
             let mut unroll = None;
             let mut lockreg = None;
-            let mut colres = None;
             let mut maxreg = None;
             let mut lockunroll = None;
             for p in parts {
@@ -413,8 +413,6 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     unroll = Some(u);
                 } else if let Some(r) = numbered(p, "lockreg")? {
                     lockreg = Some(r);
-                } else if let Some(r) = numbered(p, "colres")? {
-                    colres = Some(r);
                 } else if let Some(r) = numbered(p, "maxreg")? {
                     maxreg = Some(r);
                 } else if let Some(r) = numbered(p, "lockunroll")? {
@@ -423,7 +421,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     max_cost = Some(c);
                 } else {
                     bail!(
-                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N>, maxreg<N> or colres<N>"
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N> or maxreg<N>"
                     );
                 }
             }
@@ -453,10 +451,6 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             if let Some(r) = maxreg {
                 opts.kernel_registers = Some(r);
                 label.push(format!("maxreg{r}"));
-            }
-            if let Some(r) = colres {
-                opts.resident_columns = Some(r);
-                label.push(format!("colres{r}"));
             }
             let (opt, tune) = match base {
                 "unfused" => (None, false),

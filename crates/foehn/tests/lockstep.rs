@@ -249,58 +249,17 @@ fn a_register_cap_reaches_the_lockstep_kernels_signature_on_the_gpu_only() {
     let cuda = source(&unrolled, Target::Cuda);
     assert_eq!(cuda.matches("#pragma unroll 2").count(), 2, "{cuda}");
     assert!(!source(&unrolled, Target::C).contains("#pragma unroll"));
-}
-
-#[test]
-fn resident_columns_walk_the_columns_grid_stride_on_the_gpu_only() {
-    let p = program(Read::Around);
-    let grid = &foehn_testkit::grids::compiler_grids()[0];
-    let source = |opts: &OptOptions, target| {
-        let (opt, schedule, _) = optimise_scheduled(&p, opts);
-        generate(&opt, &schedule, target, Sizes::of(grid, 9)).unwrap()
-    };
-    let resident = OptOptions {
-        resident_columns: Some(64),
+    // A cap on every kernel reaches the lockstep kernel unless its own cap is set.
+    let every = OptOptions {
+        kernel_registers: Some(48),
         ..lockstep()
     };
-    let stride = "h += (foehn_idx)gridDim.x * blockDim.x)";
-    let cuda = source(&resident, Target::Cuda);
-    assert!(cuda.source.contains(stride), "{}", cuda.source);
-    assert_eq!(cuda.kernels[0].resident, Some(64));
-    let c = source(&resident, Target::C);
-    assert!(!c.source.contains(stride));
-    assert_eq!(c.kernels[0].resident, None);
-    let plain = source(&lockstep(), Target::Cuda);
-    assert!(!plain.source.contains(stride));
-    assert_eq!(plain.kernels[0].resident, None);
-    assert_eq!(cuda.kernels[0].shared_columns, 0);
-    assert!(!cuda.source.contains("foehn_smem"));
-    // Shared columns: every column array a slice of the shared block, none local.
-    let shared = source(
-        &OptOptions {
-            shared_columns: true,
-            ..resident
-        },
-        Target::Cuda,
-    );
-    let arrays = shared.kernels[0].shared_columns;
-    assert!(arrays >= 2, "the forward sweep's two columns at least");
-    assert!(
-        shared.source.contains("extern __shared__"),
-        "{}",
-        shared.source
-    );
-    assert_eq!(
-        shared.source.matches("(foehn_smem + (size_t)").count(),
-        arrays,
-        "{}",
-        shared.source
-    );
-    assert!(
-        !shared.source.contains("[FOEHN_MAXK];"),
-        "{}",
-        shared.source
-    );
+    assert!(source(&every, Target::Cuda).contains("__maxnreg__(48) foehn_kernel_0("));
+    let both = OptOptions {
+        lockstep_registers: Some(64),
+        ..every
+    };
+    assert!(source(&both, Target::Cuda).contains("__maxnreg__(64) foehn_kernel_0("));
 }
 
 #[test]
@@ -332,22 +291,6 @@ fn lockstep_kernels_agree_with_the_interpreter_on_the_gpu() {
     let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
     let run = (&opt, &schedule);
     foehn_testkit::gpu::assert_gpu_agrees("lockstep on the GPU", &cuda, &p, run, 9, 0x10e);
-    // Grid-stride columns with one warp resident per multiprocessor: every thread
-    // walks several columns.
-    let resident = OptOptions {
-        resident_columns: Some(32),
-        ..lockstep()
-    };
-    let (opt, schedule, _) = optimise_scheduled(&p, &resident);
-    let run = (&opt, &schedule);
-    foehn_testkit::gpu::assert_gpu_agrees("resident columns on the GPU", &cuda, &p, run, 9, 0x10f);
-    let shared = OptOptions {
-        shared_columns: true,
-        ..resident
-    };
-    let (opt, schedule, _) = optimise_scheduled(&p, &shared);
-    let run = (&opt, &schedule);
-    foehn_testkit::gpu::assert_gpu_agrees("shared columns on the GPU", &cuda, &p, run, 9, 0x110);
 }
 
 /// A pointwise coefficient `beta` and a tridiagonal-like solve reading it at two levels

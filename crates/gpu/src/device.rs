@@ -112,17 +112,6 @@ impl Gpu {
         )
     }
 
-    /// The most shared memory a block may use when its kernel opts in (bytes).
-    pub fn max_shared_per_block_optin(&self) -> Result<usize, GpuError> {
-        drv(
-            "cuDeviceGetAttribute",
-            self.ctx.attribute(
-                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            ),
-        )
-        .map(|n| n.max(0) as usize)
-    }
-
     pub(crate) fn bind(&self) -> Result<(), GpuError> {
         drv("cuCtxSetCurrent", self.ctx.bind_to_thread())
     }
@@ -262,18 +251,6 @@ impl Kernel {
                 .occupancy_max_potential_block_size(no_dynamic_shared_memory, 0, limit, None),
         )?;
         Ok(block)
-    }
-
-    /// Lets launches of this kernel use up to `bytes` of dynamic shared memory (above
-    /// the 48 KiB a block gets without opting in).
-    pub fn allow_dynamic_shared(&self, bytes: usize) -> Result<(), GpuError> {
-        drv(
-            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-            self._f.set_attribute(
-                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                bytes as i32,
-            ),
-        )
     }
 
     /// Registers per thread.

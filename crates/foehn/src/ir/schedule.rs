@@ -112,15 +112,6 @@ pub struct KernelPlan {
     /// A cap on the registers of a GPU thread (`__maxnreg__`), trading spills for
     /// occupancy; none: the compiler's choice.
     pub max_registers: Option<u32>,
-    /// A column kernel's resident threads per multiprocessor on the GPU: the launch
-    /// keeps at most this many columns per multiprocessor in flight and each thread
-    /// walks several columns (grid-stride), so the per-thread column arrays of the
-    /// threads in flight can stay in L1/L2; none: a thread per column.
-    pub resident_columns: Option<u32>,
-    /// The column arrays (scan columns and local temporaries) of a GPU column kernel
-    /// live in shared memory, a level's values of the block's threads side by side,
-    /// instead of per-thread local memory (the shared memory then bounds the block).
-    pub shared_columns: bool,
     /// With `lockstep`: the unroll factor of its level loops on the GPU; none: the
     /// compiler's choice.
     pub lockstep_unroll: Option<u32>,
@@ -147,8 +138,6 @@ impl KernelPlan {
             lockstep: None,
             level_windows: false,
             max_registers: None,
-            resident_columns: None,
-            shared_columns: false,
             lockstep_unroll: None,
         }
     }

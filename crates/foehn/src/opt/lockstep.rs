@@ -268,8 +268,6 @@ pub fn choose(
                 plan.lockstep = Some(l);
                 plan.level_windows = opts.level_windows;
                 plan.max_registers = opts.lockstep_registers.or(plan.max_registers);
-                plan.resident_columns = opts.resident_columns;
-                plan.shared_columns = opts.shared_columns;
                 plan.lockstep_unroll = opts.lockstep_unroll;
             }
             Err(reason) => {

@@ -121,14 +121,6 @@ pub struct OptOptions {
     /// so loads of the next levels may issue early); none: the compiler's choice (an
     /// ablation, `optimised/lockunroll<N>` in bench).
     pub lockstep_unroll: Option<u32>,
-    /// Resident threads per multiprocessor for lockstep kernels on the GPU
-    /// ([`crate::ir::KernelPlan::resident_columns`]); none by default (an ablation,
-    /// `optimised/colres<N>` in bench).
-    pub resident_columns: Option<u32>,
-    /// Lockstep kernels keep their column arrays in shared memory on the GPU
-    /// ([`crate::ir::KernelPlan::shared_columns`]); off by default (an ablation,
-    /// `optimised/with-colshared` in bench).
-    pub shared_columns: bool,
     /// Device fields with levels stored level-fastest (a column contiguous) and a GPU
     /// thread per level, consecutive threads on consecutive levels of one point, so a
     /// warp's neighbour gather reads one contiguous column (see
@@ -180,8 +172,6 @@ impl Default for OptOptions {
             lockstep_registers: None,
             kernel_registers: None,
             lockstep_unroll: None,
-            resident_columns: None,
-            shared_columns: false,
             level_fastest: false,
             stage_slots: false,
         }
@@ -218,8 +208,6 @@ impl OptOptions {
             lockstep_registers: None,
             kernel_registers: None,
             lockstep_unroll: None,
-            resident_columns: None,
-            shared_columns: false,
             level_fastest: false,
             stage_slots: false,
         }

@@ -85,8 +85,6 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         lockstep: None,
         level_windows: false,
         max_registers: opts.kernel_registers,
-        resident_columns: None,
-        shared_columns: false,
         lockstep_unroll: None,
     };
     set_launch(

@@ -37,14 +37,6 @@ impl<'a> Gen<'a> {
             } else {
                 self.line("const unsigned int KB = blockIdx.y, HB = blockIdx.x; (void)KB;");
             }
-            if self.grid_stride {
-                // A resident column kernel: each thread walks columns grid-stride.
-                self.check_local_columns();
-                self.open("for (foehn_idx h = (foehn_idx)h0 + (foehn_idx)(HB * blockDim.x + threadIdx.x); h < h1; h += (foehn_idx)gridDim.x * blockDim.x)");
-                self.column_kernel(members, &scans)?;
-                self.close();
-                return Ok(std::mem::take(&mut self.out));
-            }
             self.line(
                 "const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(HB * blockDim.x + threadIdx.x);",
             );
@@ -55,7 +47,13 @@ impl<'a> Gen<'a> {
         }
         if members.iter().any(|m| self.prog.has_scan(m.root)) {
             self.check_local_columns();
-            self.column_kernel(members, &scans)?;
+            if members.len() == 1 {
+                self.column_body(&scans)?;
+            } else if let Some(plan) = self.lockstep.clone() {
+                self.column_lockstep(members, &plan)?;
+            } else {
+                self.column_members(members)?;
+            }
             return Ok(std::mem::take(&mut self.out));
         }
         // C: vertical outer, horizontal inner (unit-stride horizontal accesses).
@@ -116,22 +114,6 @@ impl<'a> Gen<'a> {
             self.out.insert_str(at, &text);
         }
         Ok(std::mem::take(&mut self.out))
-    }
-
-    /// A column kernel's body at the current point: one scan stencil, members in
-    /// lockstep loops, or members one after another.
-    fn column_kernel(
-        &mut self,
-        members: &[&'a Stencil],
-        scans: &[ExprId],
-    ) -> Result<(), CodegenError> {
-        if members.len() == 1 {
-            self.column_body(scans)
-        } else if let Some(plan) = self.lockstep.clone() {
-            self.column_lockstep(members, &plan)
-        } else {
-            self.column_members(members)
-        }
     }
 
     /// The members of a fused kernel at the current point, each under the guard of its
@@ -332,24 +314,9 @@ impl<'a> Gen<'a> {
     /// level on the GPU (a thread's own column), level-major over the block's points in C.
     pub(super) fn local_index(&self, k: &str) -> String {
         match self.target {
-            Target::Cuda if self.shared_columns => format!("({k}) * blockDim.x"),
             Target::Cuda => k.to_string(),
             Target::C => format!("({k}) * {COLUMN_BLOCK} + (h - hb)"),
         }
-    }
-
-    /// The declaration of a GPU column array of `FOEHN_MAXK` values: per-thread local
-    /// memory, or with shared columns the thread's slice of the next shared slot
-    /// (stride `blockDim.x` between levels, every slot 8 bytes a value).
-    pub(super) fn gpu_column_array(&mut self, t: &str, name: &str) -> String {
-        if !self.shared_columns {
-            return format!("{t} {name}[FOEHN_MAXK];");
-        }
-        let slot = self.shared_slots;
-        self.shared_slots += 1;
-        format!(
-            "{t}* const {name} = ({t}*)(foehn_smem + (size_t){slot} * FOEHN_MAXK * 8 * blockDim.x) + threadIdx.x;"
-        )
     }
 
     /// On the GPU, a column kernel's per-thread arrays hold `FOEHN_MAXK` levels: the
@@ -421,9 +388,7 @@ impl<'a> Gen<'a> {
     /// in a C lockstep kernel (a column per point of the block) level-major over the
     /// block's points.
     pub(super) fn column_index(&self, rel: &str) -> String {
-        if self.shared_columns {
-            format!("({rel}) * blockDim.x")
-        } else if self.block_lockstep {
+        if self.block_lockstep {
             format!("({rel}) * {COLUMN_BLOCK} + (h - hb)")
         } else {
             rel.to_string()
@@ -472,10 +437,7 @@ impl<'a> Gen<'a> {
                 Target::C => self.line(format!(
                     "{t} {col}[(({k1} - {k0}) > 0 ? ({k1} - {k0}) : 1){per_point}];"
                 )),
-                Target::Cuda => {
-                    let decl = self.gpu_column_array(t, &col);
-                    self.line(decl);
-                }
+                Target::Cuda => self.line(format!("{t} {col}[FOEHN_MAXK];")),
             }
             let c = format!("C{id}_{i}");
             if block {

@@ -37,16 +37,9 @@ impl Gen<'_> {
     }
 
     /// Declarations at the top of the function for everything the body uses.
-    pub(super) fn prologue(
-        &mut self,
-        snapshot: &BTreeSet<FieldId>,
-    ) -> Result<String, CodegenError> {
+    pub(super) fn prologue(&self, snapshot: &BTreeSet<FieldId>) -> Result<String, CodegenError> {
         let mut s = String::new();
-        if self.shared_columns {
-            s.push_str("    extern __shared__ __align__(8) unsigned char foehn_smem[];\n");
-        }
-        let fields: Vec<FieldId> = self.reads.union(&self.writes).copied().collect();
-        for f in fields {
+        for &f in self.reads.union(&self.writes) {
             let d = self.prog.field(f);
             let t = storage_type(d.ty.dtype);
             let i = f.0;
@@ -58,15 +51,12 @@ impl Gen<'_> {
             if self.local.contains(&f) {
                 // A per-thread column indexed by level on the GPU (the kernel checks
                 // `NK <= FOEHN_MAXK`); in C the columns of a block of points.
-                s.push_str(&self.strides(f));
-                let decl = match self.target {
-                    Target::C => format!(
-                        "{t} LT{i}[{} * (NK{i} > 0 ? NK{i} : 1)];",
-                        body::COLUMN_BLOCK
-                    ),
-                    Target::Cuda => self.gpu_column_array(t, &format!("LT{i}")),
+                let size = match self.target {
+                    Target::C => format!("{} * (NK{i} > 0 ? NK{i} : 1)", body::COLUMN_BLOCK),
+                    Target::Cuda => "FOEHN_MAXK".into(),
                 };
-                writeln!(s, "    {decl}").unwrap();
+                s.push_str(&self.strides(f));
+                writeln!(s, "    {t} LT{i}[{size}];").unwrap();
                 continue;
             }
             if self.reads.contains(&f) {

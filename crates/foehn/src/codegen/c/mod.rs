@@ -115,13 +115,6 @@ pub struct CKernel {
     /// Values staged in shared memory: the connectivity they are read through and how
     /// many tiles (the runtime builds the block lists and sizes shared memory).
     pub stage: Option<(Connectivity, usize)>,
-    /// A column kernel's resident threads per multiprocessor: the runtime launches at
-    /// most that many per multiprocessor and each thread walks columns grid-stride
-    /// ([`crate::ir::KernelPlan::resident_columns`]).
-    pub resident: Option<u32>,
-    /// Column arrays (8 bytes × `FOEHN_MAXK` per thread each) the kernel keeps in
-    /// dynamic shared memory ([`crate::ir::KernelPlan::shared_columns`]); 0: none.
-    pub shared_columns: usize,
 }
 
 /// Sizes fixed at compile time: strides, level counts, region bounds and fused
@@ -223,8 +216,6 @@ pub fn generate(
         g.slot_select = plan.slot_select;
         g.lockstep = plan.lockstep.clone();
         g.level_windows = plan.level_windows;
-        g.grid_stride = cuda && per_column && plan.resident_columns.is_some();
-        g.shared_columns = cuda && per_column && plan.shared_columns;
         g.lockstep_unroll = plan.lockstep_unroll.filter(|_| cuda);
         if cuda {
             if plan.stage {
@@ -261,7 +252,6 @@ pub fn generate(
         let header = g.prologue(&snapshot)?;
         let k_block = g.k_block;
         let k_major = g.k_major;
-        let shared_columns = g.shared_slots;
         writeln!(
             functions,
             "\n/* kernel {i}: {} */",
@@ -293,8 +283,6 @@ pub fn generate(
             k_block,
             k_major,
             stage,
-            resident: plan.resident_columns.filter(|_| cuda && per_column),
-            shared_columns,
         });
     }
     let mut source = match target {
@@ -504,15 +492,6 @@ struct Gen<'a> {
     /// With `lockstep`: input fields read at several levels are held in level windows
     /// (`KernelPlan::level_windows`).
     level_windows: bool,
-    /// A CUDA column kernel whose threads walk columns grid-stride
-    /// (`KernelPlan::resident_columns`).
-    grid_stride: bool,
-    /// A CUDA column kernel's column arrays in dynamic shared memory (`foehn_smem`), a
-    /// level's values of the block's threads side by side.
-    shared_columns: bool,
-    /// Column arrays placed in shared memory so far (each `FOEHN_MAXK` × 8 bytes per
-    /// thread).
-    shared_slots: usize,
     /// The unroll factor of a CUDA lockstep kernel's level loops (`#pragma unroll`).
     lockstep_unroll: Option<u32>,
     /// The level windows of the lockstep loop being emitted: (field, level relative to
@@ -558,9 +537,6 @@ impl<'a> Gen<'a> {
             col_range: ("k0".into(), "k1".into()),
             lockstep: None,
             level_windows: false,
-            grid_stride: false,
-            shared_columns: false,
-            shared_slots: 0,
             lockstep_unroll: None,
             window: BTreeMap::new(),
             entry_at: None,

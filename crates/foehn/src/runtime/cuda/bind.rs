@@ -154,36 +154,9 @@ impl CudaBackend {
             if threads > most {
                 threads = (most - most % 32).max(32);
             }
-            // A resident column kernel: at most `n` threads per multiprocessor, which
-            // walk the columns grid-stride.
-            if let Some(n) = ck.resident {
-                threads = threads.min((n - n % 32).max(32));
-            }
-            // Shared column arrays: halve the block while they exceed what a block
-            // may opt in to.
-            let mut shared = 0;
-            if ck.shared_columns > 0 {
-                let per_thread = ck.shared_columns * compiled.max_levels * 8;
-                let most_shared = self.gpu.max_shared_per_block_optin().map_err(&fail)?;
-                while per_thread * threads as usize > most_shared && threads > 32 {
-                    threads = (threads / 2).max(32);
-                }
-                shared = per_thread * threads as usize;
-                if shared > most_shared {
-                    return Err(program.runtime_error(
-                        first,
-                        format!(
-                            "shared column arrays need {shared} bytes per block of 32 threads, more than the device's {most_shared}"
-                        ),
-                    ));
-                }
-                compiled.functions()[i]
-                    .allow_dynamic_shared(shared)
-                    .map_err(&fail)?;
-            }
-            let mut shared = shared as u32;
             // Staged values: the block lists for this block size (halved while the
             // tiles would exceed the shared memory a block gets without opting in).
+            let mut shared = 0;
             match ck.stage {
                 Some((conn, tiles)) => {
                     let table = grid.topology.table(conn).as_slice();
@@ -212,17 +185,19 @@ impl CudaBackend {
                 }
                 None => w.extend([0; 4]),
             }
-            let mut gx = nh.div_ceil(threads as usize);
-            if let Some(n) = ck.resident {
-                gx = gx.min(sms * (n / threads).max(1) as usize);
-            }
             let block: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).collect();
             stencils.push(BoundStencil {
                 kernel: i,
                 block,
                 scalar_at,
                 range: [dom.h.0 as i64, dom.h.1 as i64, k_range.0, k_range.1],
-                grid: launch_grid(program, first, gx, gy, ck.k_major)?,
+                grid: launch_grid(
+                    program,
+                    first,
+                    nh.div_ceil(threads as usize),
+                    gy,
+                    ck.k_major,
+                )?,
                 threads,
                 copies,
                 shared,
