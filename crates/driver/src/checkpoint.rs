@@ -23,7 +23,7 @@
 //! written before they are read within a call; its diagnostic outputs are written, never
 //! read, and are placeholders for `shear_type = 0`), so it is not part of a checkpoint.
 //!
-//! The file ([`Checkpoint::write`], [`Checkpoint::read`]; format in [`file`]): a TOML
+//! The file ([`Checkpoint::write`], [`Checkpoint::read`]; format in [`file`](mod@file)): a TOML
 //! header, the fields' raw little-endian bytes and a BLAKE3 checksum, written atomically
 //! (a temporary beside the target, fsynced and renamed); an existing file that is not
 //! a foehn checkpoint is never overwritten.
@@ -341,7 +341,7 @@ impl Checkpoint {
         None
     }
 
-    /// Writes it to `path` atomically (see [`file`]); refuses to replace a file that is
+    /// Writes it to `path` atomically (see [`file`](mod@file)); refuses to replace a file that is
     /// not a foehn checkpoint.
     pub fn write(&self, path: &Path) -> Result<()> {
         file::write(self, path)

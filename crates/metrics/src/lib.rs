@@ -5,7 +5,7 @@
 //!   samples are grouped by [`key::ProgramKey`].
 //! - [`report`]: the benchmark report that `foehn bench` writes (JSON + table).
 //! - [`timer_report`]: the end-of-run timer report of a model run (per component and
-//!   program, % of the run, simulated days per day) and its progress bar; [`span`]: the
+//!   program, % of the run, simulated days per day) and its progress bar; [`span`](mod@span): the
 //!   component timers (and NVTX ranges, [`nvtx`]) around the dycore's components;
 //!   [`run_timers`]: a run's timers file (GT4Py layout plus the components).
 //! - [`compare`]: speedups between reports in three formats (our bench report, GT4Py metrics,

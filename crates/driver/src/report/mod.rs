@@ -7,7 +7,7 @@
 //!   output time, on a regular lat/lon grid ([`latlon`]: each run's cell p_s is
 //!   interpolated there), against the reference's own uncertainty, and whether it shrinks
 //!   with refinement;
-//! - a Markdown summary, a JSON file with every number and the figures ([`write`]).
+//! - a Markdown summary, a JSON file with every number and the figures ([`write`](mod@write)).
 //!
 //! A run is read output time by output time ([`RunBuilder`]): only its p_s on the
 //! lat/lon grid and its minimum are kept, and the cell fields of the days that get maps.

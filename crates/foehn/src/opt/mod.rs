@@ -6,7 +6,7 @@
 //! stencils and temporaries that became dead, and compaction of the expression arena.
 //! Common subexpressions are shared already: the DSL hash-conses the arena. The
 //! schedule then groups stencils into kernels: column kernels around scans
-//! ([`column`]), k-parallel fusion of the rest ([`fuse`]), launch choices ([`schedule`]).
+//! ([`column`](mod@column)), k-parallel fusion of the rest ([`fuse`]), launch choices ([`schedule`]).
 //!
 //! Every decision depends only on the IR (ids, counts), never on hash-map order or
 //! addresses, so optimising twice gives the same program (tested).
