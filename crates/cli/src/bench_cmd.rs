@@ -1,6 +1,6 @@
 //! `foehn bench`: benchmark catalog programs on a grid with a backend; table + JSON (+ PNG).
 //! The programs run on their random inputs, and the output says so
-//! ([`INPUTS`](crate::bench_driver::INPUTS)).
+//! ([`INPUTS`]).
 
 use crate::bench_driver::{
     bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine, INPUTS,

@@ -42,8 +42,8 @@ use std::time::Instant;
 /// Options of `foehn run jw` (every one overrides the configuration file).
 #[derive(Args, Debug, Clone, Default)]
 pub struct JwArgs {
-    /// A TOML configuration (sections [run], [cfl], [vertical], [diffusion],
-    /// [nonhydrostatic], [jw]; see --print-config); keys left out take ICON's JW defaults.
+    /// A TOML configuration (sections `[run]`, `[cfl]`, `[vertical]`, `[diffusion]`,
+    /// `[nonhydrostatic]`, `[jw]`; see --print-config); keys left out take ICON's JW defaults.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Print the effective configuration as TOML and exit.

@@ -13,7 +13,7 @@
 //! - `height(height)`, `height_2(height_2)`: level numbers, 1 at the top (ICON's
 //!   generalised height axis); `plev(plev)`: Pa;
 //! - `z_mc(height, ncells)`, `z_ifc(height_2, ncells)`: geometric heights, m;
-//! - every [`VARIABLES`](super::VARIABLES) entry over `(time, [vertical,] ncells|nedges)`
+//! - every [`VARIABLES`] entry over `(time, [vertical,] ncells|nedges)`
 //!   with `standard_name` (where CF has one: not for `vn`), `long_name`, `units`,
 //!   `coordinates` and `_FillValue`/`missing_value` (written where a value is missing).
 //!

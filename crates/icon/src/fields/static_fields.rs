@@ -29,7 +29,7 @@
 //!
 //! The fields only the nonhydrostatic solver reads (the reference atmosphere, the
 //! pressure-gradient metrics, the solver's weights and masks, `pos_on_tplane_e`,
-//! `e_flx_avg`, the normals at the cells) are mapped in [`solver_fields`].
+//! `e_flx_avg`, the normals at the cells) are mapped in `solver_fields`.
 //!
 //! [`synthetic_prognostics`] gives a prognostic state over these fields until the
 //! Jablonowski–Williamson initial state exists.

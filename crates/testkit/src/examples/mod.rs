@@ -1,5 +1,5 @@
 //! Three small programs showing the language on ICON formulas; each has an independent
-//! plain-Rust reference in [`reference`] (and another in `tests/examples.rs`).
+//! plain-Rust reference in [`reference`](mod@reference) (and another in `tests/examples.rs`).
 
 use foehn::dsl::prelude::*;
 

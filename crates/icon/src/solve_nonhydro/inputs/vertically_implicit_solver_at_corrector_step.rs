@@ -13,7 +13,7 @@ use foehn_testkit::{random_args, SplitMix64};
 pub const NDYN_SUBSTEPS: f64 = 5.0;
 
 /// Realistic random inputs: the solver's
-/// ([`set_solver_inputs`](super::vertically_implicit_solver_at_predictor_step::set_solver_inputs));
+/// ([`set_solver_inputs`]);
 /// the accumulated vertical mass and volume fluxes ±(0.01..1) kg/(m²·s) and m/s; ICON's
 /// weights `wgt_nnow_vel = 0.25`, `wgt_nnew_vel = 0.75`, `ndyn_substeps_var = 5` and
 /// `r_nsubsteps = 1/5`.

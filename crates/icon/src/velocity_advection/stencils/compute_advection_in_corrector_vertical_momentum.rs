@@ -49,7 +49,7 @@
 //! edges).
 //!
 //! Outputs: `ddt_w_adv` [`vertical_wind_advective_tendency`, the corrector slot, half
-//! levels], `z_w_con_c_full` [`contravariant_corrected_w_at_cells_on_model_levels`] and
+//! levels], `z_w_con_c_full` \[`contravariant_corrected_w_at_cells_on_model_levels`\] and
 //! `vertical_cfl` (`nlev` levels, as ICON4Py's `VelocityAdvection` allocates it). Inputs:
 //! `w` (new), `tangential_wind_on_half_levels` (`z_vt_ie`, `nlev` levels),
 //! `vn_on_half_levels` (`vn_ie`), `contravariant_correction_at_cells_on_half_levels`

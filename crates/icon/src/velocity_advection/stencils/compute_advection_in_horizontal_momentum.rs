@@ -31,9 +31,9 @@
 //!
 //! Output `ddt_vn_apc` [`normal_wind_advective_tendency`, the predictor or corrector
 //! slot]. Inputs in ICON4Py's names: `vn`, `z_kin_hor_e`
-//! [`horizontal_kinetic_energy_at_edges_on_model_levels`], `vt` [`tangential_wind`],
-//! `f_e` [`coriolis_frequency`], `z_w_con_c_full`
-//! [`contravariant_corrected_w_at_cells_on_model_levels`], `vn_ie`
+//! \[`horizontal_kinetic_energy_at_edges_on_model_levels`\], `vt` \[`tangential_wind`\],
+//! `f_e` \[`coriolis_frequency`\], `z_w_con_c_full`
+//! \[`contravariant_corrected_w_at_cells_on_model_levels`\], `vn_ie`
 //! [`vn_on_half_levels`, half levels], `e_bln_c_s`, `geofac_rot`, `coeff_gradekin`,
 //! `c_lin_e`, `ddqz_z_full_e`, `area_edge`, `tangent_orientation`,
 //! `inv_primal_edge_length`, `geofac_grdiv`; runtime scalars `cfl_w_limit`,
@@ -173,19 +173,19 @@ pub fn extra_diffusion_levels(end_index_of_damping_layer: i32) -> (Bound, Bound)
 /// The fields and scalars of [`add_stencils`] (ICON4Py's arguments; ICON names in the
 /// docs).
 pub struct Handles<'a> {
-    /// Output `ddt_vn_apc` [`normal_wind_advective_tendency`] (Edge, K).
+    /// Output `ddt_vn_apc` \[`normal_wind_advective_tendency`\] (Edge, K).
     pub ddt_vn_apc: &'a Expr,
     /// `vn` (Edge, K).
     pub vn: &'a Expr,
-    /// `z_kin_hor_e` [`horizontal_kinetic_energy_at_edges_on_model_levels`] (Edge, K).
+    /// `z_kin_hor_e` \[`horizontal_kinetic_energy_at_edges_on_model_levels`\] (Edge, K).
     pub z_kin_hor_e: &'a Expr,
-    /// `vt` [`tangential_wind`] (Edge, K).
+    /// `vt` \[`tangential_wind`\] (Edge, K).
     pub vt: &'a Expr,
-    /// `f_e` [`coriolis_frequency`] (Edge).
+    /// `f_e` \[`coriolis_frequency`\] (Edge).
     pub f_e: &'a Expr,
-    /// `z_w_con_c_full` [`contravariant_corrected_w_at_cells_on_model_levels`] (Cell, K).
+    /// `z_w_con_c_full` \[`contravariant_corrected_w_at_cells_on_model_levels`\] (Cell, K).
     pub z_w_con_c_full: &'a Expr,
-    /// `vn_ie` [`vn_on_half_levels`] (Edge, KHalf).
+    /// `vn_ie` \[`vn_on_half_levels`\] (Edge, KHalf).
     pub vn_ie: &'a Expr,
     /// `e_bln_c_s` (Cell, C2E).
     pub e_bln_c_s: &'a Expr,

@@ -38,7 +38,7 @@
 //!
 //! Outputs: `w_concorr_c` [`contravariant_correction_at_cells_on_half_levels`, half
 //! levels], `ddt_w_adv` [`vertical_wind_advective_tendency`, the predictor slot, half
-//! levels], `z_w_con_c_full` [`contravariant_corrected_w_at_cells_on_model_levels`] and
+//! levels], `z_w_con_c_full` \[`contravariant_corrected_w_at_cells_on_model_levels`\] and
 //! ICON4Py's `vertical_cfl` (the clipped CFL numbers at half levels `[0, nlev)`, stored
 //! like ICON4Py's `VelocityAdvection` allocates it: on `nlev` levels, `K`). Inputs in
 //! ICON4Py's names: `w`, `horizontal_advection_of_w_at_edges_on_half_levels`
@@ -294,15 +294,15 @@ pub fn interpolate_contravariant_vertical_velocity_to_full_levels(z_w_con_c: &Ex
 /// The fields and scalars of the vertical-momentum stencils shared by the predictor
 /// and corrector programs ([`add_vertical_momentum_stencils`]).
 pub struct VerticalMomentum<'a> {
-    /// Output `ddt_w_adv` [`vertical_wind_advective_tendency`] (Cell, KHalf).
+    /// Output `ddt_w_adv` \[`vertical_wind_advective_tendency`\] (Cell, KHalf).
     pub ddt_w_adv: &'a Expr,
-    /// Output `z_w_con_c_full` [`contravariant_corrected_w_at_cells_on_model_levels`] (Cell, K).
+    /// Output `z_w_con_c_full` \[`contravariant_corrected_w_at_cells_on_model_levels`\] (Cell, K).
     pub z_w_con_c_full: &'a Expr,
     /// Output `vertical_cfl` (Cell, K: half level `k` stored at `k`).
     pub vertical_cfl: &'a Expr,
     /// `w` (Cell, KHalf).
     pub w: &'a Expr,
-    /// `w_concorr_c` [`contravariant_correction_at_cells_on_half_levels`] (Cell, KHalf):
+    /// `w_concorr_c` \[`contravariant_correction_at_cells_on_half_levels`\] (Cell, KHalf):
     /// written by the predictor's first stencil, an input of the corrector.
     pub w_concorr_c: &'a Expr,
     /// `z_v_grad_w` as a half-level edge value (a field read `.as_half()`, or the
@@ -386,9 +386,9 @@ pub fn add_vertical_momentum_stencils(
 pub struct Handles<'a> {
     /// Output `w_concorr_c` (Cell, KHalf).
     pub w_concorr_c: &'a Expr,
-    /// `z_v_grad_w` [`horizontal_advection_of_w_at_edges_on_half_levels`] (Edge, K).
+    /// `z_v_grad_w` \[`horizontal_advection_of_w_at_edges_on_half_levels`\] (Edge, K).
     pub z_v_grad_w: &'a Expr,
-    /// `z_w_concorr_me` [`contravariant_correction_at_edges_on_model_levels`] (Edge, K).
+    /// `z_w_concorr_me` \[`contravariant_correction_at_edges_on_model_levels`\] (Edge, K).
     pub z_w_concorr_me: &'a Expr,
     /// `wgtfac_c` (Cell, KHalf).
     pub wgtfac_c: &'a Expr,

@@ -110,8 +110,8 @@ pub fn mo_icon_interpolation_scalar_cells2verts_scalar_ri_dsl(
     (p_cell_in.shift(V2C) * c_intp).sum_over(V2C)
 }
 
-/// `z_v_grad_w = vn_ie·inv_dual_edge_length·(w(E2C[0]) − w(E2C[1]))
-/// + z_vt_ie·inv_primal_edge_length·tangent_orientation·(z_w_v(E2V[0]) − z_w_v(E2V[1]))`
+/// `z_v_grad_w = vn_ie·inv_dual_edge_length·(w(E2C[0]) − w(E2C[1])) +
+/// z_vt_ie·inv_primal_edge_length·tangent_orientation·(z_w_v(E2V[0]) − z_w_v(E2V[1]))`
 /// on full-level indices (ICON4Py `_compute_horizontal_advection_term_for_vertical_velocity`,
 /// formerly velocity advection stencil 07): `vn_ie`, `w` and `z_w_v` are half-level
 /// (`KHALF`) values, `z_vt_ie` and the result full-level (`K`) ones.
