@@ -56,7 +56,7 @@ pub struct BenchArgs {
     /// specialise, inline, dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed,
     /// kmajor, hoist, branchlocal, slotselect, selecthoist, column (column kernels around
     /// scans), lockstep (their members one after another instead), windows (lockstep level
-    /// windows), stage, vstream.
+    /// windows), prefetch (lockstep windows one level ahead), stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -357,6 +357,7 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "slotselect" => o.slot_select = false,
             "selecthoist" => o.select_hoist = foehn::ir::SelectHoist::Nothing,
             "windows" => o.level_windows = false,
+            "prefetch" => o.level_prefetch = false,
             "lockstep" => o.lockstep = false,
             "vstream" => o.column_streamed_loads = false,
             "stage" => o.stage = false,
@@ -365,7 +366,7 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "column" => o.columns = false,
             "colocal" => o.column_locals = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, lockstep, windows, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, lockstep, windows, prefetch, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream)"
             ),
         }
     }

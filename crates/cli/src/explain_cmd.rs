@@ -25,8 +25,9 @@ pub struct ExplainArgs {
     #[arg(long)]
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
-    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, column, lockstep, windows,
-    /// stage, vstream.
+    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist,
+    /// branchlocal, slotselect, selecthoist, column, lockstep, windows, prefetch, stage,
+    /// vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// Opt-in optimiser passes to turn on: selecthoistindices (under slot selection, only

@@ -182,7 +182,11 @@ fn lockstep_kernels_compute_what_the_program_says_on_every_grid() {
 #[test]
 fn inputs_read_at_several_levels_are_held_in_level_windows() {
     let p = program(Read::Around);
-    let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
+    let opts = OptOptions {
+        level_prefetch: false,
+        ..lockstep()
+    };
+    let (opt, schedule, _) = optimise_scheduled(&p, &opts);
     assert!(schedule.kernels[0].level_windows);
     let grid = &foehn_testkit::grids::compiler_grids()[0];
     let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 9))
@@ -206,6 +210,29 @@ fn inputs_read_at_several_levels_are_held_in_level_windows() {
         c.contains(&format!("W{x}_0[h - hb] = W{x}_1[h - hb];")),
         "{c}"
     );
+}
+
+#[test]
+fn prefetching_windows_load_one_level_ahead_on_the_gpu() {
+    let p = program(Read::Around);
+    let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
+    assert!(schedule.kernels[0].level_prefetch);
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
+    let gen = |target| {
+        generate(&opt, &schedule, target, Sizes::of(grid, 9))
+            .unwrap()
+            .source
+    };
+    let src = gen(Target::Cuda);
+    let x = opt.fields.iter().position(|d| d.name == "x").unwrap();
+    // Going up `x` is read at i and i - 2: the window reaches i + 1, which each
+    // iteration loads for the next.
+    assert!(src.contains(&format!("W{x}_3 = ((i + 1) >= ")), "{src}");
+    assert!(src.contains(&format!("W{x}_2 = W{x}_3;")), "{src}");
+    // Going down it is read at i + 1 and i + 2: the window reaches i.
+    assert!(src.contains(&format!("W{x}_0 = ((i + 0) >= ")), "{src}");
+    // The C target keeps the windows as they were.
+    assert!(!gen(Target::C).contains(&format!("W{x}_3")));
 }
 
 #[test]

@@ -109,6 +109,10 @@ pub struct KernelPlan {
     /// level are held in registers, a level loaded per iteration (see
     /// `codegen::c::window`).
     pub level_windows: bool,
+    /// With `level_windows`, on the GPU: every input read in the own column at a
+    /// constant level gets a window, one level ahead of the loop, so each iteration
+    /// loads what the next one reads (software prefetch).
+    pub level_prefetch: bool,
     /// A cap on the registers of a GPU thread (`__maxnreg__`), trading spills for
     /// occupancy; none: the compiler's choice.
     pub max_registers: Option<u32>,
@@ -137,6 +141,7 @@ impl KernelPlan {
             locals: BTreeSet::new(),
             lockstep: None,
             level_windows: false,
+            level_prefetch: false,
             max_registers: None,
             lockstep_unroll: None,
         }

@@ -267,6 +267,7 @@ pub fn choose(
                 });
                 plan.lockstep = Some(l);
                 plan.level_windows = opts.level_windows;
+                plan.level_prefetch = opts.level_windows && opts.level_prefetch;
                 plan.max_registers = opts.lockstep_registers.or(plan.max_registers);
                 plan.lockstep_unroll = opts.lockstep_unroll;
             }

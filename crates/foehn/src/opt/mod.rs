@@ -109,6 +109,11 @@ pub struct OptOptions {
     /// With `lockstep`: level windows (registers) for input fields read at several
     /// levels (see [`crate::ir::KernelPlan::level_windows`]).
     pub level_windows: bool,
+    /// With `level_windows`: windows one level ahead for every own-column input
+    /// ([`crate::ir::KernelPlan::level_prefetch`]). On by default (P9 3.51 → 3.41 ms,
+    /// P10 3.68 → 3.43 ms on an H100 at R2B6 × 80, ADR 0030); `without-prefetch` in
+    /// bench.
+    pub level_prefetch: bool,
     /// A register cap for lockstep kernels on the GPU
     /// ([`crate::ir::KernelPlan::max_registers`]); none by default (an ablation,
     /// `optimised/lockreg<N>` in bench).
@@ -169,6 +174,7 @@ impl Default for OptOptions {
             column_locals: true,
             lockstep: true,
             level_windows: true,
+            level_prefetch: true,
             lockstep_registers: None,
             kernel_registers: None,
             lockstep_unroll: None,
@@ -205,6 +211,7 @@ impl OptOptions {
             column_locals: false,
             lockstep: false,
             level_windows: false,
+            level_prefetch: false,
             lockstep_registers: None,
             kernel_registers: None,
             lockstep_unroll: None,

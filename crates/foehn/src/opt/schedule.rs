@@ -84,6 +84,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         stage,
         lockstep: None,
         level_windows: false,
+        level_prefetch: false,
         max_registers: opts.kernel_registers,
         lockstep_unroll: None,
     };

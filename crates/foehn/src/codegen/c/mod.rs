@@ -216,6 +216,7 @@ pub fn generate(
         g.slot_select = plan.slot_select;
         g.lockstep = plan.lockstep.clone();
         g.level_windows = plan.level_windows;
+        g.level_prefetch = cuda && plan.level_prefetch;
         g.lockstep_unroll = plan.lockstep_unroll.filter(|_| cuda);
         if cuda {
             if plan.stage {
@@ -492,6 +493,9 @@ struct Gen<'a> {
     /// With `lockstep`: input fields read at several levels are held in level windows
     /// (`KernelPlan::level_windows`).
     level_windows: bool,
+    /// With `level_windows`: windows for every own-column input, one level ahead
+    /// (`KernelPlan::level_prefetch`).
+    level_prefetch: bool,
     /// The unroll factor of a CUDA lockstep kernel's level loops (`#pragma unroll`).
     lockstep_unroll: Option<u32>,
     /// The level windows of the lockstep loop being emitted: (field, level relative to
@@ -537,6 +541,7 @@ impl<'a> Gen<'a> {
             col_range: ("k0".into(), "k1".into()),
             lockstep: None,
             level_windows: false,
+            level_prefetch: false,
             lockstep_unroll: None,
             window: BTreeMap::new(),
             entry_at: None,

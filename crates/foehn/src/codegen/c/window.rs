@@ -82,7 +82,9 @@ impl<'a> Gen<'a> {
                 && d.ty.dims.horizontal.is_some()
                 && d.ty.dims.local.is_none();
             let levels: BTreeSet<i64> = at.iter().map(|a| a.2).collect();
-            if !eligible || levels.len() < 2 {
+            // With prefetch a field read at one level gets a window too.
+            let fewest = if self.level_prefetch { 1 } else { 2 };
+            if !eligible || levels.len() < fewest {
                 continue;
             }
             let i = f.0;
@@ -114,10 +116,14 @@ impl<'a> Gen<'a> {
             }
             self.reads.insert(f);
             let [c0, c1, h0, h1] = names;
+            // With prefetch the window reaches one level further along the loop: each
+            // iteration loads what the next one reads.
+            let ahead = i64::from(self.level_prefetch);
+            let (first, last) = (*levels.first().unwrap(), *levels.last().unwrap());
             out.push(Window {
                 field: f,
-                cmin: *levels.first().expect("two levels"),
-                cmax: *levels.last().expect("two levels"),
+                cmin: if ascending { first } else { first - ahead },
+                cmax: if ascending { last + ahead } else { last },
                 bounds: (c0, c1, h0, h1),
             });
         }
