@@ -49,14 +49,15 @@ pub struct BenchArgs {
     /// (the level loops of lockstep column kernels unrolled);
     /// opt-in passes:
     /// `optimised/with-selecthoistindices` (under slot selection
-    /// only the indices of both slots hoisted, not their values) (several `/` parts allowed).
+    /// only the indices of both slots hoisted, not their values), `optimised/with-prefetch`
+    /// (lockstep level windows one level ahead, ADR 0030) (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
     /// specialise, inline, dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed,
     /// kmajor, hoist, branchlocal, slotselect, selecthoist, column (column kernels around
     /// scans), lockstep (their members one after another instead), windows (lockstep level
-    /// windows), prefetch (lockstep windows one level ahead), stage, vstream.
+    /// windows), stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -337,8 +338,9 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "selecthoistindices" => o.select_hoist = foehn::ir::SelectHoist::Indices,
             "levelfastest" => o.level_fastest = true,
             "stageslots" => o.stage_slots = true,
+            "prefetch" => o.level_prefetch = true,
             other => bail!(
-                "unknown opt-in pass `{other}` (selecthoistindices, levelfastest, stageslots)"
+                "unknown opt-in pass `{other}` (selecthoistindices, levelfastest, stageslots, prefetch)"
             ),
         }
     }
@@ -357,7 +359,6 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "slotselect" => o.slot_select = false,
             "selecthoist" => o.select_hoist = foehn::ir::SelectHoist::Nothing,
             "windows" => o.level_windows = false,
-            "prefetch" => o.level_prefetch = false,
             "lockstep" => o.lockstep = false,
             "vstream" => o.column_streamed_loads = false,
             "stage" => o.stage = false,
@@ -366,7 +367,7 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "column" => o.columns = false,
             "colocal" => o.column_locals = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, lockstep, windows, prefetch, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, lockstep, windows, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream)"
             ),
         }
     }

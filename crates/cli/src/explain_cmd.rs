@@ -26,12 +26,12 @@ pub struct ExplainArgs {
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
     /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist,
-    /// branchlocal, slotselect, selecthoist, column, lockstep, windows, prefetch, stage,
-    /// vstream.
+    /// branchlocal, slotselect, selecthoist, column, lockstep, windows, stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// Opt-in optimiser passes to turn on: selecthoistindices (under slot selection, only
-    /// both slots' indices hoisted, not their field values; ADR 0024).
+    /// both slots' indices hoisted, not their field values; ADR 0024), levelfastest,
+    /// stageslots (ADR 0027), prefetch (lockstep windows one level ahead; ADR 0030).
     #[arg(long, value_delimiter = ',')]
     with: Vec<String>,
     /// The inliner's load factor (as `foehn bench --inline-load-factor`).

@@ -215,7 +215,11 @@ fn inputs_read_at_several_levels_are_held_in_level_windows() {
 #[test]
 fn prefetching_windows_load_one_level_ahead_on_the_gpu() {
     let p = program(Read::Around);
-    let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
+    let prefetch = OptOptions {
+        level_prefetch: true,
+        ..lockstep()
+    };
+    let (opt, schedule, _) = optimise_scheduled(&p, &prefetch);
     assert!(schedule.kernels[0].level_prefetch);
     let grid = &foehn_testkit::grids::compiler_grids()[0];
     let gen = |target| {
@@ -318,6 +322,20 @@ fn lockstep_kernels_agree_with_the_interpreter_on_the_gpu() {
     let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
     let run = (&opt, &schedule);
     foehn_testkit::gpu::assert_gpu_agrees("lockstep on the GPU", &cuda, &p, run, 9, 0x10e);
+    let prefetch = OptOptions {
+        level_prefetch: true,
+        ..lockstep()
+    };
+    let (opt, schedule, _) = optimise_scheduled(&p, &prefetch);
+    let run = (&opt, &schedule);
+    foehn_testkit::gpu::assert_gpu_agrees(
+        "prefetching windows on the GPU",
+        &cuda,
+        &p,
+        run,
+        9,
+        0x10f,
+    );
 }
 
 /// A pointwise coefficient `beta` and a tridiagonal-like solve reading it at two levels

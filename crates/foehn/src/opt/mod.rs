@@ -110,9 +110,9 @@ pub struct OptOptions {
     /// levels (see [`crate::ir::KernelPlan::level_windows`]).
     pub level_windows: bool,
     /// With `level_windows`: windows one level ahead for every own-column input
-    /// ([`crate::ir::KernelPlan::level_prefetch`]). On by default (P9 3.51 → 3.41 ms,
-    /// P10 3.68 → 3.43 ms on an H100 at R2B6 × 80, ADR 0030); `without-prefetch` in
-    /// bench.
+    /// ([`crate::ir::KernelPlan::level_prefetch`]). Off by default: P9 3.51 → 3.41 ms and
+    /// P10 3.68 → 3.43 ms on an H100 at R2B6 × 80, but the JW run's step did not get
+    /// faster (ADR 0030); `with-prefetch` in bench and explain.
     pub level_prefetch: bool,
     /// A register cap for lockstep kernels on the GPU
     /// ([`crate::ir::KernelPlan::max_registers`]); none by default (an ablation,
@@ -174,7 +174,7 @@ impl Default for OptOptions {
             column_locals: true,
             lockstep: true,
             level_windows: true,
-            level_prefetch: true,
+            level_prefetch: false,
             lockstep_registers: None,
             kernel_registers: None,
             lockstep_unroll: None,
