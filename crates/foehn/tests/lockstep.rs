@@ -179,20 +179,30 @@ fn lockstep_kernels_compute_what_the_program_says_on_every_grid() {
     );
 }
 
-#[test]
-fn inputs_read_at_several_levels_are_held_in_level_windows() {
+/// The CUDA and C sources of the windowed lockstep program, with or without
+/// prefetching windows, and the index of its input `x`.
+fn windowed_sources(prefetch: bool) -> (String, String, usize) {
     let p = program(Read::Around);
     let opts = OptOptions {
-        level_prefetch: false,
+        level_prefetch: prefetch,
         ..lockstep()
     };
     let (opt, schedule, _) = optimise_scheduled(&p, &opts);
     assert!(schedule.kernels[0].level_windows);
+    assert_eq!(schedule.kernels[0].level_prefetch, prefetch);
     let grid = &foehn_testkit::grids::compiler_grids()[0];
-    let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 9))
-        .unwrap()
-        .source;
+    let gen = |target| {
+        generate(&opt, &schedule, target, Sizes::of(grid, 9))
+            .unwrap()
+            .source
+    };
     let x = opt.fields.iter().position(|d| d.name == "x").unwrap();
+    (gen(Target::Cuda), gen(Target::C), x)
+}
+
+#[test]
+fn inputs_read_at_several_levels_are_held_in_level_windows() {
+    let (src, c, x) = windowed_sources(false);
     // Going up, `produce` reads `x` at the loop's level and `overwrite` (lag 2) two
     // levels behind: a window of three, loaded at the top and shifted at the end.
     assert!(src.contains(&format!("W{x}_2 = ((i + 0) >= ")), "{src}");
@@ -202,9 +212,6 @@ fn inputs_read_at_several_levels_are_held_in_level_windows() {
     assert!(src.contains(&format!("W{x}_0 = ((i + 1) >= ")), "{src}");
     assert!(src.contains(&format!("W{x}_1 = W{x}_0;")), "{src}");
     // In C, the points of a block walk the levels together: a window element per point.
-    let c = generate(&opt, &schedule, Target::C, Sizes::of(grid, 9))
-        .unwrap()
-        .source;
     assert!(c.contains(&format!("double W{x}_0[32];")), "{c}");
     assert!(
         c.contains(&format!("W{x}_0[h - hb] = W{x}_1[h - hb];")),
@@ -214,21 +221,7 @@ fn inputs_read_at_several_levels_are_held_in_level_windows() {
 
 #[test]
 fn prefetching_windows_load_one_level_ahead_on_the_gpu() {
-    let p = program(Read::Around);
-    let prefetch = OptOptions {
-        level_prefetch: true,
-        ..lockstep()
-    };
-    let (opt, schedule, _) = optimise_scheduled(&p, &prefetch);
-    assert!(schedule.kernels[0].level_prefetch);
-    let grid = &foehn_testkit::grids::compiler_grids()[0];
-    let gen = |target| {
-        generate(&opt, &schedule, target, Sizes::of(grid, 9))
-            .unwrap()
-            .source
-    };
-    let src = gen(Target::Cuda);
-    let x = opt.fields.iter().position(|d| d.name == "x").unwrap();
+    let (src, c, x) = windowed_sources(true);
     // Going up `x` is read at i and i - 2: the window reaches i + 1, which each
     // iteration loads for the next.
     assert!(src.contains(&format!("W{x}_3 = ((i + 1) >= ")), "{src}");
@@ -236,7 +229,7 @@ fn prefetching_windows_load_one_level_ahead_on_the_gpu() {
     // Going down it is read at i + 1 and i + 2: the window reaches i.
     assert!(src.contains(&format!("W{x}_0 = ((i + 0) >= ")), "{src}");
     // The C target keeps the windows as they were.
-    assert!(!gen(Target::C).contains(&format!("W{x}_3")));
+    assert!(!c.contains(&format!("W{x}_3")));
 }
 
 #[test]
