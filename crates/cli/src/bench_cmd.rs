@@ -374,6 +374,18 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
     Ok(o)
 }
 
+/// A numbered part of a schedule (`optimised/unroll4`): its prefix and the option its
+/// number sets. Labels list them in this order.
+type SetNumber = fn(&mut foehn::opt::OptOptions, u32);
+const NUMBERED: [(&str, SetNumber); 6] = [
+    ("inline", |o, n| o.inline_load_factor = n as usize),
+    ("cost", |o, n| o.max_inline_cost = n as usize),
+    ("unroll", |o, n| o.unroll = n),
+    ("lockreg", |o, n| o.lockstep_registers = Some(n)),
+    ("lockunroll", |o, n| o.lockstep_unroll = Some(n)),
+    ("maxreg", |o, n| o.kernel_registers = Some(n)),
+];
+
 /// The number of a schedule part `<prefix><N>` (`inline8`, `cost1024`, `unroll4`);
 /// `None` when `part` does not start with `prefix`, an error when `N` is not a number.
 fn numbered<T: std::str::FromStr>(part: &str, prefix: &str) -> Result<Option<T>>
@@ -398,29 +410,22 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let base = parts.next().unwrap_or_default();
             let mut passes = a.without.clone();
             let mut with = Vec::new();
-            let mut load_factor = a.inline_load_factor;
-            let mut max_cost = None;
-            let mut unroll = None;
-            let mut lockreg = None;
-            let mut maxreg = None;
-            let mut lockunroll = None;
+            // The numbered parts, in the order of `NUMBERED`; the CLI's load factor first.
+            let mut numbers: [Option<u32>; NUMBERED.len()] = [None; NUMBERED.len()];
+            if let Some(f) = a.inline_load_factor {
+                numbers[0] = Some(u32::try_from(f).context("--inline-load-factor")?);
+            }
             for p in parts {
                 if let Some(x) = p.strip_prefix("without-") {
                     passes.push(x.to_string());
                 } else if let Some(x) = p.strip_prefix("with-") {
                     with.push(x.to_string());
-                } else if let Some(f) = numbered(p, "inline")? {
-                    load_factor = Some(f);
-                } else if let Some(u) = numbered(p, "unroll")? {
-                    unroll = Some(u);
-                } else if let Some(r) = numbered(p, "lockreg")? {
-                    lockreg = Some(r);
-                } else if let Some(r) = numbered(p, "maxreg")? {
-                    maxreg = Some(r);
-                } else if let Some(r) = numbered(p, "lockunroll")? {
-                    lockunroll = Some(r);
-                } else if let Some(c) = numbered(p, "cost")? {
-                    max_cost = Some(c);
+                } else if let Some((i, n)) = NUMBERED
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, (prefix, _))| Some((i, numbered(p, prefix).transpose()?)))
+                {
+                    numbers[i] = Some(n?);
                 } else {
                     bail!(
                         "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N> or maxreg<N>"
@@ -430,29 +435,11 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let mut opts = without(&passes, &with)?;
             let mut label: Vec<String> = with.iter().map(|p| format!("with-{p}")).collect();
             label.extend(passes.iter().map(|p| format!("without-{p}")));
-            if let Some(f) = load_factor {
-                opts.inline_load_factor = f;
-                label.push(format!("inline{f}"));
-            }
-            if let Some(c) = max_cost {
-                opts.max_inline_cost = c;
-                label.push(format!("cost{c}"));
-            }
-            if let Some(u) = unroll {
-                opts.unroll = u;
-                label.push(format!("unroll{u}"));
-            }
-            if let Some(r) = lockreg {
-                opts.lockstep_registers = Some(r);
-                label.push(format!("lockreg{r}"));
-            }
-            if let Some(r) = lockunroll {
-                opts.lockstep_unroll = Some(r);
-                label.push(format!("lockunroll{r}"));
-            }
-            if let Some(r) = maxreg {
-                opts.kernel_registers = Some(r);
-                label.push(format!("maxreg{r}"));
+            for ((prefix, set), n) in NUMBERED.iter().zip(numbers) {
+                if let Some(n) = n {
+                    set(&mut opts, n);
+                    label.push(format!("{prefix}{n}"));
+                }
             }
             let (opt, tune) = match base {
                 "unfused" => (None, false),
@@ -471,4 +458,52 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        bench: BenchArgs,
+    }
+
+    #[test]
+    fn numbered_schedule_parts_set_their_options_and_label_in_a_fixed_order() {
+        let schedule = "optimised/maxreg48/lockunroll4/with-prefetch/unroll2/lockreg64/cost512/inline8/without-fuse";
+        let cli = Cli::parse_from(["bench", "--schedule", schedule]);
+        let cfg = &configs(&cli.bench).unwrap()[0];
+        assert_eq!(
+            cfg.ablation,
+            "with-prefetch+without-fuse+inline8+cost512+unroll2+lockreg64+lockunroll4+maxreg48"
+        );
+        let o = cfg.opt.as_ref().unwrap();
+        assert_eq!(
+            (o.inline_load_factor, o.max_inline_cost, o.unroll),
+            (8, 512, 2)
+        );
+        assert_eq!(o.lockstep_registers, Some(64));
+        assert_eq!(o.lockstep_unroll, Some(4));
+        assert_eq!(o.kernel_registers, Some(48));
+        assert!(o.level_prefetch && !o.fuse);
+        // The CLI's load factor stands unless the schedule names its own.
+        let cli = Cli::parse_from([
+            "bench",
+            "--inline-load-factor",
+            "3",
+            "--schedule",
+            "optimised",
+        ]);
+        assert_eq!(configs(&cli.bench).unwrap()[0].ablation, "inline3");
+        let err = configs(&Cli::parse_from(["bench", "--schedule", "optimised/maxregx"]).bench);
+        assert!(err.unwrap_err().to_string().contains("expected maxreg<N>"));
+        let err = configs(&Cli::parse_from(["bench", "--schedule", "optimised/fast"]).bench);
+        assert!(err
+            .unwrap_err()
+            .to_string()
+            .contains("expected without-<pass>"));
+    }
 }
