@@ -46,15 +46,16 @@ pub struct BenchArgs {
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
     /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels),
     /// `optimised/maxreg48` (a register cap on every kernel), `optimised/lockunroll2`
-    /// (the level loops of lockstep column kernels unrolled);
-    /// opt-in passes:
+    /// (the level loops of lockstep column kernels unrolled),
+    /// `optimised/recompute-rho_explicit_term` (that temporary recomputed in its
+    /// consumers, whatever the inliner's load factor says); opt-in passes:
     /// `optimised/with-selecthoistindices` (under slot selection
     /// only the indices of both slots hoisted, not their values), `optimised/with-prefetch`
     /// (lockstep level windows one level ahead, ADR 0030) (several `/` parts allowed).
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
-    /// specialise, inline, dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed,
+    /// specialise, inline, dead, fuse, fuseclip, forward, colocal, afterscan, kblock, idx32, fixed,
     /// kmajor, hoist, branchlocal, slotselect, selecthoist, column (column kernels around
     /// scans), lockstep (their members one after another instead), windows (lockstep level
     /// windows), stage, vstream.
@@ -366,8 +367,9 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "forward" => o.forward = false,
             "column" => o.columns = false,
             "colocal" => o.column_locals = false,
+            "afterscan" => o.recompute_after_scan = false,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, lockstep, windows, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, afterscan, lockstep, windows, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream)"
             ),
         }
     }
@@ -410,6 +412,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             let base = parts.next().unwrap_or_default();
             let mut passes = a.without.clone();
             let mut with = Vec::new();
+            let mut recompute = Vec::new();
             // The numbered parts, in the order of `NUMBERED`; the CLI's load factor first.
             let mut numbers: [Option<u32>; NUMBERED.len()] = [None; NUMBERED.len()];
             if let Some(f) = a.inline_load_factor {
@@ -420,6 +423,8 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     passes.push(x.to_string());
                 } else if let Some(x) = p.strip_prefix("with-") {
                     with.push(x.to_string());
+                } else if let Some(x) = p.strip_prefix("recompute-") {
+                    recompute.push(x.to_string());
                 } else if let Some((i, n)) = NUMBERED
                     .iter()
                     .enumerate()
@@ -428,13 +433,15 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     numbers[i] = Some(n?);
                 } else {
                     bail!(
-                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N> or maxreg<N>"
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, recompute-<temporary>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N> or maxreg<N>"
                     );
                 }
             }
             let mut opts = without(&passes, &with)?;
             let mut label: Vec<String> = with.iter().map(|p| format!("with-{p}")).collect();
             label.extend(passes.iter().map(|p| format!("without-{p}")));
+            label.extend(recompute.iter().map(|t| format!("recompute-{t}")));
+            opts.recompute.extend(recompute);
             for ((prefix, set), n) in NUMBERED.iter().zip(numbers) {
                 if let Some(n) = n {
                     set(&mut opts, n);
@@ -498,6 +505,23 @@ mod tests {
             "optimised",
         ]);
         assert_eq!(configs(&cli.bench).unwrap()[0].ablation, "inline3");
+        // Temporaries to recompute whatever the load factor says.
+        let cli = Cli::parse_from([
+            "bench",
+            "--schedule",
+            "optimised/recompute-z_a/with-prefetch",
+        ]);
+        let cfg = &configs(&cli.bench).unwrap()[0];
+        assert_eq!(cfg.ablation, "with-prefetch+recompute-z_a");
+        let names: Vec<&str> = cfg
+            .opt
+            .as_ref()
+            .unwrap()
+            .recompute
+            .iter()
+            .map(|s| s.as_str())
+            .collect();
+        assert_eq!(names, ["z_a"]);
         let err = configs(&Cli::parse_from(["bench", "--schedule", "optimised/maxregx"]).bench);
         assert!(err.unwrap_err().to_string().contains("expected maxreg<N>"));
         let err = configs(&Cli::parse_from(["bench", "--schedule", "optimised/fast"]).bench);

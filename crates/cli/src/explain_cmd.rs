@@ -25,7 +25,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
-    /// dead, fuse, fuseclip, forward, colocal, kblock, idx32, fixed, kmajor, hoist,
+    /// dead, fuse, fuseclip, forward, colocal, afterscan, kblock, idx32, fixed, kmajor, hoist,
     /// branchlocal, slotselect, selecthoist, column, lockstep, windows, stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
@@ -40,6 +40,10 @@ pub struct ExplainArgs {
     /// The inliner's recompute-cost limit (as `foehn bench --schedule optimised/cost<N>`).
     #[arg(long)]
     inline_max_cost: Option<usize>,
+    /// Temporaries to recompute in their consumers whatever the load factor says (as
+    /// `foehn bench --schedule optimised/recompute-<name>`).
+    #[arg(long, value_delimiter = ',')]
+    recompute: Vec<String>,
     /// Print the optimised IR too (and generate code from it with --code).
     #[arg(long)]
     optimised: bool,
@@ -171,6 +175,7 @@ pub fn run(a: ExplainArgs) -> Result<()> {
     if let Some(c) = a.inline_max_cost {
         opts.max_inline_cost = c;
     }
+    opts.recompute.extend(a.recompute.iter().cloned());
     for variant in entry.variants_with(&chosen)? {
         let ir = entry.specialize(&variant)?;
         println!("=== {} [{}]  hash {}", ir.name, variant, ir.content_hash());

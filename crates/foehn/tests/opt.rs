@@ -597,8 +597,20 @@ fn decisions_display_as_the_lines_foehn_explain_prints() {
                 into: "c".into(),
                 cost: 3,
                 recompute_cost: 6,
+                after_scan: false,
             },
             "inline `t` (stencil `p`, cost 3 per point) into `c` (recompute cost 6)".to_string(),
+        ),
+        (
+            Decision::Inlined {
+                temporary: "t".into(),
+                producer: "p".into(),
+                into: "c".into(),
+                cost: 3,
+                recompute_cost: 3,
+                after_scan: true,
+            },
+            "inline `t` (stencil `p`, cost 3 per point) into `c` (recompute cost 3): read only after the scan of its column kernel, recomputed there instead of kept in a column array".to_string(),
         ),
         (
             Decision::InlineRejected {

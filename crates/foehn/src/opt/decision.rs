@@ -43,6 +43,9 @@ pub enum Decision {
         cost: usize,
         /// That work times the points at which one consumer point evaluates it.
         recompute_cost: usize,
+        /// Recomputed after a scan instead of kept in a column array from before it
+        /// (`OptOptions::recompute_after_scan`), whatever the load factor says.
+        after_scan: bool,
     },
     /// A temporary is inlined into a consumer that reads it at neighbours, marked for
     /// the CUDA generator to compute it once per block in shared memory.
@@ -337,10 +340,17 @@ impl fmt::Display for Decision {
                 into,
                 cost,
                 recompute_cost,
-            } => write!(
-                f,
-                "inline `{temporary}` (stencil `{producer}`, cost {cost} per point) into `{into}` (recompute cost {recompute_cost})"
-            ),
+                after_scan,
+            } => {
+                write!(
+                    f,
+                    "inline `{temporary}` (stencil `{producer}`, cost {cost} per point) into `{into}` (recompute cost {recompute_cost})"
+                )?;
+                if *after_scan {
+                    f.write_str(": read only after the scan of its column kernel, recomputed there instead of kept in a column array")?;
+                }
+                Ok(())
+            }
             Decision::Staged {
                 temporary,
                 producer,

@@ -272,6 +272,24 @@ fn read_through(p: &Program, root: ExprId, t: FieldId) -> Option<Connectivity> {
     }
 }
 
+/// Whether every reader of `t` (written by stencil `prod`) is a scan-free stencil of the
+/// producer's location that reads it only in its own column and comes after a scan
+/// stencil of that location which comes after the producer: in a lockstep column kernel
+/// (ADR 0025) such a temporary would be kept in a column array from the ascending loop
+/// to the descending one.
+fn read_only_after_scan(p: &Program, prod: usize, readers: &[usize], t: FieldId) -> bool {
+    let location = p.stencils[prod].location;
+    !readers.is_empty()
+        && readers.iter().all(|&r| {
+            let st = &p.stencils[r];
+            st.location == location
+                && !p.has_scan(st.root)
+                && p.column_read_pattern(st.root).get(&t) == Some(&true)
+                && (prod + 1..r)
+                    .any(|s| p.stencils[s].location == location && p.has_scan(p.stencils[s].root))
+        })
+}
+
 /// Whether the expression at `root` reads `Field(t)` only at single neighbour slots
 /// (`Neighbor`), never through a shift over all neighbours.
 fn reads_only_at_slots(p: &Program, root: ExprId, t: FieldId) -> bool {
@@ -400,6 +418,8 @@ pub(super) fn inline_temporaries(
             });
             continue;
         }
+        let after_scan =
+            opts.recompute_after_scan && lockstep && read_only_after_scan(p, prod, &readers, t);
         let inputs = p.fields_read(value);
         let size = eval_cost(p, value);
         let loads_once = load_count(p, value);
@@ -444,7 +464,10 @@ pub(super) fn inline_temporaries(
             } else {
                 (loads, reads + 1)
             };
-            if model_loads <= load_factor.saturating_mul(stored) {
+            if after_scan
+                || model_loads <= load_factor.saturating_mul(stored)
+                || opts.recompute.contains(&name)
+            {
                 plan.push((r, cost, None));
                 continue;
             }
@@ -528,6 +551,7 @@ pub(super) fn inline_temporaries(
                     into,
                     cost: size,
                     recompute_cost: cost,
+                    after_scan,
                 },
             });
         }

@@ -100,6 +100,13 @@ pub struct OptOptions {
     /// Column kernels keep the temporaries only their members use in per-thread column
     /// arrays instead of memory.
     pub column_locals: bool,
+    /// With `lockstep`: a temporary that only stencils after a scan read, in their own
+    /// column, would be kept in a per-thread column array from the ascending loop to the
+    /// descending one (a write and a read of memory per point); it is recomputed in the
+    /// descending loop instead whenever the cost limit allows, whatever the load factor
+    /// says: the descending loop loads many of its inputs anyway (P10 on an H100: 3.687 →
+    /// 3.435 ms; ADR 0031). `without-afterscan` in bench.
+    pub recompute_after_scan: bool,
     /// Column kernels (with `columns`) walk the levels with all members together: an
     /// ascending loop up to the scan, a descending one after it (see `opt::lockstep`).
     /// On by default (P9 3.51 against 4.19 ms, the substep 19.86 against 21.16 ms on an
@@ -138,6 +145,10 @@ pub struct OptOptions {
     /// where a missing slot neighbour is a run-time error the stored temporary would
     /// not raise; an experiment (`optimised/with-stageslots`, ADR 0027).
     pub stage_slots: bool,
+    /// Temporaries (by name) recomputed in their consumers whenever the recompute cost
+    /// allows, whatever `inline_load_factor` says: an ablation that asks what storing
+    /// one temporary costs (`optimised/recompute-<name>` in bench); empty by default.
+    pub recompute: std::collections::BTreeSet<String>,
 }
 
 impl Default for OptOptions {
@@ -172,6 +183,7 @@ impl Default for OptOptions {
             // (ADR 0019) they were slower than separate kernels (6.26/6.06 ms).
             columns: true,
             column_locals: true,
+            recompute_after_scan: true,
             lockstep: true,
             level_windows: true,
             level_prefetch: false,
@@ -180,6 +192,7 @@ impl Default for OptOptions {
             lockstep_unroll: None,
             level_fastest: false,
             stage_slots: false,
+            recompute: Default::default(),
         }
     }
 }
@@ -209,6 +222,7 @@ impl OptOptions {
             forward: false,
             columns: false,
             column_locals: false,
+            recompute_after_scan: false,
             lockstep: false,
             level_windows: false,
             level_prefetch: false,
@@ -217,6 +231,7 @@ impl OptOptions {
             lockstep_unroll: None,
             level_fastest: false,
             stage_slots: false,
+            recompute: Default::default(),
         }
     }
 }
