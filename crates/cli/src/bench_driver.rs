@@ -371,5 +371,6 @@ pub fn bench_cuda(
     r.verified = verified;
     r.calls_per_step = entry.calls_per_step;
     r.schedule_bytes = Some(schedule_bytes(&run, &schedule, grid, nlev));
+    r.registers = compiled.registers();
     Ok(r)
 }

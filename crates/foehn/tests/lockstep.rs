@@ -415,3 +415,70 @@ fn the_columns_written_going_up_and_read_going_down_are_counted_as_traffic() {
         2 * points * 8 * 4
     );
 }
+
+/// `explicit` (nine loads a point) before a solve, read only by `after`, after the scan.
+fn explicit_term_after_the_scan() -> Program {
+    ProgramDef::new("after_scan", |b| {
+        let x = b.input("x", (CELL, K), F64);
+        let y = b.input("y", (CELL, K), F64);
+        let w = b.input("w", (CELL, C2E2CO), F64);
+        let e = b.temporary("explicit", (CELL, K), F64);
+        let s = b.output("s", (CELL, K), F64);
+        let out = b.output("out", (CELL, K), F64);
+        b.stencil(
+            "explicit",
+            &e,
+            (y.shift(C2E2CO) * &w).sum_over(C2E2CO) + &x * 0.5,
+        );
+        let [cp, dp] = scan(K, FORWARD, (0.0, 0.0), |prev| {
+            let m = 1.0 / (&x * &x + 3.0 + &prev[0] * 0.5);
+            (&m * 0.5, (&y - &prev[1]) * &m)
+        })
+        .split();
+        b.stencil(
+            "solve",
+            &s,
+            scan(K, BACKWARD, 0.0, |below| &dp + &below[0] * &cp),
+        );
+        b.stencil("after", &out, &s * &e + &x);
+    })
+    .specialize(&Variant::new())
+    .unwrap()
+}
+
+#[test]
+fn a_temporary_read_only_after_the_scan_is_recomputed_there_not_kept_in_a_column() {
+    let p = explicit_term_after_the_scan();
+    // Without the rule the load factor keeps it: a per-thread column of the kernel.
+    let opts = OptOptions {
+        recompute_after_scan: false,
+        ..OptOptions::default()
+    };
+    let (kept, kept_schedule, report) = optimise_scheduled(&p, &opts);
+    assert!(!inlined(&report, "explicit", "after"), "{report}");
+    let locals: Vec<&str> = kept_schedule
+        .kernels
+        .iter()
+        .flat_map(|k| &k.locals)
+        .map(|f| kept.field(*f).name.as_str())
+        .collect();
+    assert_eq!(locals, ["explicit"]);
+    // By default it is recomputed after the scan, and the report says why.
+    let (opt, schedule, report) = optimise_scheduled(&p, &OptOptions::default());
+    assert!(
+        report.decisions.iter().any(|d| matches!(d,
+            Decision::Inlined { temporary, into, after_scan: true, .. } if temporary == "explicit" && into == "after")),
+        "{report}"
+    );
+    assert!(report
+        .to_string()
+        .contains("recomputed there instead of kept in a column array"));
+    assert!(schedule.kernels.iter().all(|k| k.locals.is_empty()));
+    assert_cpu_agrees(
+        "a temporary after the scan, kept and recomputed",
+        &p,
+        &[(&kept, &kept_schedule), (&opt, &schedule)],
+        9,
+        0x111,
+    );
+}

@@ -93,6 +93,10 @@ pub struct BenchResult {
     /// close its kernels run to the copy bandwidth ([`schedule_pct_peak`](Self::schedule_pct_peak)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule_bytes: Option<u64>,
+    /// Registers per thread of each GPU kernel of the schedule, in launch order (CUDA
+    /// only; what limits a kernel's occupancy when two schedules move the same bytes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub registers: Vec<i32>,
 }
 
 impl BenchResult {
@@ -113,6 +117,7 @@ impl BenchResult {
             calls_per_step: None,
             kernels: Vec::new(),
             schedule_bytes: None,
+            registers: Vec::new(),
         }
     }
 
