@@ -55,7 +55,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
-    /// specialise, inline, dead, fuse, fuseclip, forward, colocal, afterscan, kblock, idx32, fixed,
+    /// specialise, inline, dead, fuse, fuseclip, forward, colocal, afterscan, lockreg, kblock, idx32, fixed,
     /// kmajor, hoist, branchlocal, slotselect, selecthoist, column (column kernels around
     /// scans), lockstep (their members one after another instead), windows (lockstep level
     /// windows), stage, vstream.
@@ -368,8 +368,9 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
             "column" => o.columns = false,
             "colocal" => o.column_locals = false,
             "afterscan" => o.recompute_after_scan = false,
+            "lockreg" => o.lockstep_registers = None,
             other => bail!(
-                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, afterscan, lockstep, windows, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream)"
+                "unknown pass `{other}` (specialise, inline, dead, fuse, fuseclip, forward, column, colocal, afterscan, lockreg, lockstep, windows, kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, stage, vstream)"
             ),
         }
     }

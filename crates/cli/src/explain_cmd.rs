@@ -25,7 +25,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
-    /// dead, fuse, fuseclip, forward, colocal, afterscan, kblock, idx32, fixed, kmajor, hoist,
+    /// dead, fuse, fuseclip, forward, colocal, afterscan, lockreg, kblock, idx32, fixed, kmajor, hoist,
     /// branchlocal, slotselect, selecthoist, column, lockstep, windows, stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 /// Declarations that let g++ parse CUDA device code (NVRTC provides these built in).
 fn cuda_shim() -> String {
     let mut s = String::from(
-        "#define __global__\n#define __device__\n#define __shared__\n#define __restrict__ __restrict\n\
+        "#define __global__\n#define __maxnreg__(n)\n#define __device__\n#define __shared__\n#define __restrict__ __restrict\n\
          void __syncthreads();\n\
          struct foehn_dim3 { unsigned x, y, z; };\nextern foehn_dim3 blockIdx, blockDim, threadIdx;\n\
          int atomicExch(int* p, int v);\nfloat __int_as_float(int x);\n",

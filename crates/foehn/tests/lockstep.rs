@@ -265,7 +265,13 @@ fn a_register_cap_reaches_the_lockstep_kernels_signature_on_the_gpu_only() {
         source(&capped, Target::Cuda).contains("__global__ void __maxnreg__(64) foehn_kernel_0(")
     );
     assert!(!source(&capped, Target::C).contains("__maxnreg__"));
-    assert!(!source(&lockstep(), Target::Cuda).contains("__maxnreg__"));
+    // By default lockstep kernels hold at most 96 registers on the GPU (ADR 0031).
+    assert!(source(&lockstep(), Target::Cuda).contains("__maxnreg__(96) foehn_kernel_0("));
+    let uncapped = OptOptions {
+        lockstep_registers: None,
+        ..lockstep()
+    };
+    assert!(!source(&uncapped, Target::Cuda).contains("__maxnreg__"));
     let unrolled = OptOptions {
         lockstep_unroll: Some(2),
         ..lockstep()
@@ -276,7 +282,7 @@ fn a_register_cap_reaches_the_lockstep_kernels_signature_on_the_gpu_only() {
     // A cap on every kernel reaches the lockstep kernel unless its own cap is set.
     let every = OptOptions {
         kernel_registers: Some(48),
-        ..lockstep()
+        ..uncapped
     };
     assert!(source(&every, Target::Cuda).contains("__maxnreg__(48) foehn_kernel_0("));
     let both = OptOptions {

@@ -137,7 +137,7 @@ fn json_round_trip_and_shape() {
     // Unknown fields written by a newer version are ignored.
     let mut newer = v.clone();
     newer["gpu_clock_mhz"] = Value::from(1980);
-    newer["results"][0]["registers"] = Value::from(64);
+    newer["results"][0]["sm_occupancy_pct"] = Value::from(64);
     let p2 = common::write(dir.path(), "newer.json", &newer.to_string());
     assert_eq!(BenchReport::read(&p2).unwrap(), rep);
 }

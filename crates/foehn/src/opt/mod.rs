@@ -122,8 +122,9 @@ pub struct OptOptions {
     /// faster (ADR 0030); `with-prefetch` in bench and explain.
     pub level_prefetch: bool,
     /// A register cap for lockstep kernels on the GPU
-    /// ([`crate::ir::KernelPlan::max_registers`]); none by default (an ablation,
-    /// `optimised/lockreg<N>` in bench).
+    /// ([`crate::ir::KernelPlan::max_registers`]); 96 by default, what the solvers held
+    /// before the after-scan rule (ADR 0031) raised P10 to 108–110 and its occupancy fell:
+    /// `optimised/lockreg<N>` in bench sets another, `without-lockreg` none.
     pub lockstep_registers: Option<u32>,
     /// A register cap for every GPU kernel ([`crate::ir::KernelPlan::max_registers`];
     /// `lockstep_registers` takes precedence for lockstep kernels); none by default
@@ -187,7 +188,10 @@ impl Default for OptOptions {
             lockstep: true,
             level_windows: true,
             level_prefetch: false,
-            lockstep_registers: None,
+            // P10 on an H100 at R2B6 × 80 with the after-scan rule: 2.949 → 2.835 ms (middle
+            // substep), 3.413 → 3.366 ms (first and last); the middle substep 19.655 ms
+            // (bench/results/2026-11-25-h100-session14, calls 7-8; ADR 0031).
+            lockstep_registers: Some(96),
             kernel_registers: None,
             lockstep_unroll: None,
             level_fastest: false,
