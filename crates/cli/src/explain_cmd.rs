@@ -88,16 +88,19 @@ fn print_kernels(
         .zip(schedule.describe(ir))
         .enumerate()
     {
-        // A lockstep kernel's columns written going up and read back going down.
+        // A lockstep kernel's columns written going up and read back going down, and the
+        // fields both its loops read, loaded again going down.
         let columns = foehn::opt::lockstep::column_bytes(ir, plan, grid, levels);
-        let bytes = (ir.kernel_bytes(&k.members, grid, levels) + columns) as f64;
+        let rereads = foehn::opt::lockstep::descending_rereads(ir, plan, grid, levels);
+        let bytes = (ir.kernel_bytes(&k.members, grid, levels) + columns + rereads) as f64;
         let ms = bytes / (gbs * 1e9) * 1e3;
         total += ms;
         moved += bytes;
         let mut how = if plan.lockstep.is_some() {
             format!(
-                "a thread per column (scans), members in lockstep, {:.1} MB through its columns",
-                columns as f64 / 1e6
+                "a thread per column (scans), members in lockstep, {:.1} MB through its columns, {:.1} MB read again going down",
+                columns as f64 / 1e6,
+                rereads as f64 / 1e6
             )
         } else if k.per_column {
             "a thread per column (scans)".to_string()

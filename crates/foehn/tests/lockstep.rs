@@ -420,6 +420,13 @@ fn the_columns_written_going_up_and_read_going_down_are_counted_as_traffic() {
         foehn::opt::lockstep::column_bytes(&opt, k, grid, 9),
         2 * points * 8 * 4
     );
+    // `x` is read going up (`produce`, `overwrite`) and again going down (`after`,
+    // `rescale`): once more over all its cells and levels. `w` has no levels, `y` and `z`
+    // are read going up only, `s` and `out` are written going down.
+    assert_eq!(
+        foehn::opt::lockstep::descending_rereads(&opt, k, grid, 9),
+        points * 8
+    );
 }
 
 /// `explicit` (nine loads a point) before a solve, read only by `after`, after the scan.

@@ -350,3 +350,70 @@ pub fn column_bytes(
         .sum();
     2 * points * (forward + locals)
 }
+
+/// The bytes the lockstep kernel `kernel` reads again in its descending loop on `grid`
+/// with `nlev` levels, which the traffic model of `Program::kernel_bytes` counts once: a
+/// field with levels read by entries of both loops is loaded going up and again going
+/// down, too far apart for a cache (as its columns, see [`column_bytes`]). Counted over
+/// the field's whole extent; 0 without a descending loop.
+pub fn descending_rereads(
+    p: &Program,
+    kernel: &crate::ir::KernelPlan,
+    grid: &foehn_grid::Grid,
+    nlev: usize,
+) -> u64 {
+    let Some(l) = kernel
+        .lockstep
+        .as_ref()
+        .filter(|l| !l.descending.is_empty())
+    else {
+        return 0;
+    };
+    let forward: BTreeSet<ExprId> = l
+        .ascending
+        .iter()
+        .filter_map(|e| match e.part {
+            Part::ForwardStep(sid) => Some(sid),
+            _ => None,
+        })
+        .collect();
+    let reads = |entries: &[Entry]| -> BTreeSet<FieldId> {
+        let mut fields = BTreeSet::new();
+        for e in entries {
+            let member = &p.stencils[kernel.stencils[e.member]];
+            // What the entry evaluates: a forward step its scan; the last scan's step and
+            // the outputs everything of the member but the forward scans (their columns
+            // are stored); a member its whole expression.
+            let (start, stop) = match e.part {
+                Part::ForwardStep(sid) => (sid, None),
+                Part::StepAndOutputs(_) => (member.root, Some(&forward)),
+                Part::Outputs => (member.root, None),
+            };
+            let mut stack = vec![start];
+            let mut seen = BTreeSet::new();
+            while let Some(id) = stack.pop() {
+                if !seen.insert(id) || stop.is_some_and(|s| s.contains(&id)) {
+                    continue;
+                }
+                if let Node::Field(f) = p.node(id) {
+                    fields.insert(*f);
+                }
+                stack.extend(p.node(id).children());
+            }
+        }
+        fields
+    };
+    let up = reads(&l.ascending);
+    let down = reads(&l.descending);
+    up.intersection(&down)
+        .filter(|f| !kernel.locals.contains(f))
+        .map(|&f| {
+            let d = p.field(f);
+            let shape = crate::ir::layout::grid_shape(grid, nlev, d.ty.dims);
+            if d.ty.dims.vertical.is_none() {
+                return 0;
+            }
+            shape.iter().product::<usize>() as u64 * d.ty.dtype.size_bytes() as u64
+        })
+        .sum()
+}
