@@ -3,7 +3,8 @@
 //! ([`INPUTS`]).
 
 use crate::bench_driver::{
-    bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine, INPUTS,
+    bench_cpu_side, bench_cuda, cpu_copy_bandwidth, BenchConfig, BenchSetup, Engine, InputCache,
+    INPUTS,
 };
 use crate::grid_load;
 use anyhow::{bail, Context, Result};
@@ -196,6 +197,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
         nlev: a.levels,
         peak_gbs: peak,
         cpu: &cpu,
+        inputs: InputCache::new(a.schedule.len() > 1),
     };
     let cfgs = configs(&a)?;
     let info = grid_info(&grid, a.levels);
@@ -282,6 +284,7 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
         nlev: a.levels,
         peak_gbs: bw.kernel_gbs,
         cpu: &cpu,
+        inputs: InputCache::new(a.schedule.len() > 1),
     };
     let cfgs = configs(a)?;
     let device = format!(

@@ -185,6 +185,45 @@ pub struct BenchSetup<'a> {
     pub peak_gbs: f64,
     /// The CPU backend (compiled-program cache).
     pub cpu: &'a CpuBackend,
+    /// The last program variant's inputs, kept for its next schedule.
+    pub inputs: InputCache,
+}
+
+/// The inputs of the program variant benchmarked last, kept while later schedules of the
+/// same variant run: making realistic inputs for a whole substep takes minutes, copying
+/// them seconds. Off (nothing kept, no extra copy in memory) when one schedule is asked.
+#[derive(Default)]
+pub struct InputCache {
+    keep: bool,
+    last: std::cell::RefCell<Option<(String, Args)>>,
+}
+
+impl InputCache {
+    /// A cache that keeps inputs when `keep` (several schedules per variant).
+    pub fn new(keep: bool) -> InputCache {
+        InputCache {
+            keep,
+            last: Default::default(),
+        }
+    }
+
+    /// The inputs of `ir` (the variant of `entry`) for `seed`: the kept ones when they
+    /// are of the same program variant and seed, else freshly made (and kept).
+    fn args(&self, entry: &Entry, ir: &ir::Program, grid: &Grid, nlev: usize, seed: u64) -> Args {
+        let key = format!("{} [{}] seed {seed}", ir.name, ir.variant);
+        if let Some((k, args)) = self.last.borrow().as_ref() {
+            if *k == key {
+                return args.clone();
+            }
+        }
+        let args = prepare_args(entry, ir, grid, nlev, seed);
+        if self.keep {
+            // The previous variant's inputs go before this one's copy is made.
+            *self.last.borrow_mut() = None;
+            *self.last.borrow_mut() = Some((key, args.clone()));
+        }
+        args
+    }
 }
 
 /// Benchmarks one program variant on one engine.
@@ -217,7 +256,7 @@ pub fn bench_cpu_side(
             Engine::Reference => (reference.expect("checked"))(&ir, grid, args),
         }
     };
-    let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
+    let mut args = setup.inputs.args(entry, &ir, grid, nlev, cfg.seed);
     let pristine = args.clone();
     call(&mut args)?; // warm-up (and first-touch)
     check_written(&ir, grid, nlev, &args)?;
@@ -303,7 +342,7 @@ pub fn bench_cuda(
         message: e.to_string(),
     };
     let (run, mut schedule) = cfg.prepare(ir.clone(), grid, nlev);
-    let mut args = prepare_args(entry, &ir, grid, nlev, cfg.seed);
+    let mut args = setup.inputs.args(entry, &ir, grid, nlev, cfg.seed);
     args.check(&ir, grid)?;
     if cfg.tune {
         let case = foehn::runtime::tune::Case {
@@ -373,4 +412,33 @@ pub fn bench_cuda(
     r.schedule_bytes = Some(schedule_bytes(&run, &schedule, grid, nlev));
     r.registers = compiled.registers();
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_inputs_are_those_of_the_same_variant_and_seed() {
+        let entry = &foehn_testkit::catalog::examples()[0];
+        let variant = entry.variants().unwrap().remove(0);
+        let ir = entry.specialize(&variant).unwrap();
+        let grid = foehn_testkit::grids::compiler_grids()[0];
+        // Outputs are poisoned with NaN, so inputs compare by their printed values.
+        let fresh = |seed| format!("{:?}", prepare_args(entry, &ir, grid, 4, seed));
+        let made = |c: &InputCache, seed| format!("{:?}", c.args(entry, &ir, grid, 4, seed));
+        let cache = InputCache::new(true);
+        assert_eq!(made(&cache, 7), fresh(7));
+        // Kept: the second schedule of the variant gets the same inputs.
+        assert!(cache.last.borrow().is_some());
+        assert_eq!(made(&cache, 7), fresh(7));
+        // Another seed makes other inputs.
+        let other = made(&cache, 8);
+        assert_eq!(other, fresh(8));
+        assert_ne!(other, fresh(7));
+        // With one schedule nothing is kept.
+        let off = InputCache::new(false);
+        assert_eq!(made(&off, 7), fresh(7));
+        assert!(off.last.borrow().is_none());
+    }
 }
