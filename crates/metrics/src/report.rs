@@ -88,7 +88,8 @@ pub struct BenchResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kernels: Vec<KernelTiming>,
     /// Bytes the schedule's kernels move by the cost model (temporaries between kernels
-    /// and every kernel's own reads and writes counted; optional): against
+    /// and every kernel's own reads and writes counted, and for a lockstep column kernel
+    /// its per-thread columns and the fields it reads again going down; optional): against
     /// [`bytes`](Self::bytes), what the schedule costs beyond the minimum; against the time, how
     /// close its kernels run to the copy bandwidth ([`schedule_pct_peak`](Self::schedule_pct_peak)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
