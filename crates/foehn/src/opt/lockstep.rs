@@ -408,11 +408,12 @@ pub fn descending_rereads(
     up.intersection(&down)
         .filter(|f| !kernel.locals.contains(f))
         .map(|&f| {
+            // A field without levels is one value per column, kept in cache.
             let d = p.field(f);
-            let shape = crate::ir::layout::grid_shape(grid, nlev, d.ty.dims);
             if d.ty.dims.vertical.is_none() {
                 return 0;
             }
+            let shape = crate::ir::layout::grid_shape(grid, nlev, d.ty.dims);
             shape.iter().product::<usize>() as u64 * d.ty.dtype.size_bytes() as u64
         })
         .sum()
