@@ -56,10 +56,10 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "unfused,optimised")]
     schedule: Vec<String>,
     /// Optimiser passes to leave off in the optimised/tuned schedules (ablation):
-    /// specialise, inline, dead, fuse, fuseclip, forward, colocal, afterscan, lockreg, kblock, idx32, fixed,
-    /// kmajor, hoist, branchlocal, slotselect, selecthoist, column (column kernels around
-    /// scans), lockstep (their members one after another instead), windows (lockstep level
-    /// windows), stage, vstream.
+    /// specialise, inline, dead, fuse, fuseclip, forward, colocal, afterscan, lockreg,
+    /// kblock, idx32, fixed, kmajor, hoist, branchlocal, slotselect, selecthoist, column
+    /// (column kernels around scans), lockstep (their members one after another instead),
+    /// windows (lockstep level windows), stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// The inliner's load factor in the optimised/tuned schedules (default 2: inline
@@ -197,7 +197,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
         nlev: a.levels,
         peak_gbs: peak,
         cpu: &cpu,
-        inputs: InputCache::new(a.schedule.len() > 1),
+        inputs: InputCache::new(a.schedule.len() * engines.len() > 1),
     };
     let cfgs = configs(&a)?;
     let info = grid_info(&grid, a.levels);

@@ -191,15 +191,14 @@ pub struct BenchSetup<'a> {
 
 /// The inputs of the program variant benchmarked last, kept while later schedules of the
 /// same variant run: making realistic inputs for a whole substep takes minutes, copying
-/// them seconds. Off (nothing kept, no extra copy in memory) when one schedule is asked.
-#[derive(Default)]
+/// them seconds. Off (nothing kept, no extra copy in memory) when each variant runs once.
 pub struct InputCache {
     keep: bool,
     last: std::cell::RefCell<Option<(String, Args)>>,
 }
 
 impl InputCache {
-    /// A cache that keeps inputs when `keep` (several schedules per variant).
+    /// A cache that keeps inputs when `keep` (several schedules or engines per variant).
     pub fn new(keep: bool) -> InputCache {
         InputCache {
             keep,
@@ -219,8 +218,8 @@ impl InputCache {
         let args = prepare_args(entry, ir, grid, nlev, seed);
         if self.keep {
             // The previous variant's inputs go before this one's copy is made.
-            *self.last.borrow_mut() = None;
-            *self.last.borrow_mut() = Some((key, args.clone()));
+            self.last.take();
+            self.last.replace(Some((key, args.clone())));
         }
         args
     }
@@ -297,19 +296,13 @@ pub fn bench_cpu_side(
     Ok(r)
 }
 
-/// The bytes the kernels of `schedule` move by the cost model (`Program::kernel_bytes`),
-/// with a lockstep kernel's columns and what it reads again going down (ADR 0031: within
-/// 1.6 % of the DRAM traffic Nsight measured for the solvers).
+/// The bytes the kernels of `schedule` move by the cost model
+/// (`foehn::opt::lockstep::modelled_bytes`).
 fn schedule_bytes(run: &ir::Program, schedule: &Schedule, grid: &Grid, nlev: usize) -> u64 {
-    use foehn::opt::lockstep::{column_bytes, descending_rereads};
     schedule
         .kernels
         .iter()
-        .map(|k| {
-            run.kernel_bytes(&k.stencils, grid, nlev)
-                + column_bytes(run, k, grid, nlev)
-                + descending_rereads(run, k, grid, nlev)
-        })
+        .map(|k| foehn::opt::lockstep::modelled_bytes(run, k, grid, nlev))
         .sum()
 }
 

@@ -25,8 +25,9 @@ pub struct ExplainArgs {
     #[arg(long)]
     cuda: bool,
     /// Optimiser passes to leave off (as `foehn bench --without`): specialise, inline,
-    /// dead, fuse, fuseclip, forward, colocal, afterscan, lockreg, kblock, idx32, fixed, kmajor, hoist,
-    /// branchlocal, slotselect, selecthoist, column, lockstep, windows, stage, vstream.
+    /// dead, fuse, fuseclip, forward, colocal, afterscan, lockreg, kblock, idx32, fixed,
+    /// kmajor, hoist, branchlocal, slotselect, selecthoist, column, lockstep, windows,
+    /// stage, vstream.
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// Opt-in optimiser passes to turn on: selecthoistindices (under slot selection, only
@@ -88,15 +89,15 @@ fn print_kernels(
         .zip(schedule.describe(ir))
         .enumerate()
     {
-        // A lockstep kernel's columns written going up and read back going down, and the
-        // fields both its loops read, loaded again going down.
-        let columns = foehn::opt::lockstep::column_bytes(ir, plan, grid, levels);
-        let rereads = foehn::opt::lockstep::descending_rereads(ir, plan, grid, levels);
-        let bytes = (ir.kernel_bytes(&k.members, grid, levels) + columns + rereads) as f64;
+        // With a lockstep kernel's columns written going up and read back going down, and
+        // the fields both its loops read, loaded again going down (printed below).
+        let bytes = foehn::opt::lockstep::modelled_bytes(ir, plan, grid, levels) as f64;
         let ms = bytes / (gbs * 1e9) * 1e3;
         total += ms;
         moved += bytes;
         let mut how = if plan.lockstep.is_some() {
+            let columns = foehn::opt::lockstep::column_bytes(ir, plan, grid, levels);
+            let rereads = foehn::opt::lockstep::descending_rereads(ir, plan, grid, levels);
             format!(
                 "a thread per column (scans), members in lockstep, {:.1} MB through its columns, {:.1} MB read again going down",
                 columns as f64 / 1e6,

@@ -351,6 +351,21 @@ pub fn column_bytes(
     2 * points * (forward + locals)
 }
 
+/// The bytes `kernel` moves by the cost model: `Program::kernel_bytes`, and for a
+/// lockstep kernel its columns ([`column_bytes`]) and what it reads again going down
+/// ([`descending_rereads`]; ADR 0031: within 1.6 % of the DRAM traffic Nsight measured for
+/// the solvers).
+pub fn modelled_bytes(
+    p: &Program,
+    kernel: &crate::ir::KernelPlan,
+    grid: &foehn_grid::Grid,
+    nlev: usize,
+) -> u64 {
+    p.kernel_bytes(&kernel.stencils, grid, nlev)
+        + column_bytes(p, kernel, grid, nlev)
+        + descending_rereads(p, kernel, grid, nlev)
+}
+
 /// The bytes the lockstep kernel `kernel` reads again in its descending loop on `grid`
 /// with `nlev` levels, which the traffic model of `Program::kernel_bytes` counts once: a
 /// field with levels read by entries of both loops is loaded going up and again going
