@@ -18,6 +18,7 @@ fn cuda_shim() -> String {
     let mut s = String::from(
         "#define __global__\n#define __maxnreg__(n)\n#define __device__\n#define __shared__\n#define __restrict__ __restrict\n\
          void __syncthreads();\n\
+         void __syncwarp();\n\
          struct foehn_dim3 { unsigned x, y, z; };\nextern foehn_dim3 blockIdx, blockDim, threadIdx;\n\
          int atomicExch(int* p, int v);\nfloat __int_as_float(int x);\n",
     );
@@ -100,6 +101,21 @@ fn generated_cuda_is_valid_cplusplus() {
         if let Err(e) = cxx_syntax_check(&src) {
             panic!(
                 "{} (optimised): generated CUDA does not parse:\n{e}\n{src}",
+                ir.name
+            );
+        }
+        // The level-fastest layout: a thread per level, a warp per column (ADR 0032).
+        let level_fastest = OptOptions {
+            level_fastest: true,
+            ..OptOptions::default()
+        };
+        let (opt, schedule, _) = optimise_scheduled(ir, &level_fastest);
+        let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 8))
+            .unwrap()
+            .source;
+        if let Err(e) = cxx_syntax_check(&src) {
+            panic!(
+                "{} (level-fastest): generated CUDA does not parse:\n{e}\n{src}",
                 ir.name
             );
         }

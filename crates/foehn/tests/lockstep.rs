@@ -495,3 +495,67 @@ fn a_temporary_read_only_after_the_scan_is_recomputed_there_not_kept_in_a_column
         0x111,
     );
 }
+
+/// The lockstep options in the level-fastest layout (ADR 0032).
+fn level_fastest() -> OptOptions {
+    OptOptions {
+        level_fastest: true,
+        ..lockstep()
+    }
+}
+
+#[test]
+fn level_fastest_column_kernels_run_a_warp_per_column_with_staged_scan_parts() {
+    let grid = &foehn_testkit::grids::compiler_grids()[0];
+    for p in [program(Read::Around), solve_with_coefficient()] {
+        let (opt, schedule, _) = optimise_scheduled(&p, &level_fastest());
+        let gen = |target| generate(&opt, &schedule, target, Sizes::of(grid, 9)).unwrap();
+        let cuda = gen(Target::Cuda);
+        assert_eq!(cuda.source, gen(Target::Cuda).source, "deterministic");
+        let column = cuda.kernels.iter().find(|k| k.per_column).expect("a column kernel");
+        assert_eq!(column.warps, Some(4), "{}", cuda.source);
+        let src = &cuda.source;
+        assert!(src.contains("const unsigned int lane = T % 32;"), "{src}");
+        assert!(src.contains("k = ck0 + (foehn_idx)lane; k < ck1; k += 32"), "{src}");
+        assert!(src.contains("__shared__ double COL"), "{src}");
+        assert!(src.contains("if (lane == 0) {"), "{src}");
+        // The carry-free parts of the forward sweep are computed by all lanes first.
+        assert!(src.contains("kc = ck0 + (foehn_idx)lane"), "{src}");
+        assert!(src.contains("__shared__ double STG"), "{src}");
+        assert!(src.matches("__syncwarp();").count() >= 2, "{src}");
+        // The CPU code and the default layout keep a thread (a loop) per column.
+        let c = gen(Target::C);
+        assert!(c.kernels.iter().all(|k| k.warps.is_none()) && !c.source.contains("lane"));
+        let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
+        let default = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 9)).unwrap();
+        assert!(default.kernels.iter().all(|k| k.warps.is_none()));
+    }
+}
+
+#[test]
+fn warp_per_column_kernels_agree_with_the_interpreter_on_the_gpu() {
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("CUDA warp-per-column kernels") else {
+        return;
+    };
+    let cases = [
+        ("warp per column", program(Read::Around)),
+        ("warp per column, data-dependent level", program(Read::DataDependent)),
+        ("warp per column, solve with a coefficient", solve_with_coefficient()),
+    ];
+    for (what, p) in cases {
+        let (opt, schedule, _) = optimise_scheduled(&p, &level_fastest());
+        assert!(schedule.level_fastest);
+        for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
+            let args = foehn_testkit::random_args(&p, grid, 9, 0x3a0 + g as u64);
+            let mut want = args.clone();
+            foehn::runtime::interp::Interpreter
+                .run_ir(&p, grid, &mut want)
+                .unwrap();
+            let mut got = args;
+            got.fields_mut().for_each(|f| f.relayout_level_fastest(true));
+            cuda.run_scheduled(&opt, &schedule, grid, &mut got).unwrap();
+            got.fields_mut().for_each(|f| f.relayout_level_fastest(false));
+            foehn_testkit::assert_same_where_defined(what, &p, &want, &got);
+        }
+    }
+}

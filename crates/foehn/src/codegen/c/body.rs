@@ -16,7 +16,13 @@ impl<'a> Gen<'a> {
             && has_k
             && !members.iter().any(|m| self.prog.has_scan(m.root))
             && self.fixed.is_some_and(|f| f.level_fastest);
-        if level_fastest {
+        if self.warp_column {
+            // A warp per column (ADR 0032): consecutive threads on one column's levels.
+            self.line("const unsigned int T = blockIdx.x * blockDim.x + threadIdx.x;");
+            self.line("const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(T / 32);");
+            self.line("const unsigned int lane = T % 32;");
+            self.line("if (h >= h1) return;");
+        } else if level_fastest {
             // A thread per level, a point's levels on consecutive threads (the fields'
             // columns are contiguous): the grid's blocks in one dimension.
             self.line("const unsigned int NKR = (unsigned int)((foehn_idx)k1 - (foehn_idx)k0);");
@@ -47,7 +53,9 @@ impl<'a> Gen<'a> {
         }
         if members.iter().any(|m| self.prog.has_scan(m.root)) {
             self.check_local_columns();
-            if members.len() == 1 {
+            if self.warp_column {
+                self.column_warp(members)?;
+            } else if members.len() == 1 {
                 self.column_body(&scans)?;
             } else if let Some(plan) = self.lockstep.clone() {
                 self.column_lockstep(members, &plan)?;
@@ -437,6 +445,7 @@ impl<'a> Gen<'a> {
                 Target::C => self.line(format!(
                     "{t} {col}[(({k1} - {k0}) > 0 ? ({k1} - {k0}) : 1){per_point}];"
                 )),
+                Target::Cuda if self.warp_column => self.warp_array(t, &col),
                 Target::Cuda => self.line(format!("{t} {col}[FOEHN_MAXK];")),
             }
             let c = format!("C{id}_{i}");

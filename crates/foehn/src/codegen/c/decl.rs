@@ -56,7 +56,13 @@ impl Gen<'_> {
                     Target::Cuda => "FOEHN_MAXK".into(),
                 };
                 s.push_str(&self.strides(f));
-                writeln!(s, "    {t} LT{i}[{size}];").unwrap();
+                if self.warp_column {
+                    // A column per warp in shared memory (ADR 0032).
+                    writeln!(s, "    __shared__ {t} LT{i}_s[FOEHN_WARPS][FOEHN_MAXK];").unwrap();
+                    writeln!(s, "    {t}* LT{i} = LT{i}_s[threadIdx.x >> 5];").unwrap();
+                } else {
+                    writeln!(s, "    {t} LT{i}[{size}];").unwrap();
+                }
                 continue;
             }
             if self.reads.contains(&f) {

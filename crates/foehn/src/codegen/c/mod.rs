@@ -25,6 +25,7 @@ mod lockstep;
 mod ops;
 mod prelude;
 mod slots;
+mod warp;
 mod window;
 pub use slots::slot_selected_wheres;
 mod stage;
@@ -115,6 +116,9 @@ pub struct CKernel {
     /// Values staged in shared memory: the connectivity they are read through and how
     /// many tiles (the runtime builds the block lists and sizes shared memory).
     pub stage: Option<(Connectivity, usize)>,
+    /// A column kernel with a warp per column (level-fastest layout, ADR 0032): its
+    /// warps per block, which the launch must use.
+    pub warps: Option<u32>,
 }
 
 /// Sizes fixed at compile time: strides, level counts, region bounds and fused
@@ -218,6 +222,7 @@ pub fn generate(
         g.level_windows = plan.level_windows;
         g.level_prefetch = cuda && plan.level_prefetch;
         g.lockstep_unroll = plan.lockstep_unroll.filter(|_| cuda);
+        g.warp_column = cuda && per_column && schedule.level_fastest && fixed.is_some();
         if cuda {
             if plan.stage {
                 g.stage = stage::staging(prog, members[0]);
@@ -250,7 +255,25 @@ pub fn generate(
         let body = g.kernel_body(&members)?;
         let reads = g.reads.clone();
         let snapshot = plan.snapshots.clone();
-        let header = g.prologue(&snapshot)?;
+        let warps = match g.warp_column {
+            true => {
+                let locals = g.local.iter().filter(|f| g.reads.contains(f) || g.writes.contains(f));
+                let arrays = g.warp_arrays + locals.count();
+                let levels = scan_levels(prog, sizes.nlev);
+                let n = warp::warps_per_block(arrays, levels).ok_or_else(|| {
+                    fail(
+                        &members[0].name,
+                        format!("{arrays} columns of {levels} levels exceed a block's shared memory"),
+                    )
+                })?;
+                Some(n as u32)
+            }
+            false => None,
+        };
+        let mut header = g.prologue(&snapshot)?;
+        if let Some(n) = warps {
+            header.insert_str(0, &format!("    enum {{ FOEHN_WARPS = {n} }};\n"));
+        }
         let k_block = g.k_block;
         let k_major = g.k_major;
         writeln!(
@@ -284,6 +307,7 @@ pub fn generate(
             k_block,
             k_major,
             stage,
+            warps,
         });
     }
     let mut source = match target {
@@ -506,6 +530,12 @@ struct Gen<'a> {
     /// A C lockstep kernel: the points of a block walk the levels together, so scan
     /// carries, columns and level windows hold one value per point of the block.
     block_lockstep: bool,
+    /// A CUDA column kernel in the level-fastest layout: a warp per column, its columns
+    /// in shared memory (`warp`, ADR 0032).
+    warp_column: bool,
+    /// Shared columns a warp-per-column kernel's body declared (scan columns, staged
+    /// parts); its local temporaries come on top.
+    warp_arrays: usize,
 }
 
 impl<'a> Gen<'a> {
@@ -546,6 +576,8 @@ impl<'a> Gen<'a> {
             window: BTreeMap::new(),
             entry_at: None,
             block_lockstep: false,
+            warp_column: false,
+            warp_arrays: 0,
         }
     }
 

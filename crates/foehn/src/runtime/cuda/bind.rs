@@ -135,16 +135,21 @@ impl CudaBackend {
                 (0, 1)
             };
             let nh = dom.h.1 - dom.h.0;
-            let gy = if ck.per_column {
+            // A warp per column (ADR 0032): 32 threads per point, in a one-dimensional
+            // grid of blocks of `warps` columns.
+            let gy = if ck.warps.is_some() {
+                32
+            } else if ck.per_column {
                 1
             } else {
                 ((k_range.1 - k_range.0) as usize)
                     .div_ceil(ck.k_block)
                     .max(1)
             };
-            let mut threads = match compiled.blocks[i] {
-                Some(b) => b,
-                None => model_block(&compiled.functions()[i], nh, gy, sms),
+            let mut threads = match (ck.warps, compiled.blocks[i]) {
+                (Some(w), _) => 32 * w,
+                (None, Some(b)) => b,
+                (None, None) => model_block(&compiled.functions()[i], nh, gy, sms),
             };
             // A requested block larger than the kernel's registers allow would fail to
             // launch: the largest whole number of warps that fits.
@@ -196,7 +201,7 @@ impl CudaBackend {
                     first,
                     nh.div_ceil(threads as usize),
                     gy,
-                    ck.k_major,
+                    ck.k_major || ck.warps.is_some(),
                 )?,
                 threads,
                 copies,
