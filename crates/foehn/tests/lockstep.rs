@@ -512,11 +512,18 @@ fn level_fastest_column_kernels_run_a_warp_per_column_with_staged_scan_parts() {
         let gen = |target| generate(&opt, &schedule, target, Sizes::of(grid, 9)).unwrap();
         let cuda = gen(Target::Cuda);
         assert_eq!(cuda.source, gen(Target::Cuda).source, "deterministic");
-        let column = cuda.kernels.iter().find(|k| k.per_column).expect("a column kernel");
+        let column = cuda
+            .kernels
+            .iter()
+            .find(|k| k.per_column)
+            .expect("a column kernel");
         assert_eq!(column.warps, Some(4), "{}", cuda.source);
         let src = &cuda.source;
         assert!(src.contains("const unsigned int lane = T % 32;"), "{src}");
-        assert!(src.contains("k = ck0 + (foehn_idx)lane; k < ck1; k += 32"), "{src}");
+        assert!(
+            src.contains("k = ck0 + (foehn_idx)lane; k < ck1; k += 32"),
+            "{src}"
+        );
         assert!(src.contains("__shared__ double COL"), "{src}");
         assert!(src.contains("if (lane == 0) {"), "{src}");
         // The carry-free parts of the forward sweep are computed by all lanes first.
@@ -534,13 +541,20 @@ fn level_fastest_column_kernels_run_a_warp_per_column_with_staged_scan_parts() {
 
 #[test]
 fn warp_per_column_kernels_agree_with_the_interpreter_on_the_gpu() {
-    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("CUDA warp-per-column kernels") else {
+    let Some((_dir, cuda)) = foehn_testkit::gpu::cuda_backend("CUDA warp-per-column kernels")
+    else {
         return;
     };
     let cases = [
         ("warp per column", program(Read::Around)),
-        ("warp per column, data-dependent level", program(Read::DataDependent)),
-        ("warp per column, solve with a coefficient", solve_with_coefficient()),
+        (
+            "warp per column, data-dependent level",
+            program(Read::DataDependent),
+        ),
+        (
+            "warp per column, solve with a coefficient",
+            solve_with_coefficient(),
+        ),
     ];
     for (what, p) in cases {
         let (opt, schedule, _) = optimise_scheduled(&p, &level_fastest());
@@ -552,9 +566,11 @@ fn warp_per_column_kernels_agree_with_the_interpreter_on_the_gpu() {
                 .run_ir(&p, grid, &mut want)
                 .unwrap();
             let mut got = args;
-            got.fields_mut().for_each(|f| f.relayout_level_fastest(true));
+            got.fields_mut()
+                .for_each(|f| f.relayout_level_fastest(true));
             cuda.run_scheduled(&opt, &schedule, grid, &mut got).unwrap();
-            got.fields_mut().for_each(|f| f.relayout_level_fastest(false));
+            got.fields_mut()
+                .for_each(|f| f.relayout_level_fastest(false));
             foehn_testkit::assert_same_where_defined(what, &p, &want, &got);
         }
     }

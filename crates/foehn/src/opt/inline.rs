@@ -366,6 +366,9 @@ pub(super) fn inline_temporaries(
         opts.stage,
     );
     let lockstep = opts.columns && opts.lockstep;
+    // In the level-fastest layout a warp per column keeps its columns in shared memory,
+    // so nothing is recomputed after the scan instead (ADR 0032).
+    let warp_columns = super::schedule::level_fastest(opts);
     let temps: Vec<FieldId> = (0..p.fields.len() as u32)
         .map(FieldId)
         .filter(|&f| p.field(f).role == Role::Temp)
@@ -418,8 +421,10 @@ pub(super) fn inline_temporaries(
             });
             continue;
         }
-        let after_scan =
-            opts.recompute_after_scan && lockstep && read_only_after_scan(p, prod, &readers, t);
+        let after_scan = opts.recompute_after_scan
+            && lockstep
+            && !warp_columns
+            && read_only_after_scan(p, prod, &readers, t);
         let inputs = p.fields_read(value);
         let size = eval_cost(p, value);
         let loads_once = load_count(p, value);

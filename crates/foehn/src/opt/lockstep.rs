@@ -253,6 +253,11 @@ pub fn choose(
     opts: &super::OptOptions,
     report: &mut super::OptReport,
 ) {
+    // In the level-fastest layout a column kernel runs a warp per column, its members
+    // one after another (ADR 0032): no lockstep loops, columns or re-reads to plan.
+    if schedule.level_fastest {
+        return;
+    }
     for plan in &mut schedule.kernels {
         if plan.stencils.len() < 2 || !p.is_column_kernel(&plan.stencils) {
             continue;

@@ -44,8 +44,9 @@ pub fn resolve(p: &Program, groups: Vec<Vec<usize>>, opts: &OptOptions) -> Sched
 }
 
 /// Whether `opts` lay device fields out level-fastest (only with sizes fixed at compile
-/// time, where the strides are constants).
-fn level_fastest(opts: &OptOptions) -> bool {
+/// time, where the strides are constants). CUDA column kernels then run a warp per
+/// column, their members one after another (ADR 0032).
+pub(crate) fn level_fastest(opts: &OptOptions) -> bool {
     opts.level_fastest && opts.fixed_sizes
 }
 
