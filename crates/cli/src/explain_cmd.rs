@@ -103,6 +103,8 @@ fn print_kernels(
                 columns as f64 / 1e6,
                 rereads as f64 / 1e6
             )
+        } else if let Some(w) = k.warps {
+            format!("a warp per column (scans), {w} per block, columns in shared memory")
         } else if k.per_column {
             "a thread per column (scans)".to_string()
         } else if k.k_block > 1 {

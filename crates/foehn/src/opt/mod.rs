@@ -137,7 +137,8 @@ pub struct OptOptions {
     /// Device fields with levels stored level-fastest (a column contiguous) and a GPU
     /// thread per level, consecutive threads on consecutive levels of one point, so a
     /// warp's neighbour gather reads one contiguous column (see
-    /// [`crate::ir::Schedule::level_fastest`]; needs `fixed_sizes`). An experiment: off
+    /// [`crate::ir::Schedule::level_fastest`]; needs `fixed_sizes`); a column kernel runs
+    /// a warp per column, its members one after another (ADR 0032). An experiment: off
     /// by default; bench measures and verifies it as `optimised/with-levelfastest`
     /// (ADR 0027).
     pub level_fastest: bool,

@@ -48,47 +48,127 @@ struct Guard {
 
 impl<'a> Gen<'a> {
     /// The body of a CUDA column kernel computing `members` with a warp per column.
+    /// Consecutive members without scans share one loop over the levels (a phase) while
+    /// none reads what another of the phase writes away from its own level, and none
+    /// writes what another of the phase reads there (lanes would race).
     pub(super) fn column_warp(&mut self, members: &[&'a Stencil]) -> Result<(), CodegenError> {
         let st = self.st;
-        let single = members.len() == 1;
-        for (m, &member) in members.iter().enumerate() {
-            self.st = member;
-            self.line(format!("/* stencil `{}` */", member.name));
-            let has_k = member.vertical.is_some();
-            let scans = self.prog.scans(member.root);
-            if !has_k && !scans.is_empty() {
-                return Err(self.err("a scan in a stencil without levels"));
-            }
-            // The guard of the member's points is uniform over the warp (one column).
-            if single {
-                self.open("");
-                self.line("const foehn_idx ck0 = k0, ck1 = k1; (void)ck0; (void)ck1;");
-            } else {
-                let [d0, d1, d2, d3] = [0, 1, 2, 3].map(|i| self.dom_bound(4 * m + i));
-                self.open(format!("if (h >= {d0} && h < {d1})"));
-                self.line(format!(
-                    "const foehn_idx ck0 = {d2}, ck1 = {d3}; (void)ck0; (void)ck1;"
-                ));
-            }
-            if has_k {
-                self.col_range = ("ck0".into(), "ck1".into());
-                for &sid in &scans {
-                    self.warp_scan(sid)?;
+        let mut m = 0;
+        while m < members.len() {
+            let alone = |st: &Stencil| st.vertical.is_none() || self.prog.has_scan(st.root);
+            let mut phase = vec![m];
+            if !alone(members[m]) && self.fixed_domains.is_some() {
+                let mut written: BTreeSet<FieldId> = members[m].outputs.iter().copied().collect();
+                let mut read = self
+                    .prog
+                    .level_offsets(&[members[m].root], &BTreeSet::new());
+                while let Some(&next) = members.get(m + phase.len()) {
+                    let reads = self.prog.level_offsets(&[next.root], &BTreeSet::new());
+                    let own = |o: &Option<BTreeSet<i32>>| {
+                        o.as_ref().is_some_and(|o| o.iter().all(|&d| d == 0))
+                    };
+                    let raw = reads.iter().any(|(f, o)| written.contains(f) && !own(o));
+                    let war = next
+                        .outputs
+                        .iter()
+                        .any(|f| read.get(f).is_some_and(|o| !own(o)));
+                    if alone(next) || raw || war {
+                        break;
+                    }
+                    written.extend(next.outputs.iter().copied());
+                    for (f, o) in reads {
+                        let slot = read.entry(f).or_insert(Some(BTreeSet::new()));
+                        match (slot.as_mut(), o) {
+                            (Some(a), Some(b)) => a.extend(b),
+                            _ => *slot = None,
+                        }
+                    }
+                    phase.push(m + phase.len());
                 }
-                self.open("for (foehn_idx k = ck0 + (foehn_idx)lane; k < ck1; k += 32)");
-                self.point(member)?;
-                self.close();
-                self.col_range = ("k0".into(), "k1".into());
-            } else {
-                self.open("if (lane == 0)");
-                self.line("const foehn_idx k = 0;");
-                self.point(member)?;
-                self.close();
             }
-            self.close();
+            if phase.len() > 1 || !alone(members[m]) && self.fixed_domains.is_some() {
+                self.warp_phase(members, &phase)?;
+            } else {
+                self.warp_member(members, m)?;
+            }
             self.line("__syncwarp();");
+            m += phase.len();
         }
         self.st = st;
+        Ok(())
+    }
+
+    /// Members `phase` (without scans, with levels, domains fixed) in one loop over the
+    /// union of their levels, each under the guard of its points and levels. A lane's
+    /// levels are a fixed number of iterations, unrolled, so their loads issue together.
+    fn warp_phase(&mut self, members: &[&'a Stencil], phase: &[usize]) -> Result<(), CodegenError> {
+        let d = self.fixed_domains.clone().expect("fixed domains");
+        let lo = phase.iter().map(|&m| d[4 * m + 2]).min().unwrap_or(0);
+        let hi = phase.iter().map(|&m| d[4 * m + 3]).max().unwrap_or(0);
+        if hi <= lo {
+            return Ok(());
+        }
+        let n = (hi - lo + 31) / 32;
+        self.open("");
+        self.line("#pragma unroll");
+        self.open(format!("for (int it = 0; it < {n}; ++it)"));
+        self.line(format!(
+            "const foehn_idx k = {lo} + (foehn_idx)lane + 32 * it;"
+        ));
+        for &m in phase {
+            let member = members[m];
+            self.st = member;
+            self.line(format!("/* stencil `{}` */", member.name));
+            let [d0, d1, d2, d3] = [0, 1, 2, 3].map(|i| d[4 * m + i]);
+            self.open(format!(
+                "if (h >= {d0} && h < {d1} && k >= {d2} && k < {d3})"
+            ));
+            self.point(member)?;
+            self.close();
+        }
+        self.close();
+        self.close();
+        Ok(())
+    }
+
+    /// Member `m` alone: its scans (staged parts, then lane 0), then its outputs over
+    /// its levels by all lanes; without levels, lane 0.
+    fn warp_member(&mut self, members: &[&'a Stencil], m: usize) -> Result<(), CodegenError> {
+        let member = members[m];
+        self.st = member;
+        self.line(format!("/* stencil `{}` */", member.name));
+        let has_k = member.vertical.is_some();
+        let scans = self.prog.scans(member.root);
+        if !has_k && !scans.is_empty() {
+            return Err(self.err("a scan in a stencil without levels"));
+        }
+        // The guard of the member's points is uniform over the warp (one column).
+        if members.len() == 1 {
+            self.open("");
+            self.line("const foehn_idx ck0 = k0, ck1 = k1; (void)ck0; (void)ck1;");
+        } else {
+            let [d0, d1, d2, d3] = [0, 1, 2, 3].map(|i| self.dom_bound(4 * m + i));
+            self.open(format!("if (h >= {d0} && h < {d1})"));
+            self.line(format!(
+                "const foehn_idx ck0 = {d2}, ck1 = {d3}; (void)ck0; (void)ck1;"
+            ));
+        }
+        if has_k {
+            self.col_range = ("ck0".into(), "ck1".into());
+            for &sid in &scans {
+                self.warp_scan(sid)?;
+            }
+            self.open("for (foehn_idx k = ck0 + (foehn_idx)lane; k < ck1; k += 32)");
+            self.point(member)?;
+            self.close();
+            self.col_range = ("k0".into(), "k1".into());
+        } else {
+            self.open("if (lane == 0)");
+            self.line("const foehn_idx k = 0;");
+            self.point(member)?;
+            self.close();
+        }
+        self.close();
         Ok(())
     }
 
