@@ -12,7 +12,7 @@ export LD_LIBRARY_PATH=/tmp/nclibs
 P=vertically_implicit_solver_at_predictor_step,vertically_implicit_solver_at_corrector_step
 MID=at_first_substep=false,at_last_substep=false,lprep_adv=false,is_iau_active=false,divdamp_type=3
 timeout 440 gpu-bin/foehn bench --backend cuda --grid r2b6 --levels 80 --runs 30 \
-  --schedule optimised/with-levelfastest,optimised --only $MID --programs $P \
+  --schedule optimised/with-levelfastest,optimised/with-levelfastest/maxreg48,optimised --only $MID --programs $P \
   --output $OUT/call7-solvers-mid.json > $OUT/call7-solvers-mid.txt 2>&1
 echo "exit $?" >> $OUT/call7-solvers-mid.txt
 grep -E "^vertically|exit|rror|differ" $OUT/call7-solvers-mid.txt | cut -c1-45,150-330
