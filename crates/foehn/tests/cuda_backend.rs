@@ -88,36 +88,28 @@ fn generated_cuda_is_valid_cplusplus() {
         if let Err(e) = cxx_syntax_check(&src) {
             panic!("{}: generated CUDA does not parse:\n{e}\n{src}", ir.name);
         }
-        // Optimised: fused kernels, sizes fixed for a grid.
-        let opts = OptOptions {
+        // Optimised: fused kernels, sizes fixed for a grid; and in the level-fastest
+        // layout (a thread per level, a warp per column, ADR 0032).
+        let optimised = OptOptions {
             k_block: 4,
             ..OptOptions::default()
         };
-        let (opt, schedule, _) = optimise_scheduled(ir, &opts);
-        let grid = foehn_testkit::grids::compiler_grids()[i % 2];
-        let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 8))
-            .unwrap()
-            .source;
-        if let Err(e) = cxx_syntax_check(&src) {
-            panic!(
-                "{} (optimised): generated CUDA does not parse:\n{e}\n{src}",
-                ir.name
-            );
-        }
-        // The level-fastest layout: a thread per level, a warp per column (ADR 0032).
         let level_fastest = OptOptions {
             level_fastest: true,
             ..OptOptions::default()
         };
-        let (opt, schedule, _) = optimise_scheduled(ir, &level_fastest);
-        let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 8))
-            .unwrap()
-            .source;
-        if let Err(e) = cxx_syntax_check(&src) {
-            panic!(
-                "{} (level-fastest): generated CUDA does not parse:\n{e}\n{src}",
-                ir.name
-            );
+        let grid = foehn_testkit::grids::compiler_grids()[i % 2];
+        for (what, opts) in [("optimised", optimised), ("level-fastest", level_fastest)] {
+            let (opt, schedule, _) = optimise_scheduled(ir, &opts);
+            let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 8))
+                .unwrap()
+                .source;
+            if let Err(e) = cxx_syntax_check(&src) {
+                panic!(
+                    "{} ({what}): generated CUDA does not parse:\n{e}\n{src}",
+                    ir.name
+                );
+            }
         }
     }
 }
