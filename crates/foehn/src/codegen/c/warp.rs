@@ -377,3 +377,18 @@ impl Walk<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::warps_per_block;
+
+    #[test]
+    fn a_block_holds_as_many_warps_as_their_columns_fit_in_48_kb() {
+        // 9 columns of 81 levels: 5.8 KB a warp, 4 warps (the most).
+        assert_eq!(warps_per_block(9, 81), Some(4));
+        // 20 columns of 121 levels: 19.4 KB a warp, 2 fit.
+        assert_eq!(warps_per_block(20, 121), Some(2));
+        // 70 columns of 121 levels: 67.8 KB, not even one warp.
+        assert_eq!(warps_per_block(70, 121), None);
+    }
+}
