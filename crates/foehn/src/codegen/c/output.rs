@@ -78,7 +78,8 @@ pub struct CKernel {
     /// before the kernel as their read pointer, so every point sees the old values.
     pub snapshot: BTreeSet<FieldId>,
     /// True when the kernel computes scan columns: one CUDA thread per horizontal point
-    /// (walking the levels) instead of one per (point, level).
+    /// (walking the levels), or a warp per point with [`CKernel::warps`], instead of one
+    /// per (point, level).
     pub per_column: bool,
     /// Levels one CUDA thread walks in this kernel (1 without k-blocking). Stencils
     /// with data-dependent vertical offsets are not k-blocked: measured slower.
