@@ -47,7 +47,8 @@ pub struct BenchArgs {
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
     /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels),
     /// `optimised/maxreg48` (a register cap on every kernel), `optimised/lockunroll2`
-    /// (the level loops of lockstep column kernels unrolled),
+    /// (the level loops of lockstep column kernels unrolled; with `with-levelfastest`,
+    /// the lane-0 scan loops of its warp-per-column kernels),
     /// `optimised/recompute-rho_explicit_term` (that temporary recomputed in its
     /// consumers, whatever the inliner's load factor says); opt-in passes:
     /// `optimised/with-selecthoistindices` (under slot selection

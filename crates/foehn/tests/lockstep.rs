@@ -536,6 +536,26 @@ fn level_fastest_column_kernels_run_a_warp_per_column_with_staged_scan_parts() {
         let (opt, schedule, _) = optimise_scheduled(&p, &lockstep());
         let default = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 9)).unwrap();
         assert!(default.kernels.iter().all(|k| k.warps.is_none()));
+        // The lockstep unroll factor reaches the lane-0 scan loops (an ablation).
+        let unrolled = OptOptions {
+            lockstep_unroll: Some(4),
+            ..level_fastest()
+        };
+        let (opt, schedule, _) = optimise_scheduled(&p, &unrolled);
+        let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 9))
+            .unwrap()
+            .source;
+        let lines: Vec<&str> = src.lines().map(str::trim).collect();
+        let sweeps: Vec<usize> = (1..lines.len())
+            .filter(|&i| {
+                lines[i].starts_with("for (foehn_idx kc = ck") && !lines[i].contains("lane")
+            })
+            .collect();
+        assert!(sweeps.len() >= 2, "{src}");
+        assert!(
+            sweeps.iter().all(|&i| lines[i - 1] == "#pragma unroll 4"),
+            "{src}"
+        );
     }
 }
 

@@ -254,8 +254,14 @@ pub fn choose(
     report: &mut super::OptReport,
 ) {
     // In the level-fastest layout a column kernel runs a warp per column, its members
-    // one after another (ADR 0032): no lockstep loops, columns or re-reads to plan.
+    // one after another (ADR 0032): no lockstep loops, columns or re-reads to plan; the
+    // unroll factor applies to its lane-0 scan loops.
     if schedule.level_fastest {
+        for plan in &mut schedule.kernels {
+            if p.is_column_kernel(&plan.stencils) {
+                plan.lockstep_unroll = opts.lockstep_unroll;
+            }
+        }
         return;
     }
     for plan in &mut schedule.kernels {

@@ -131,8 +131,9 @@ pub struct OptOptions {
     /// (an ablation, `optimised/maxreg<N>` in bench).
     pub kernel_registers: Option<u32>,
     /// The unroll factor of lockstep kernels' level loops on the GPU (`#pragma unroll`,
-    /// so loads of the next levels may issue early); none: the compiler's choice (an
-    /// ablation, `optimised/lockunroll<N>` in bench).
+    /// so loads of the next levels may issue early), and of the lane-0 scan loops of
+    /// warp-per-column kernels (ADR 0032); none: the compiler's choice (an ablation,
+    /// `optimised/lockunroll<N>` in bench).
     pub lockstep_unroll: Option<u32>,
     /// Device fields with levels stored level-fastest (a column contiguous) and a GPU
     /// thread per level, consecutive threads on consecutive levels of one point, so a

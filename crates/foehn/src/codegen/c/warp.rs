@@ -220,6 +220,9 @@ impl<'a> Gen<'a> {
             self.line("__syncwarp();");
         }
         self.open("if (lane == 0)");
+        if let Some(n) = self.lockstep_unroll {
+            self.line(format!("#pragma unroll {n}"));
+        }
         self.open(match self.scan_dir(sid) {
             ScanDir::Forward => format!("for (foehn_idx kc = {k0}; kc < {k1}; ++kc)"),
             ScanDir::Backward => format!("for (foehn_idx kc = {k1} - 1; kc >= {k0}; --kc)"),
