@@ -139,11 +139,10 @@ pub fn plan(p: &Program, members: &[&Stencil]) -> Result<Lockstep, LockstepRefus
     // The scan member's last scan step with its outputs: the body at the step's level,
     // the rest of the stencil with the scans' values read from their columns/carries.
     let last_part = {
-        let (_, body) = scan_parts(last);
-        let mut reads = p.level_offsets(&body, &opaque);
-        merge(&mut reads, p.level_offsets(&[st.root], &opaque));
+        let (_, mut roots) = scan_parts(last);
+        roots.push(st.root);
         Access {
-            reads,
+            reads: p.level_offsets(&roots, &opaque),
             writes: st.outputs.iter().copied().collect(),
         }
     };
@@ -178,19 +177,6 @@ pub fn plan(p: &Program, members: &[&Stencil]) -> Result<Lockstep, LockstepRefus
         ascending: skews(p, members, ascending, &written, 1)?,
         descending: skews(p, members, descending, &written, -1)?,
     })
-}
-
-/// Adds `more`'s offsets to `reads` (`None` absorbs).
-fn merge(
-    reads: &mut BTreeMap<FieldId, Option<BTreeSet<i32>>>,
-    more: BTreeMap<FieldId, Option<BTreeSet<i32>>>,
-) {
-    for (f, o) in more {
-        match (reads.entry(f).or_insert(Some(BTreeSet::new())), o) {
-            (Some(a), Some(b)) => a.extend(b),
-            (slot, _) => *slot = None,
-        }
-    }
 }
 
 /// The entries of one phase with their skews (the rules of the module doc); `sign` 1

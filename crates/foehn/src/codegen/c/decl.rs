@@ -58,8 +58,9 @@ impl Gen<'_> {
                 s.push_str(&self.strides(f));
                 if self.warp_column {
                     // A column per warp in shared memory (ADR 0032).
-                    writeln!(s, "    __shared__ {t} LT{i}_s[FOEHN_WARPS][FOEHN_MAXK];").unwrap();
-                    writeln!(s, "    {t}* LT{i} = LT{i}_s[threadIdx.x >> 5];").unwrap();
+                    for line in super::warp::shared_column(t, &format!("LT{i}")) {
+                        writeln!(s, "    {line}").unwrap();
+                    }
                 } else {
                     writeln!(s, "    {t} LT{i}[{size}];").unwrap();
                 }

@@ -110,23 +110,10 @@ pub fn generate(
         let reads = g.reads.clone();
         let snapshot = plan.snapshots.clone();
         let warps = match g.warp_column {
-            true => {
-                let locals = g
-                    .local
-                    .iter()
-                    .filter(|f| g.reads.contains(f) || g.writes.contains(f));
-                let arrays = g.warp_arrays + locals.count();
-                let levels = scan_levels(prog, sizes.nlev);
-                let n = warp::warps_per_block(arrays, levels).ok_or_else(|| {
-                    fail(
-                        &members[0].name,
-                        format!(
-                            "{arrays} columns of {levels} levels exceed a block's shared memory"
-                        ),
-                    )
-                })?;
-                Some(n as u32)
-            }
+            true => Some(
+                g.warps(scan_levels(prog, sizes.nlev))
+                    .map_err(|m| fail(&members[0].name, m))?,
+            ),
             false => None,
         };
         let mut header = g.prologue(&snapshot)?;

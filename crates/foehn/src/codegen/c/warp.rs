@@ -55,47 +55,49 @@ impl<'a> Gen<'a> {
         let st = self.st;
         let mut m = 0;
         while m < members.len() {
-            let alone = |st: &Stencil| st.vertical.is_none() || self.prog.has_scan(st.root);
-            let mut phase = vec![m];
-            if !alone(members[m]) && self.fixed_domains.is_some() {
-                let mut written: BTreeSet<FieldId> = members[m].outputs.iter().copied().collect();
-                let mut read = self
-                    .prog
-                    .level_offsets(&[members[m].root], &BTreeSet::new());
-                while let Some(&next) = members.get(m + phase.len()) {
-                    let reads = self.prog.level_offsets(&[next.root], &BTreeSet::new());
-                    let own = |o: &Option<BTreeSet<i32>>| {
-                        o.as_ref().is_some_and(|o| o.iter().all(|&d| d == 0))
-                    };
-                    let raw = reads.iter().any(|(f, o)| written.contains(f) && !own(o));
-                    let war = next
-                        .outputs
-                        .iter()
-                        .any(|f| read.get(f).is_some_and(|o| !own(o)));
-                    if alone(next) || raw || war {
-                        break;
-                    }
-                    written.extend(next.outputs.iter().copied());
-                    for (f, o) in reads {
-                        let slot = read.entry(f).or_insert(Some(BTreeSet::new()));
-                        match (slot.as_mut(), o) {
-                            (Some(a), Some(b)) => a.extend(b),
-                            _ => *slot = None,
-                        }
-                    }
-                    phase.push(m + phase.len());
+            match self.phase_at(members, m) {
+                Some(phase) => {
+                    self.warp_phase(members, &phase)?;
+                    m += phase.len();
+                }
+                None => {
+                    self.warp_member(members, m)?;
+                    m += 1;
                 }
             }
-            if phase.len() > 1 || !alone(members[m]) && self.fixed_domains.is_some() {
-                self.warp_phase(members, &phase)?;
-            } else {
-                self.warp_member(members, m)?;
-            }
             self.line("__syncwarp();");
-            m += phase.len();
         }
         self.st = st;
         Ok(())
+    }
+
+    /// The phase starting at member `m`: `m` and the members after it that may share its
+    /// loop over the levels; `None` where `m` runs alone (it has a scan or no levels, or
+    /// the domains are not fixed).
+    fn phase_at(&self, members: &[&'a Stencil], m: usize) -> Option<Vec<usize>> {
+        let alone = |st: &Stencil| st.vertical.is_none() || self.prog.has_scan(st.root);
+        if alone(members[m]) || self.fixed_domains.is_none() {
+            return None;
+        }
+        // Read only at the level where the lane computes.
+        let own = |o: &Option<BTreeSet<i32>>| o.as_ref().is_some_and(|o| o.iter().all(|&d| d == 0));
+        let mut phase = vec![m];
+        while let Some(&next) = members.get(m + phase.len()) {
+            let roots: Vec<ExprId> = phase.iter().map(|&i| members[i].root).collect();
+            let read = self.prog.level_offsets(&roots, &BTreeSet::new());
+            let reads = self.prog.level_offsets(&[next.root], &BTreeSet::new());
+            let written = |f: &FieldId| phase.iter().any(|&i| members[i].outputs.contains(f));
+            let raw = reads.iter().any(|(f, o)| written(f) && !own(o));
+            let war = next
+                .outputs
+                .iter()
+                .any(|f| read.get(f).is_some_and(|o| !own(o)));
+            if alone(next) || raw || war {
+                break;
+            }
+            phase.push(m + phase.len());
+        }
+        Some(phase)
     }
 
     /// Members `phase` (without scans, with levels, domains fixed) in one loop over the
@@ -260,15 +262,39 @@ impl<'a> Gen<'a> {
     /// Declares `name`, a per-warp column of type `t` in shared memory, as a pointer to
     /// this warp's column.
     pub(super) fn warp_array(&mut self, t: &str, name: &str) {
-        self.line(format!("__shared__ {t} {name}_s[FOEHN_WARPS][FOEHN_MAXK];"));
-        self.line(format!("{t}* {name} = {name}_s[threadIdx.x >> 5];"));
+        for line in shared_column(t, name) {
+            self.line(line);
+        }
         self.warp_arrays += 1;
     }
+
+    /// Warps per block of this warp-per-column kernel, whose columns have `levels`
+    /// levels: its shared columns (scan columns, staged parts, the local temporaries it
+    /// declares) in at most 48 KB; an error where not even one warp's fit.
+    pub(super) fn warps(&self, levels: usize) -> Result<u32, String> {
+        let declared = |f: &&FieldId| self.reads.contains(f) || self.writes.contains(f);
+        let arrays = self.warp_arrays + self.local.iter().filter(declared).count();
+        match warps_per_block(arrays, levels) {
+            Some(n) => Ok(n as u32),
+            None => Err(format!(
+                "{arrays} columns of {levels} levels exceed a block's shared memory"
+            )),
+        }
+    }
+}
+
+/// The two lines declaring `name`, a column of type `t` per warp in shared memory
+/// (`FOEHN_WARPS` of them), and `name` itself as a pointer to this warp's.
+pub(super) fn shared_column(t: &str, name: &str) -> [String; 2] {
+    [
+        format!("__shared__ {t} {name}_s[FOEHN_WARPS][FOEHN_MAXK];"),
+        format!("{t}* {name} = {name}_s[threadIdx.x >> 5];"),
+    ]
 }
 
 /// Warps per block of a warp-per-column kernel with `arrays` shared columns of
 /// `levels` levels: at most [`MAX_WARPS`], as many as 48 KB hold; `None` if not one.
-pub(super) fn warps_per_block(arrays: usize, levels: usize) -> Option<usize> {
+fn warps_per_block(arrays: usize, levels: usize) -> Option<usize> {
     let per_warp = arrays.max(1) * levels.max(1) * std::mem::size_of::<f64>();
     let n = (MAX_SHARED / per_warp).min(MAX_WARPS);
     (n >= 1).then_some(n)
