@@ -48,7 +48,8 @@ pub struct BenchArgs {
     /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels),
     /// `optimised/maxreg48` (a register cap on every kernel), `optimised/lockunroll2`
     /// (the level loops of lockstep column kernels unrolled; with `with-levelfastest`,
-    /// the lane-0 scan loops of its warp-per-column kernels),
+    /// the lane-0 scan loops of its warp-per-column kernels), `optimised/with-levelfastest/warpcols4`
+    /// (four columns in each warp of those kernels, their lane-0 steps side by side),
     /// `optimised/recompute-rho_explicit_term` (that temporary recomputed in its
     /// consumers, whatever the inliner's load factor says); opt-in passes:
     /// `optimised/with-selecthoistindices` (under slot selection
@@ -384,13 +385,14 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
 /// A numbered part of a schedule (`optimised/unroll4`): its prefix and the option its
 /// number sets. Labels list them in this order.
 type SetNumber = fn(&mut foehn::opt::OptOptions, u32);
-const NUMBERED: [(&str, SetNumber); 6] = [
+const NUMBERED: [(&str, SetNumber); 7] = [
     ("inline", |o, n| o.inline_load_factor = n as usize),
     ("cost", |o, n| o.max_inline_cost = n as usize),
     ("unroll", |o, n| o.unroll = n),
     ("lockreg", |o, n| o.lockstep_registers = Some(n)),
     ("lockunroll", |o, n| o.lockstep_unroll = Some(n)),
     ("maxreg", |o, n| o.kernel_registers = Some(n)),
+    ("warpcols", |o, n| o.warp_columns = Some(n)),
 ];
 
 /// The number of a schedule part `<prefix><N>` (`inline8`, `cost1024`, `unroll4`);
@@ -438,7 +440,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     numbers[i] = Some(n?);
                 } else {
                     bail!(
-                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, recompute-<temporary>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N> or maxreg<N>"
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, recompute-<temporary>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N>, maxreg<N> or warpcols<N>"
                     );
                 }
             }
@@ -449,6 +451,9 @@ fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
             opts.recompute.extend(recompute);
             for ((prefix, set), n) in NUMBERED.iter().zip(numbers) {
                 if let Some(n) = n {
+                    if *prefix == "warpcols" && !(n.is_power_of_two() && n <= 32) {
+                        bail!("`warpcols{n}` in schedule `{s}`: columns per warp must be 1, 2, 4, 8, 16 or 32");
+                    }
                     set(&mut opts, n);
                     label.push(format!("{prefix}{n}"));
                 }
@@ -501,6 +506,17 @@ mod tests {
         assert_eq!(o.lockstep_unroll, Some(4));
         assert_eq!(o.kernel_registers, Some(48));
         assert!(o.level_prefetch && !o.fuse);
+        let cli = Cli::parse_from([
+            "bench",
+            "--schedule",
+            "optimised/with-levelfastest/warpcols4",
+        ]);
+        let cfg = &configs(&cli.bench).unwrap()[0];
+        assert_eq!(cfg.opt.as_ref().unwrap().warp_columns, Some(4));
+        assert_eq!(cfg.ablation, "with-levelfastest+warpcols4");
+        let cli = Cli::parse_from(["bench", "--schedule", "optimised/warpcols3"]);
+        let err = configs(&cli.bench).unwrap_err().to_string();
+        assert!(err.contains("1, 2, 4, 8, 16 or 32"), "{err}");
         // The CLI's load factor stands unless the schedule names its own.
         let cli = Cli::parse_from([
             "bench",

@@ -18,7 +18,7 @@ fn cuda_shim() -> String {
     let mut s = String::from(
         "#define __global__\n#define __maxnreg__(n)\n#define __device__\n#define __shared__\n#define __restrict__ __restrict\n\
          void __syncthreads();\n\
-         void __syncwarp();\n\
+         void __syncwarp(unsigned mask = 0xffffffffu);\n\
          struct foehn_dim3 { unsigned x, y, z; };\nextern foehn_dim3 blockIdx, blockDim, threadIdx;\n\
          int atomicExch(int* p, int v);\nfloat __int_as_float(int x);\n",
     );
@@ -98,8 +98,16 @@ fn generated_cuda_is_valid_cplusplus() {
             level_fastest: true,
             ..OptOptions::default()
         };
+        let four_a_warp = OptOptions {
+            warp_columns: Some(4),
+            ..level_fastest.clone()
+        };
         let grid = foehn_testkit::grids::compiler_grids()[i % 2];
-        for (what, opts) in [("optimised", optimised), ("level-fastest", level_fastest)] {
+        for (what, opts) in [
+            ("optimised", optimised),
+            ("level-fastest", level_fastest),
+            ("level-fastest, four columns a warp", four_a_warp),
+        ] {
             let (opt, schedule, _) = optimise_scheduled(ir, &opts);
             let src = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 8))
                 .unwrap()

@@ -556,6 +556,29 @@ fn level_fastest_column_kernels_run_a_warp_per_column_with_staged_scan_parts() {
             sweeps.iter().all(|&i| lines[i - 1] == "#pragma unroll 4"),
             "{src}"
         );
+        // Four columns a warp: eight lanes each, synchronised among themselves.
+        let (opt, schedule, _) = optimise_scheduled(&p, &warp_columns(4));
+        let four = generate(&opt, &schedule, Target::Cuda, Sizes::of(grid, 9)).unwrap();
+        let column = four.kernels.iter().find(|k| k.per_column).unwrap();
+        assert_eq!((column.warps, column.lanes), (Some(4), 8));
+        let src = &four.source;
+        assert!(src.contains("const unsigned int lane = T % 8;"), "{src}");
+        assert!(src.contains("enum { FOEHN_COLUMNS = 16 };"), "{src}");
+        assert!(
+            src.contains("= 0xffu << ((threadIdx.x & 31u) & ~7u);"),
+            "{src}"
+        );
+        assert!(src.contains("__syncwarp(FOEHN_COLUMN_LANES);"), "{src}");
+        assert!(!src.contains("__syncwarp();"), "{src}");
+        assert!(src.contains("k < ck1; k += 8"), "{src}");
+    }
+}
+
+/// The level-fastest options with `n` columns in each warp of a column kernel.
+fn warp_columns(n: u32) -> OptOptions {
+    OptOptions {
+        warp_columns: Some(n),
+        ..level_fastest()
     }
 }
 
@@ -573,8 +596,14 @@ fn warp_per_column_kernels_agree_with_the_interpreter_on_the_gpu() {
             solve_with_coefficient(),
         ),
     ];
-    for (what, p) in cases {
-        let (opt, schedule, _) = optimise_scheduled(&p, &level_fastest());
+    // One column a warp, four (eight lanes each), and 32 (a lane each); the grids'
+    // column counts leave the last warp partly empty.
+    let runs = cases
+        .into_iter()
+        .flat_map(|(what, p)| [1, 4, 32].map(|n| (format!("{what}, {n} a warp"), p.clone(), n)));
+    for (what, p, n) in runs {
+        let what = what.as_str();
+        let (opt, schedule, _) = optimise_scheduled(&p, &warp_columns(n));
         assert!(schedule.level_fastest);
         for (g, grid) in foehn_testkit::grids::compiler_grids().iter().enumerate() {
             let args = foehn_testkit::random_args(&p, grid, 9, 0x3a0 + g as u64);

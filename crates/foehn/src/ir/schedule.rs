@@ -119,6 +119,10 @@ pub struct KernelPlan {
     /// With `lockstep`: the unroll factor of its level loops on the GPU; none: the
     /// compiler's choice.
     pub lockstep_unroll: Option<u32>,
+    /// A warp-per-column kernel (level-fastest layout, ADR 0032) running this many
+    /// columns in each warp (a power of two up to 32), the lanes split evenly between
+    /// them so their lane-0 scan steps run side by side; none: one column a warp.
+    pub warp_columns: Option<u32>,
 }
 
 impl KernelPlan {
@@ -144,6 +148,7 @@ impl KernelPlan {
             level_prefetch: false,
             max_registers: None,
             lockstep_unroll: None,
+            warp_columns: None,
         }
     }
 

@@ -241,11 +241,12 @@ pub fn choose(
 ) {
     // In the level-fastest layout a column kernel runs a warp per column, its members
     // one after another (ADR 0032): no lockstep loops, columns or re-reads to plan; the
-    // unroll factor applies to its lane-0 scan loops.
+    // unroll factor applies to its lane-0 scan loops, and a warp may run several columns.
     if schedule.level_fastest {
         for plan in &mut schedule.kernels {
             if p.is_column_kernel(&plan.stencils) {
                 plan.lockstep_unroll = opts.lockstep_unroll;
+                plan.warp_columns = opts.warp_columns;
             }
         }
         return;

@@ -135,6 +135,10 @@ pub struct OptOptions {
     /// warp-per-column kernels (ADR 0032); none: the compiler's choice (an ablation,
     /// `optimised/lockunroll<N>` in bench).
     pub lockstep_unroll: Option<u32>,
+    /// Columns per warp of the warp-per-column kernels of the level-fastest layout
+    /// ([`crate::ir::KernelPlan::warp_columns`]; ADR 0032); none: one (an ablation,
+    /// `optimised/with-levelfastest/warpcols<N>` in bench).
+    pub warp_columns: Option<u32>,
     /// Device fields with levels stored level-fastest (a column contiguous) and a GPU
     /// thread per level, consecutive threads on consecutive levels of one point, so a
     /// warp's neighbour gather reads one contiguous column (see
@@ -196,6 +200,7 @@ impl Default for OptOptions {
             lockstep_registers: Some(96),
             kernel_registers: None,
             lockstep_unroll: None,
+            warp_columns: None,
             level_fastest: false,
             stage_slots: false,
             recompute: Default::default(),
@@ -235,6 +240,7 @@ impl OptOptions {
             lockstep_registers: None,
             kernel_registers: None,
             lockstep_unroll: None,
+            warp_columns: None,
             level_fastest: false,
             stage_slots: false,
             recompute: Default::default(),

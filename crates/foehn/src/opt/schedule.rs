@@ -88,6 +88,7 @@ pub fn kernel_plan(p: &Program, stencils: Vec<usize>, opts: &OptOptions) -> Kern
         level_prefetch: false,
         max_registers: opts.kernel_registers,
         lockstep_unroll: None,
+        warp_columns: None,
     };
     set_launch(
         p,

@@ -19,8 +19,19 @@ impl<'a> Gen<'a> {
         if self.warp_column {
             // A warp per column (ADR 0032): consecutive threads on one column's levels.
             self.line("const unsigned int T = blockIdx.x * blockDim.x + threadIdx.x;");
-            self.line("const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(T / 32);");
-            self.line("const unsigned int lane = T % 32;");
+            let lanes = self.warp_lanes;
+            self.line(format!(
+                "const foehn_idx h = (foehn_idx)h0 + (foehn_idx)(T / {lanes});"
+            ));
+            self.line(format!("const unsigned int lane = T % {lanes};"));
+            if lanes < 32 {
+                // The lanes of this column, for its barriers (ADR 0032).
+                self.line(format!(
+                    "const unsigned int FOEHN_COLUMN_LANES = 0x{:x}u << ((threadIdx.x & 31u) & ~{}u);",
+                    (1u64 << lanes) - 1,
+                    lanes - 1
+                ));
+            }
             self.line("if (h >= h1) return;");
         } else if level_fastest {
             // A thread per level, a point's levels on consecutive threads (the fields'

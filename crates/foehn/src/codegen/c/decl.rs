@@ -58,7 +58,7 @@ impl Gen<'_> {
                 s.push_str(&self.strides(f));
                 if self.warp_column {
                     // A column per warp in shared memory (ADR 0032).
-                    for line in super::warp::shared_column(t, &format!("LT{i}")) {
+                    for line in super::warp::shared_column(t, &format!("LT{i}"), self.warp_lanes) {
                         writeln!(s, "    {line}").unwrap();
                     }
                 } else {

@@ -77,6 +77,17 @@ pub fn generate(
         g.level_prefetch = cuda && plan.level_prefetch;
         g.lockstep_unroll = plan.lockstep_unroll.filter(|_| cuda);
         g.warp_column = cuda && per_column && schedule.level_fastest && fixed.is_some();
+        if g.warp_column {
+            g.warp_lanes = match plan.warp_columns.unwrap_or(1) {
+                n @ (1 | 2 | 4 | 8 | 16 | 32) => 32 / n,
+                n => {
+                    return Err(fail(
+                        &members[0].name,
+                        format!("{n} columns per warp: expected 1, 2, 4, 8, 16 or 32"),
+                    ))
+                }
+            };
+        }
         if cuda {
             if plan.stage {
                 g.stage = stage::staging(prog, members[0]);
@@ -118,7 +129,8 @@ pub fn generate(
         };
         let mut header = g.prologue(&snapshot)?;
         if let Some(n) = warps {
-            header.insert_str(0, &format!("    enum {{ FOEHN_WARPS = {n} }};\n"));
+            let columns = n * (32 / g.warp_lanes);
+            header.insert_str(0, &format!("    enum {{ FOEHN_COLUMNS = {columns} }};\n"));
         }
         let k_block = g.k_block;
         let k_major = g.k_major;
@@ -154,6 +166,7 @@ pub fn generate(
             k_major,
             stage,
             warps,
+            lanes: g.warp_lanes,
         });
     }
     let mut source = match target {
@@ -379,6 +392,8 @@ struct Gen<'a> {
     /// A CUDA column kernel in the level-fastest layout: a warp per column, its columns
     /// in shared memory (`warp`, ADR 0032).
     warp_column: bool,
+    /// With `warp_column`: the lanes of a warp per column (32 / columns per warp).
+    warp_lanes: u32,
     /// Shared columns a warp-per-column kernel's body declared (scan columns, staged
     /// parts); its local temporaries come on top.
     warp_arrays: usize,
@@ -423,6 +438,7 @@ impl<'a> Gen<'a> {
             entry_at: None,
             block_lockstep: false,
             warp_column: false,
+            warp_lanes: 32,
             warp_arrays: 0,
         }
     }

@@ -93,6 +93,8 @@ pub struct CKernel {
     /// A column kernel with a warp per column (level-fastest layout, ADR 0032): its
     /// warps per block, which the launch must use.
     pub warps: Option<u32>,
+    /// With `warps`: the threads of a column (32, or fewer with several columns a warp).
+    pub lanes: u32,
 }
 
 /// Sizes fixed at compile time: strides, level counts, region bounds and fused

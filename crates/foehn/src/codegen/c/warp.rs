@@ -13,7 +13,12 @@
 //!   chain touches only shared memory.
 //!
 //! The per-thread column arrays of the thread-per-column kernel (scan columns, local
-//! temporaries) become per-warp arrays in shared memory (`FOEHN_WARPS` warps a block).
+//! temporaries) become per-column arrays in shared memory (`FOEHN_COLUMNS` a block).
+//!
+//! A warp may also run several columns (`warp_columns`, a power of two): each gets
+//! `32 / columns` consecutive lanes, and their lane-0 steps run side by side. Lanes of
+//! one column always take the same branches, so they synchronise among themselves
+//! (`__syncwarp` with the column's lane mask), whatever the warp's other columns do.
 //! The scan steps run in the same order on the same values, so results agree with the
 //! thread-per-column kernel up to the compiler's contraction of the staged expressions.
 
@@ -65,7 +70,7 @@ impl<'a> Gen<'a> {
                     m += 1;
                 }
             }
-            self.line("__syncwarp();");
+            self.warp_sync();
         }
         self.st = st;
         Ok(())
@@ -110,12 +115,13 @@ impl<'a> Gen<'a> {
         if hi <= lo {
             return Ok(());
         }
-        let n = (hi - lo + 31) / 32;
+        let lanes = self.warp_lanes as i64;
+        let n = (hi - lo + lanes - 1) / lanes;
         self.open("");
         self.line("#pragma unroll");
         self.open(format!("for (int it = 0; it < {n}; ++it)"));
         self.line(format!(
-            "const foehn_idx k = {lo} + (foehn_idx)lane + 32 * it;"
+            "const foehn_idx k = {lo} + (foehn_idx)lane + {lanes} * it;"
         ));
         for &m in phase {
             let member = members[m];
@@ -160,7 +166,10 @@ impl<'a> Gen<'a> {
             for &sid in &scans {
                 self.warp_scan(sid)?;
             }
-            self.open("for (foehn_idx k = ck0 + (foehn_idx)lane; k < ck1; k += 32)");
+            self.open(format!(
+                "for (foehn_idx k = ck0 + (foehn_idx)lane; k < ck1; k += {})",
+                self.warp_lanes
+            ));
             self.point(member)?;
             self.close();
             self.col_range = ("k0".into(), "k1".into());
@@ -188,7 +197,8 @@ impl<'a> Gen<'a> {
         }
         if !stages.is_empty() {
             self.open(format!(
-                "for (foehn_idx kc = {k0} + (foehn_idx)lane; kc < {k1}; kc += 32)"
+                "for (foehn_idx kc = {k0} + (foehn_idx)lane; kc < {k1}; kc += {})",
+                self.warp_lanes
             ));
             // Parts under the same sides share one scope (and what they compute).
             let mut groups: Vec<(&[Guard], Vec<usize>)> = Vec::new();
@@ -219,7 +229,7 @@ impl<'a> Gen<'a> {
                 self.close();
             }
             self.close();
-            self.line("__syncwarp();");
+            self.warp_sync();
         }
         self.open("if (lane == 0)");
         if let Some(n) = self.lockstep_unroll {
@@ -240,7 +250,7 @@ impl<'a> Gen<'a> {
         self.scan_step(sid, false)?;
         self.close();
         self.close();
-        self.line("__syncwarp();");
+        self.warp_sync();
         Ok(())
     }
 
@@ -259,10 +269,19 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Declares `name`, a per-warp column of type `t` in shared memory, as a pointer to
-    /// this warp's column.
+    /// A barrier of the lanes of this column: the whole warp with one column a warp,
+    /// else the column's lanes (they take the same branches; other columns may not).
+    fn warp_sync(&mut self) {
+        match self.warp_lanes {
+            32 => self.line("__syncwarp();"),
+            _ => self.line("__syncwarp(FOEHN_COLUMN_LANES);"),
+        }
+    }
+
+    /// Declares `name`, a per-column array of type `t` in shared memory, as a pointer
+    /// to this column's.
     pub(super) fn warp_array(&mut self, t: &str, name: &str) {
-        for line in shared_column(t, name) {
+        for line in shared_column(t, name, self.warp_lanes) {
             self.line(line);
         }
         self.warp_arrays += 1;
@@ -270,10 +289,12 @@ impl<'a> Gen<'a> {
 
     /// Warps per block of this warp-per-column kernel, whose columns have `levels`
     /// levels: its shared columns (scan columns, staged parts, the local temporaries it
-    /// declares) in at most 48 KB; an error where not even one warp's fit.
+    /// declares) of all its warps' columns in at most 48 KB; an error where not even
+    /// one warp's fit.
     pub(super) fn warps(&self, levels: usize) -> Result<u32, String> {
         let declared = |f: &&FieldId| self.reads.contains(f) || self.writes.contains(f);
-        let arrays = self.warp_arrays + self.local.iter().filter(declared).count();
+        let per_column = self.warp_arrays + self.local.iter().filter(declared).count();
+        let arrays = per_column * (32 / self.warp_lanes as usize);
         match warps_per_block(arrays, levels) {
             Some(n) => Ok(n as u32),
             None => Err(format!(
@@ -283,12 +304,17 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// The two lines declaring `name`, a column of type `t` per warp in shared memory
-/// (`FOEHN_WARPS` of them), and `name` itself as a pointer to this warp's.
-pub(super) fn shared_column(t: &str, name: &str) -> [String; 2] {
+/// The two lines declaring `name`, an array of type `t` per column in shared memory
+/// (`FOEHN_COLUMNS` of them), and `name` itself as a pointer to this thread's column,
+/// whose lanes are `lanes` consecutive threads.
+pub(super) fn shared_column(t: &str, name: &str, lanes: u32) -> [String; 2] {
+    let column = match lanes {
+        32 => "threadIdx.x >> 5".to_string(),
+        n => format!("threadIdx.x / {n}"),
+    };
     [
-        format!("__shared__ {t} {name}_s[FOEHN_WARPS][FOEHN_MAXK];"),
-        format!("{t}* {name} = {name}_s[threadIdx.x >> 5];"),
+        format!("__shared__ {t} {name}_s[FOEHN_COLUMNS][FOEHN_MAXK];"),
+        format!("{t}* {name} = {name}_s[{column}];"),
     ]
 }
 

@@ -135,10 +135,10 @@ impl CudaBackend {
                 (0, 1)
             };
             let nh = dom.h.1 - dom.h.0;
-            // A warp per column (ADR 0032): 32 threads per point, in a one-dimensional
-            // grid of blocks of `warps` columns.
+            // A warp per column (ADR 0032): 32 threads per point (fewer with several
+            // columns a warp), in a one-dimensional grid of blocks of `warps` warps.
             let gy = if ck.warps.is_some() {
-                32
+                ck.lanes as usize
             } else if ck.per_column {
                 1
             } else {
