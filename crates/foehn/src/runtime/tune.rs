@@ -3,6 +3,11 @@
 //! against memory-level parallelism), the block order (k-major or h-major) and the
 //! block size (threads per block) are
 //! measured on the device over a small candidate set, and the fastest pair is kept.
+//! Then, on top of that choice, the kernel's code options are flipped one at a time
+//! ([`Flag`]: branch-local loads, hoisting, prefetching level windows, the lockstep
+//! register cap) and a flip is kept where it makes the kernel at least 1 % faster:
+//! which of them pays depends on the data (how often a `where` branch is taken) and
+//! the variant, so it is measured, not modelled.
 //! Results are persisted in the compiled-program cache, keyed by program (IR content
 //! hash), schedule, code-generation options, grid size and device, so later runs — and
 //! other processes — reuse them without measuring again.
@@ -11,7 +16,7 @@
 //! optimiser's k-block applies.
 
 use crate::error::{Error, Result};
-use crate::ir::{Program, Schedule};
+use crate::ir::{KernelPlan, Program, Schedule};
 use crate::opt::schedule::set_launch;
 use crate::runtime::cuda::CudaBackend;
 use crate::runtime::field::Args;
@@ -27,7 +32,62 @@ pub const BLOCKS: [u32; 4] = [64, 128, 256, 512];
 /// Timed launches per candidate and kernel (median taken).
 const RUNS: usize = 7;
 /// Version of the tuning procedure and file format (part of the cache key).
-const TUNE_VERSION: &str = "foehn-tune-4";
+const TUNE_VERSION: &str = "foehn-tune-5";
+/// A flipped code option is kept only when the kernel gets at least this much faster
+/// (relative), so measurement noise does not churn the choice.
+const FLIP_GAIN: f64 = 0.01;
+
+/// A per-kernel code option the tuner flips (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Flag {
+    /// Loads first needed inside a data-dependent branch stay in it
+    /// ([`KernelPlan::branch_local`]; only with hoisting).
+    BranchLocal,
+    /// Level-invariant loads before the level loop ([`KernelPlan::hoist`]).
+    Hoist,
+    /// Lockstep level windows loaded one level ahead ([`KernelPlan::level_prefetch`];
+    /// only for lockstep kernels with windows).
+    Prefetch,
+    /// The lockstep kernels' register cap ([`KernelPlan::max_registers`]) lifted (only
+    /// where one is set).
+    RegisterCap,
+}
+
+/// The flags, in the order they are tried.
+pub const FLAGS: [Flag; 4] = [
+    Flag::BranchLocal,
+    Flag::Hoist,
+    Flag::Prefetch,
+    Flag::RegisterCap,
+];
+
+impl Flag {
+    /// Flips the option in `kp`; false where it does not apply to the kernel.
+    fn flip(self, kp: &mut KernelPlan) -> bool {
+        match self {
+            Flag::BranchLocal if kp.hoist => kp.branch_local = !kp.branch_local,
+            Flag::Hoist if kp.lockstep.is_none() => kp.hoist = !kp.hoist,
+            Flag::Prefetch if kp.lockstep.is_some() && kp.level_windows => {
+                kp.level_prefetch = !kp.level_prefetch
+            }
+            Flag::RegisterCap if kp.lockstep.is_some() && kp.max_registers.is_some() => {
+                kp.max_registers = None
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Its name in the tuning file and the tuner's report.
+    fn name(self) -> &'static str {
+        match self {
+            Flag::BranchLocal => "branchlocal",
+            Flag::Hoist => "hoist",
+            Flag::Prefetch => "prefetch",
+            Flag::RegisterCap => "regcap",
+        }
+    }
+}
 
 /// The choice for one kernel.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +100,8 @@ pub struct KernelChoice {
     pub k_major: bool,
     /// Threads per block.
     pub block: u32,
+    /// The code options flipped from the schedule's (in [`FLAGS`] order).
+    pub flipped: Vec<Flag>,
     /// Measured median time of the choice (ms).
     pub ms: f64,
     /// Measured median time with the untuned defaults (ms).
@@ -104,9 +166,8 @@ struct Candidate {
 /// Times every kernel of the schedule compiled and launched as `c` says; one entry per
 /// kernel of the schedule.
 fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
-    let Bench { cuda, case, dev } = *b;
-    let (p, schedule, grid, nlev) = (case.p, case.schedule, case.grid, case.nlev);
-    let mut s = schedule.clone();
+    let p = b.case.p;
+    let mut s = b.case.schedule.clone();
     for kp in &mut s.kernels {
         let (k_block, unroll, k_major) = (
             c.k_block.unwrap_or(kp.k_block),
@@ -115,7 +176,15 @@ fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
         );
         set_launch(p, kp, k_block, c.block, unroll, k_major);
     }
-    let compiled = cuda.compile(p, &s, crate::codegen::Sizes::of(grid, nlev))?;
+    measure_schedule(b, &s)
+}
+
+/// Times every kernel of `s` (the case's schedule with other choices); one entry per
+/// kernel.
+fn measure_schedule(b: &Bench, s: &Schedule) -> Result<Vec<Option<Measured>>> {
+    let Bench { cuda, case, dev } = *b;
+    let (p, schedule, grid, nlev) = (case.p, case.schedule, case.grid, case.nlev);
+    let compiled = cuda.compile(p, s, crate::codegen::Sizes::of(grid, nlev))?;
     let mut bound = cuda.bind(p, &compiled, grid, nlev, dev)?;
     let times = bound.kernel_times(RUNS)?;
     bound.finish()?;
@@ -157,6 +226,7 @@ fn search(cuda: &CudaBackend, case: &Case) -> Result<Vec<Option<KernelChoice>>> 
                 unroll: 0,
                 k_major: false,
                 block: 0,
+                flipped: Vec::new(),
                 ms: f64::INFINITY,
                 default_ms: m.ms,
             })
@@ -188,18 +258,58 @@ fn search(cuda: &CudaBackend, case: &Case) -> Result<Vec<Option<KernelChoice>>> 
             }
         }
     }
+    flip_flags(&bench, &mut best)?;
     Ok(best)
 }
 
+/// The second stage: each [`Flag`] flipped, in turn, for every kernel it applies to on
+/// top of the choices so far; a kernel keeps a flip that makes it at least
+/// [`FLIP_GAIN`] faster.
+fn flip_flags(bench: &Bench, best: &mut [Option<KernelChoice>]) -> Result<()> {
+    let p = bench.case.p;
+    let mut current = apply_choices(p, bench.case.schedule, best);
+    for flag in FLAGS {
+        let mut trial = current.clone();
+        let flipped: Vec<bool> = trial.kernels.iter_mut().map(|kp| flag.flip(kp)).collect();
+        if !flipped.contains(&true) {
+            continue;
+        }
+        let times = measure_schedule(bench, &trial)?;
+        for (i, t) in times.into_iter().enumerate() {
+            if let (true, Some(c), Some(m)) = (flipped[i], best[i].as_mut(), t) {
+                if m.ms < c.ms * (1.0 - FLIP_GAIN) {
+                    c.ms = m.ms;
+                    c.flipped.push(flag);
+                    current.kernels[i] = trial.kernels[i].clone();
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn encode(kernels: &[Option<KernelChoice>]) -> String {
-    let mut s = String::from("# kernel k_block unroll k_major block ms default_ms\n");
+    let mut s = String::from("# kernel k_block unroll k_major block ms default_ms flipped\n");
     for (i, c) in kernels.iter().enumerate() {
         match c {
-            Some(c) => s.push_str(&format!(
-                "{i} {} {} {} {} {:e} {:e}\n",
-                c.k_block, c.unroll, c.k_major, c.block, c.ms, c.default_ms
-            )),
-            None => s.push_str(&format!("{i} - - - - - -\n")),
+            Some(c) => {
+                let flipped: Vec<&str> = c.flipped.iter().map(|f| f.name()).collect();
+                s.push_str(&format!(
+                    "{i} {} {} {} {} {:e} {:e} {}\n",
+                    c.k_block,
+                    c.unroll,
+                    c.k_major,
+                    c.block,
+                    c.ms,
+                    c.default_ms,
+                    if flipped.is_empty() {
+                        "-".to_string()
+                    } else {
+                        flipped.join(",")
+                    }
+                ))
+            }
+            None => s.push_str(&format!("{i} - - - - - - -\n")),
         }
     }
     s
@@ -211,17 +321,25 @@ fn decode(text: &str, n: usize) -> std::result::Result<Vec<Option<KernelChoice>>
         let w: Vec<&str> = line.split_whitespace().collect();
         let bad = || format!("malformed tuning line `{line}`");
         let i: usize = w.first().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
-        if i >= n || w.len() != 7 {
+        if i >= n || w.len() != 8 {
             return Err(bad());
         }
         if w[1] == "-" {
             continue;
         }
+        let flipped = match w[7] {
+            "-" => Vec::new(),
+            list => list
+                .split(',')
+                .map(|name| FLAGS.into_iter().find(|f| f.name() == name).ok_or_else(bad))
+                .collect::<std::result::Result<_, _>>()?,
+        };
         out[i] = Some(KernelChoice {
             k_block: w[1].parse().map_err(|_| bad())?,
             unroll: w[2].parse().map_err(|_| bad())?,
             k_major: w[3].parse().map_err(|_| bad())?,
             block: w[4].parse().map_err(|_| bad())?,
+            flipped,
             ms: w[5].parse().map_err(|_| bad())?,
             default_ms: w[6].parse().map_err(|_| bad())?,
         });
@@ -256,13 +374,20 @@ pub fn tune(cuda: &CudaBackend, case: &Case) -> Result<Tuning> {
     Ok(Tuning { kernels, origin })
 }
 
-/// `schedule` with the tuned k-block, unroll, block order and block size of each
-/// kernel (as far as the kernel can carry them out).
+/// `schedule` with the tuned k-block, unroll, block order, block size and flipped code
+/// options of each kernel (as far as the kernel can carry them out).
 pub fn apply(p: &Program, schedule: &Schedule, tuning: &Tuning) -> Schedule {
+    apply_choices(p, schedule, &tuning.kernels)
+}
+
+fn apply_choices(p: &Program, schedule: &Schedule, choices: &[Option<KernelChoice>]) -> Schedule {
     let mut tuned = schedule.clone();
-    for (kp, c) in tuned.kernels.iter_mut().zip(&tuning.kernels) {
+    for (kp, c) in tuned.kernels.iter_mut().zip(choices) {
         if let Some(c) = c {
             set_launch(p, kp, c.k_block, Some(c.block), c.unroll, c.k_major);
+            for f in &c.flipped {
+                f.flip(kp);
+            }
         }
     }
     tuned
@@ -280,8 +405,13 @@ pub fn tuned(cuda: &CudaBackend, case: &Case) -> Result<Schedule> {
     eprintln!("tuning of {} [{}] ({how}):", p.name, p.variant);
     for (name, c) in names.iter().zip(&t.kernels) {
         if let Some(c) = c {
+            let flipped: String = c
+                .flipped
+                .iter()
+                .map(|f| format!(", {} flipped", f.name()))
+                .collect();
             eprintln!(
-                "  {name}: k_block {} unroll {} {} block {} — {:.4} ms (defaults {:.4} ms, {:.2}x)",
+                "  {name}: k_block {} unroll {} {} block {}{flipped} — {:.4} ms (defaults {:.4} ms, {:.2}x)",
                 c.k_block,
                 c.unroll,
                 if c.k_major { "k-major" } else { "h-major" },
@@ -301,20 +431,59 @@ mod tests {
 
     #[test]
     fn tuning_file_round_trips_and_rejects_garbage() {
+        let choice = |flipped| KernelChoice {
+            k_block: 4,
+            unroll: 1,
+            k_major: true,
+            block: 256,
+            flipped,
+            ms: 0.125,
+            default_ms: 0.25,
+        };
         let k = vec![
-            Some(KernelChoice {
-                k_block: 4,
-                unroll: 1,
-                k_major: true,
-                block: 256,
-                ms: 0.125,
-                default_ms: 0.25,
-            }),
+            Some(choice(Vec::new())),
             None,
+            Some(choice(vec![Flag::BranchLocal, Flag::RegisterCap])),
         ];
-        assert_eq!(decode(&encode(&k), 2).unwrap(), k);
-        assert!(decode("0 4 1 true 256 x 1", 1).is_err());
-        assert!(decode("3 4 1 true 256 1 1", 1).is_err());
-        assert!(decode("0 4 1 256 1 1", 1).is_err());
+        assert_eq!(decode(&encode(&k), 3).unwrap(), k);
+        assert!(decode("0 4 1 true 256 x 1 -", 1).is_err());
+        assert!(decode("3 4 1 true 256 1 1 -", 1).is_err());
+        assert!(decode("0 4 1 256 1 1 -", 1).is_err());
+        assert!(decode("0 4 1 true 256 1 1 sideways", 1).is_err());
+        // A file of the previous version (no flags column) is refused, not misread.
+        assert!(decode("0 4 1 true 256 1 1", 1).is_err());
+    }
+
+    #[test]
+    fn a_flag_flips_only_where_it_applies_and_twice_restores_the_plan() {
+        let mut kp = KernelPlan {
+            stencils: vec![0],
+            k_block: 16,
+            block: None,
+            unroll: 1,
+            k_major: true,
+            hoist: true,
+            branch_local: true,
+            slot_select: false,
+            select_hoist: crate::ir::SelectHoist::Nothing,
+            stage: false,
+            snapshots: Default::default(),
+            locals: Default::default(),
+            lockstep: None,
+            level_windows: false,
+            level_prefetch: false,
+            max_registers: Some(96),
+            lockstep_unroll: None,
+            warp_columns: None,
+        };
+        let before = kp.clone();
+        assert!(Flag::BranchLocal.flip(&mut kp) && !kp.branch_local);
+        assert!(Flag::BranchLocal.flip(&mut kp));
+        assert_eq!(kp, before);
+        // Not a lockstep kernel: no prefetch, no cap to lift.
+        assert!(!Flag::Prefetch.flip(&mut kp) && !Flag::RegisterCap.flip(&mut kp));
+        assert!(Flag::Hoist.flip(&mut kp) && !kp.hoist);
+        // Without hoisting, branch-local loads mean nothing.
+        assert!(!Flag::BranchLocal.flip(&mut kp));
     }
 }
