@@ -5,7 +5,8 @@
 //! measured on the device over a small candidate set, and the fastest pair is kept.
 //! Then, on top of that choice, the kernel's code options are flipped one at a time
 //! ([`Flag`]: branch-local loads, hoisting, prefetching level windows, the lockstep
-//! register cap) and a flip is kept where it makes the kernel at least 1 % faster:
+//! register cap, a register cap elsewhere) and a flip is kept where it makes the kernel
+//! at least 1 % faster (flips apply in order, a later cap replacing an earlier one):
 //! which of them pays depends on the data (how often a `where` branch is taken) and
 //! the variant, so it is measured, not modelled.
 //! Results are persisted in the compiled-program cache, keyed by program (IR content
@@ -51,14 +52,21 @@ pub enum Flag {
     /// The lockstep kernels' register cap ([`KernelPlan::max_registers`]) lifted (only
     /// where one is set).
     RegisterCap,
+    /// A cap of 64 registers a thread on a kernel that is not a lockstep one (more
+    /// warps resident, against spills).
+    Cap64,
+    /// A cap of 80 registers a thread, likewise.
+    Cap80,
 }
 
 /// The flags, in the order they are tried.
-pub const FLAGS: [Flag; 4] = [
+pub const FLAGS: [Flag; 6] = [
     Flag::BranchLocal,
     Flag::Hoist,
     Flag::Prefetch,
     Flag::RegisterCap,
+    Flag::Cap64,
+    Flag::Cap80,
 ];
 
 impl Flag {
@@ -73,6 +81,8 @@ impl Flag {
             Flag::RegisterCap if kp.lockstep.is_some() && kp.max_registers.is_some() => {
                 kp.max_registers = None
             }
+            Flag::Cap64 if kp.lockstep.is_none() => kp.max_registers = Some(64),
+            Flag::Cap80 if kp.lockstep.is_none() => kp.max_registers = Some(80),
             _ => return false,
         }
         true
@@ -85,6 +95,8 @@ impl Flag {
             Flag::Hoist => "hoist",
             Flag::Prefetch => "prefetch",
             Flag::RegisterCap => "regcap",
+            Flag::Cap64 => "cap64",
+            Flag::Cap80 => "cap80",
         }
     }
 }
@@ -485,5 +497,8 @@ mod tests {
         assert!(Flag::Hoist.flip(&mut kp) && !kp.hoist);
         // Without hoisting, branch-local loads mean nothing.
         assert!(!Flag::BranchLocal.flip(&mut kp));
+        // Register caps on a kernel that is not a lockstep one: the later one stands.
+        assert!(Flag::Cap64.flip(&mut kp) && Flag::Cap80.flip(&mut kp));
+        assert_eq!(kp.max_registers, Some(80));
     }
 }
