@@ -236,7 +236,8 @@ pub fn run(a: BenchArgs) -> Result<()> {
         save_partial(&a, &report)?;
     }
     bar.finish_and_clear();
-    finish_report(&a, &report)
+    finish_report(&a, &report)?;
+    fail_on_mismatch(&report)
 }
 
 /// Writes the results so far to `--output` (atomically), so that a run stopped
@@ -322,7 +323,34 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
         save_partial(a, &report)?;
     }
     bar.finish_and_clear();
-    finish_report(a, &report)
+    finish_report(a, &report)?;
+    fail_on_mismatch(&report)
+}
+
+/// An error naming every result whose outputs differed from the reference (after the
+/// report is printed and written, so one wrong program does not cost the others'
+/// measurements); `Ok` when none did.
+fn fail_on_mismatch(report: &BenchReport) -> Result<()> {
+    let wrong: Vec<String> = report
+        .results
+        .iter()
+        .filter_map(|r| {
+            let m = r.mismatch.as_ref()?;
+            Some(format!(
+                "  {} [{}] {} on {}: {m}",
+                r.program, r.variant, r.schedule, r.backend
+            ))
+        })
+        .collect();
+    if wrong.is_empty() {
+        return Ok(());
+    }
+    bail!(
+        "verification failed for {} of {} results (their times are in the report, marked DIFFERS):\n{}",
+        wrong.len(),
+        report.results.len(),
+        wrong.join("\n")
+    )
 }
 
 /// A progress bar on stderr over `n` benchmark jobs.
@@ -486,6 +514,50 @@ mod tests {
     struct Cli {
         #[command(flatten)]
         bench: BenchArgs,
+    }
+
+    #[test]
+    fn a_result_that_differs_from_the_reference_is_kept_and_fails_the_run_at_the_end() {
+        let grid = GridInfo {
+            name: "r2b6".into(),
+            cells: 327_680,
+            edges: 491_520,
+            vertices: 163_842,
+            levels: 80,
+        };
+        let mut report = BenchReport::new("test device", 2830.0, grid);
+        let timed = |p: &str| {
+            let mut r = foehn_metrics::BenchResult::new(p, "", "optimised", "cuda").timed(
+                vec![1.0, 1.2],
+                0.0,
+                1 << 30,
+                2830.0,
+            );
+            r.verified = true;
+            r
+        };
+        report.results.push(timed("good"));
+        assert!(fail_on_mismatch(&report).is_ok());
+        let mut wrong = timed("wrong");
+        wrong.verified = false;
+        wrong.mismatch = Some("`z` differs by 1e-11 (relative) from the reference".into());
+        report.results.push(wrong);
+        let err = fail_on_mismatch(&report).unwrap_err().to_string();
+        assert!(err.contains("1 of 2 results"), "{err}");
+        assert!(
+            err.contains("wrong [] optimised on cuda: `z` differs"),
+            "{err}"
+        );
+        let summary = report.summary();
+        assert!(
+            summary.contains("DIFFERS") && summary.contains("yes"),
+            "{summary}"
+        );
+        // The report keeps the time and the finding.
+        let json = serde_json::to_string(&report).unwrap();
+        let back: BenchReport = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.results[1].mismatch, report.results[1].mismatch);
+        assert!(back.results[1].median_ms > 0.0);
     }
 
     #[test]

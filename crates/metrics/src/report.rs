@@ -98,6 +98,11 @@ pub struct BenchResult {
     /// only; what limits a kernel's occupancy when two schedules move the same bytes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub registers: Vec<i32>,
+    /// Where the verification failed: the output that differs from the reference beyond
+    /// the tolerance, and by how much. The time was still measured, but the result is
+    /// wrong (`verified` is false; the summary says `DIFFERS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mismatch: Option<String>,
 }
 
 impl BenchResult {
@@ -119,6 +124,7 @@ impl BenchResult {
             kernels: Vec::new(),
             schedule_bytes: None,
             registers: Vec::new(),
+            mismatch: None,
         }
     }
 
@@ -224,7 +230,12 @@ impl BenchReport {
                 r.calls_per_step
                     .map(fmt_count)
                     .unwrap_or_else(|| "-".into()),
-                if r.verified { "yes" } else { "NO" }.to_string(),
+                match (&r.mismatch, r.verified) {
+                    (Some(_), _) => "DIFFERS",
+                    (None, true) => "yes",
+                    (None, false) => "NO",
+                }
+                .to_string(),
             ]);
         }
         t
