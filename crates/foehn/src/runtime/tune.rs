@@ -8,7 +8,9 @@
 //! register cap, a register cap elsewhere) and a flip is kept where it makes the kernel
 //! at least 1 % faster (flips apply in order, a later cap replacing an earlier one):
 //! which of them pays depends on the data (how often a `where` branch is taken) and
-//! the variant, so it is measured, not modelled.
+//! the variant, so it is measured, not modelled. The first stage's schedules are compiled
+//! in parallel before any is timed, so tuning a large program (`dycore_substep`) costs
+//! a few rounds of compilation, not one per candidate.
 //! Results are persisted in the compiled-program cache, keyed by program (IR content
 //! hash), schedule, code-generation options, grid size and device, so later runs — and
 //! other processes — reuse them without measuring again.
@@ -23,6 +25,7 @@ use crate::runtime::cuda::CudaBackend;
 use crate::runtime::field::Args;
 use foehn_cache::{KeyBuilder, Origin};
 use foehn_grid::Grid;
+use rayon::prelude::*;
 
 /// k-blocks tried (kernels that cannot be k-blocked ignore them).
 pub const K_BLOCKS: [usize; 6] = [1, 2, 4, 8, 16, 32];
@@ -175,20 +178,51 @@ struct Candidate {
     block: Option<u32>,
 }
 
-/// Times every kernel of the schedule compiled and launched as `c` says; one entry per
-/// kernel of the schedule.
-fn measure(b: &Bench, c: Candidate) -> Result<Vec<Option<Measured>>> {
-    let p = b.case.p;
-    let mut s = b.case.schedule.clone();
-    for kp in &mut s.kernels {
-        let (k_block, unroll, k_major) = (
-            c.k_block.unwrap_or(kp.k_block),
-            c.unroll.unwrap_or(kp.unroll),
-            c.k_major.unwrap_or(kp.k_major),
-        );
-        set_launch(p, kp, k_block, c.block, unroll, k_major);
+impl Candidate {
+    /// The untuned defaults.
+    const DEFAULT: Candidate = Candidate {
+        k_block: None,
+        unroll: None,
+        k_major: None,
+        block: None,
+    };
+
+    /// `schedule` with every kernel launched as this candidate says.
+    fn schedule(self, p: &Program, schedule: &Schedule) -> Schedule {
+        let mut s = schedule.clone();
+        for kp in &mut s.kernels {
+            let (k_block, unroll, k_major) = (
+                self.k_block.unwrap_or(kp.k_block),
+                self.unroll.unwrap_or(kp.unroll),
+                self.k_major.unwrap_or(kp.k_major),
+            );
+            set_launch(p, kp, k_block, self.block, unroll, k_major);
+        }
+        s
     }
-    measure_schedule(b, &s)
+}
+
+/// The first stage's search space, in the order measured: block order, k-block, unroll,
+/// block size (the defaults first, for reference).
+fn candidates() -> Vec<Candidate> {
+    let mut out = vec![Candidate::DEFAULT];
+    for km in [false, true] {
+        for k in K_BLOCKS {
+            // Unrolling a loop of one level changes nothing: one candidate.
+            let unrolls: &[u32] = if k == 1 { &[1] } else { &UNROLLS };
+            for &u in unrolls {
+                for b in BLOCKS {
+                    out.push(Candidate {
+                        k_block: Some(k),
+                        unroll: Some(u),
+                        k_major: Some(km),
+                        block: Some(b),
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Times every kernel of `s` (the case's schedule with other choices); one entry per
@@ -214,22 +248,24 @@ fn measure_schedule(b: &Bench, s: &Schedule) -> Result<Vec<Option<Measured>>> {
 }
 
 /// Measures the candidates and picks, per kernel, the fastest (k-block, unroll, block).
+/// Their schedules are compiled first, in parallel (each distinct source once; the
+/// block size is a launch parameter), then timed one after another.
 fn search(cuda: &CudaBackend, case: &Case) -> Result<Vec<Option<KernelChoice>>> {
+    let sizes = crate::codegen::Sizes::of(case.grid, case.nlev);
+    let cands: Vec<(Candidate, Schedule)> = candidates()
+        .into_iter()
+        .map(|c| (c, c.schedule(case.p, case.schedule)))
+        .collect();
+    cands
+        .par_iter()
+        .try_for_each(|(_, s)| cuda.compile(case.p, s, sizes).map(|_| ()))?;
     let dev = cuda.upload(case.p, case.args)?;
     let bench = Bench {
         cuda,
         case,
         dev: &dev,
     };
-    let default = measure(
-        &bench,
-        Candidate {
-            k_block: None,
-            unroll: None,
-            k_major: None,
-            block: None,
-        },
-    )?;
+    let default = measure_schedule(&bench, &cands[0].1)?;
     let mut best: Vec<Option<KernelChoice>> = default
         .iter()
         .map(|t| {
@@ -244,28 +280,15 @@ fn search(cuda: &CudaBackend, case: &Case) -> Result<Vec<Option<KernelChoice>>> 
             })
         })
         .collect();
-    for km in [false, true] {
-        for k in K_BLOCKS {
-            // Unrolling a loop of one level changes nothing: one candidate.
-            let unrolls: &[u32] = if k == 1 { &[1] } else { &UNROLLS };
-            for &u in unrolls {
-                for b in BLOCKS {
-                    let cand = Candidate {
-                        k_block: Some(k),
-                        unroll: Some(u),
-                        k_major: Some(km),
-                        block: Some(b),
-                    };
-                    let times = measure(&bench, cand)?;
-                    for (slot, t) in best.iter_mut().zip(times) {
-                        if let (Some(c), Some(m)) = (slot.as_mut(), t) {
-                            // Strictly faster wins: ties keep the earlier candidate.
-                            if m.ms < c.ms {
-                                (c.k_block, c.unroll, c.k_major, c.block, c.ms) =
-                                    (m.k_block, u, m.k_major, b, m.ms);
-                            }
-                        }
-                    }
+    for (cand, s) in &cands[1..] {
+        let (u, b) = (cand.unroll.unwrap_or(1), cand.block.unwrap_or(0));
+        let times = measure_schedule(&bench, s)?;
+        for (slot, t) in best.iter_mut().zip(times) {
+            if let (Some(c), Some(m)) = (slot.as_mut(), t) {
+                // Strictly faster wins: ties keep the earlier candidate.
+                if m.ms < c.ms {
+                    (c.k_block, c.unroll, c.k_major, c.block, c.ms) =
+                        (m.k_block, u, m.k_major, b, m.ms);
                 }
             }
         }
