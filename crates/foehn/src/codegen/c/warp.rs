@@ -14,13 +14,14 @@
 //!
 //! The per-thread column arrays of the thread-per-column kernel (scan columns, local
 //! temporaries) become per-column arrays in shared memory (`FOEHN_COLUMNS` a block).
-//!
-//! A warp may also run several columns (`warp_columns`, a power of two): each gets
-//! `32 / columns` consecutive lanes, and their lane-0 steps run side by side. Lanes of
-//! one column always take the same branches, so they synchronise among themselves
-//! (`__syncwarp` with the column's lane mask), whatever the warp's other columns do.
 //! The scan steps run in the same order on the same values, so results agree with the
 //! thread-per-column kernel up to the compiler's contraction of the staged expressions.
+//!
+//! A warp may also run several columns (`warp_columns`, a power of two; an ablation,
+//! measured slower): each gets `32 / columns` consecutive lanes, and their lane-0 steps
+//! run side by side. Lanes of one column always take the same branches, so they
+//! synchronise among themselves (`__syncwarp` with the column's lane mask), whatever the
+//! warp's other columns do.
 
 use super::*;
 use crate::ir::Region;
