@@ -369,13 +369,6 @@ fn progress(n: usize) -> indicatif::ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        bench: BenchArgs,
-    }
 
     #[test]
     fn a_result_that_differs_from_the_reference_is_kept_and_fails_the_run_at_the_end() {
