@@ -44,8 +44,10 @@ pub struct BenchArgs {
     /// Schedules: unfused (each stencil its own loop nest, as written), optimised
     /// (after the optimiser: regions specialised, temporaries inlined, dead stencils
     /// removed, kernels fused, k-blocking, 32-bit indices, sizes fixed at compile time;
-    /// launch parameters from the model) and/or tuned (optimised, then block size and
-    /// k-block measured per kernel on the GPU; persisted in the cache). Ablations:
+    /// launch parameters from the model) and/or tuned (optimised, then block size,
+    /// k-block, unroll and block order measured per kernel on the GPU, then code options
+    /// such as branch-local loads and register caps flipped where a kernel gets faster;
+    /// persisted in the cache). Ablations:
     /// `optimised/without-fuse`, `optimised/inline8`, `optimised/cost1024` (the inliner's
     /// recompute-cost limit), `optimised/unroll4` (the level loop of k-blocked kernels
     /// unrolled), `optimised/lockreg64` (a register cap on lockstep column kernels),
