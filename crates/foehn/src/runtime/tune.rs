@@ -35,6 +35,9 @@ pub const UNROLLS: [u32; 2] = [1, 4];
 pub const BLOCKS: [u32; 4] = [64, 128, 256, 512];
 /// Timed launches per candidate and kernel (median taken).
 const RUNS: usize = 7;
+/// Timed launches per measurement of the second stage: more than [`RUNS`], so that a
+/// gain of [`FLIP_GAIN`] stands out of the noise.
+const FLIP_RUNS: usize = 21;
 /// Version of the tuning procedure and file format (part of the cache key).
 const TUNE_VERSION: &str = "foehn-tune-5";
 /// A flipped code option is kept only when the kernel gets at least this much faster
@@ -227,12 +230,12 @@ fn candidates() -> Vec<Candidate> {
 
 /// Times every kernel of `s` (the case's schedule with other choices); one entry per
 /// kernel.
-fn measure_schedule(b: &Bench, s: &Schedule) -> Result<Vec<Option<Measured>>> {
+fn measure_schedule(b: &Bench, s: &Schedule, runs: usize) -> Result<Vec<Option<Measured>>> {
     let Bench { cuda, case, dev } = *b;
     let (p, schedule, grid, nlev) = (case.p, case.schedule, case.grid, case.nlev);
     let compiled = cuda.compile(p, s, crate::codegen::Sizes::of(grid, nlev))?;
     let mut bound = cuda.bind(p, &compiled, grid, nlev, dev)?;
-    let times = bound.kernel_times(RUNS)?;
+    let times = bound.kernel_times(runs)?;
     bound.finish()?;
     let mut out = vec![None; schedule.kernels.len()];
     for (launch, t) in bound.launches().into_iter().zip(times) {
@@ -265,7 +268,7 @@ fn search(cuda: &CudaBackend, case: &Case) -> Result<Vec<Option<KernelChoice>>> 
         case,
         dev: &dev,
     };
-    let default = measure_schedule(&bench, &cands[0].1)?;
+    let default = measure_schedule(&bench, &cands[0].1, RUNS)?;
     let mut best: Vec<Option<KernelChoice>> = default
         .iter()
         .map(|t| {
@@ -282,7 +285,7 @@ fn search(cuda: &CudaBackend, case: &Case) -> Result<Vec<Option<KernelChoice>>> 
         .collect();
     for (cand, s) in &cands[1..] {
         let (u, b) = (cand.unroll.unwrap_or(1), cand.block.unwrap_or(0));
-        let times = measure_schedule(&bench, s)?;
+        let times = measure_schedule(&bench, s, RUNS)?;
         for (slot, t) in best.iter_mut().zip(times) {
             if let (Some(c), Some(m)) = (slot.as_mut(), t) {
                 // Strictly faster wins: ties keep the earlier candidate.
@@ -297,19 +300,27 @@ fn search(cuda: &CudaBackend, case: &Case) -> Result<Vec<Option<KernelChoice>>> 
     Ok(best)
 }
 
-/// The second stage: each [`Flag`] flipped, in turn, for every kernel it applies to on
-/// top of the choices so far; a kernel keeps a flip that makes it at least
-/// [`FLIP_GAIN`] faster.
+/// The second stage: the choices so far timed again with [`FLIP_RUNS`] launches, then
+/// each [`Flag`] flipped, in turn, for every kernel it applies to on top of them; a
+/// kernel keeps a flip that makes it at least [`FLIP_GAIN`] faster.
 fn flip_flags(bench: &Bench, best: &mut [Option<KernelChoice>]) -> Result<()> {
     let p = bench.case.p;
     let mut current = apply_choices(p, bench.case.schedule, best);
+    // The baseline, timed as the flips will be: the first stage's times are minima over
+    // many candidates, biased low against a single measurement.
+    let base = measure_schedule(bench, &current, FLIP_RUNS)?;
+    for (slot, t) in best.iter_mut().zip(base) {
+        if let (Some(c), Some(m)) = (slot.as_mut(), t) {
+            c.ms = m.ms;
+        }
+    }
     for flag in FLAGS {
         let mut trial = current.clone();
         let flipped: Vec<bool> = trial.kernels.iter_mut().map(|kp| flag.flip(kp)).collect();
         if !flipped.contains(&true) {
             continue;
         }
-        let times = measure_schedule(bench, &trial)?;
+        let times = measure_schedule(bench, &trial, FLIP_RUNS)?;
         for (i, t) in times.into_iter().enumerate() {
             if let (true, Some(c), Some(m)) = (flipped[i], best[i].as_mut(), t) {
                 if m.ms < c.ms * (1.0 - FLIP_GAIN) {
