@@ -238,6 +238,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
         report
             .results
             .push(r.with_context(|| format!("{} [{variant}] on {}", entry.name, e.name()))?);
+        log_done(&bar, &report);
         save_partial(&a, &report)?;
     }
     bar.finish_and_clear();
@@ -325,6 +326,7 @@ fn run_cuda(a: &BenchArgs, chosen: &[&Entry]) -> Result<()> {
         report
             .results
             .push(r.with_context(|| format!("{} [{variant}] on cuda", entry.name))?);
+        log_done(&bar, &report);
         save_partial(a, &report)?;
     }
     bar.finish_and_clear();
@@ -356,6 +358,35 @@ fn fail_on_mismatch(report: &BenchReport) -> Result<()> {
         report.results.len(),
         wrong.join("\n")
     )
+}
+
+/// A line on stderr for the result just added to `report`, so that the log of a run
+/// stopped early (a time limit) still shows what it measured: above the progress bar on
+/// a terminal, as a plain line where the bar is hidden.
+fn log_done(bar: &indicatif::ProgressBar, report: &BenchReport) {
+    let Some(r) = report.results.last() else {
+        return;
+    };
+    let check = match (&r.mismatch, r.verified) {
+        (Some(m), _) => format!("DIFFERS: {m}"),
+        (None, true) => "verified".to_string(),
+        (None, false) => "not verified".to_string(),
+    };
+    let line = format!(
+        "done {}/{}: {} [{}] {} on {}: {:.4} ms, {check}",
+        bar.position(),
+        bar.length().unwrap_or(0),
+        r.program,
+        r.variant,
+        r.schedule,
+        r.backend,
+        r.median_ms
+    );
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
 }
 
 /// A progress bar on stderr over `n` benchmark jobs.
