@@ -5,7 +5,7 @@
 //! measured on the device over a small candidate set, and the fastest pair is kept.
 //! Then, on top of that choice, the kernel's code options are flipped one at a time
 //! ([`Flag`]: branch-local loads, hoisting, prefetching level windows, the lockstep
-//! register cap, a register cap elsewhere) and a flip is kept where it makes the kernel
+//! register cap, a register cap elsewhere, what slot selection hoists) and a flip is kept where it makes the kernel
 //! at least 1 % faster (flips apply in order, a later cap replacing an earlier one):
 //! which of them pays depends on the data (how often a `where` branch is taken) and
 //! the variant, so it is measured, not modelled. The first stage's schedules are compiled
@@ -19,7 +19,7 @@
 //! optimiser's k-block applies.
 
 use crate::error::{Error, Result};
-use crate::ir::{KernelPlan, Program, Schedule};
+use crate::ir::{KernelPlan, Program, Schedule, SelectHoist};
 use crate::opt::schedule::set_launch;
 use crate::runtime::cuda::CudaBackend;
 use crate::runtime::field::Args;
@@ -63,16 +63,20 @@ pub enum Flag {
     Cap64,
     /// A cap of 80 registers a thread, likewise.
     Cap80,
+    /// Under slot selection, only both slots' indices hoisted, not their values
+    /// ([`KernelPlan::select_hoist`], ADR 0024): fewer registers for the level loop.
+    SelectHoistIndices,
 }
 
 /// The flags, in the order they are tried.
-pub const FLAGS: [Flag; 6] = [
+pub const FLAGS: [Flag; 7] = [
     Flag::BranchLocal,
     Flag::Hoist,
     Flag::Prefetch,
     Flag::RegisterCap,
     Flag::Cap64,
     Flag::Cap80,
+    Flag::SelectHoistIndices,
 ];
 
 impl Flag {
@@ -89,6 +93,11 @@ impl Flag {
             }
             Flag::Cap64 if kp.lockstep.is_none() => kp.max_registers = Some(64),
             Flag::Cap80 if kp.lockstep.is_none() => kp.max_registers = Some(80),
+            Flag::SelectHoistIndices
+                if kp.slot_select && kp.select_hoist == SelectHoist::IndicesAndValues =>
+            {
+                kp.select_hoist = SelectHoist::Indices
+            }
             _ => return false,
         }
         true
@@ -103,6 +112,7 @@ impl Flag {
             Flag::RegisterCap => "regcap",
             Flag::Cap64 => "cap64",
             Flag::Cap80 => "cap80",
+            Flag::SelectHoistIndices => "selecthoistindices",
         }
     }
 }
@@ -534,5 +544,12 @@ mod tests {
         // Register caps on a kernel that is not a lockstep one: the later one stands.
         assert!(Flag::Cap64.flip(&mut kp) && Flag::Cap80.flip(&mut kp));
         assert_eq!(kp.max_registers, Some(80));
+        // Slot selection's hoisting narrows only where slots are selected.
+        kp.select_hoist = crate::ir::SelectHoist::IndicesAndValues;
+        assert!(!Flag::SelectHoistIndices.flip(&mut kp));
+        kp.slot_select = true;
+        assert!(Flag::SelectHoistIndices.flip(&mut kp));
+        assert_eq!(kp.select_hoist, crate::ir::SelectHoist::Indices);
+        assert!(!Flag::SelectHoistIndices.flip(&mut kp));
     }
 }
