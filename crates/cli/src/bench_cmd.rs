@@ -38,7 +38,8 @@ pub struct BenchArgs {
     /// Timed calls per program variant (median reported).
     #[arg(long, default_value_t = 20)]
     runs: usize,
-    /// Skip the verification against the reference.
+    /// Skip the verification against the reference. (With it, a result whose outputs
+    /// differ keeps its time, is marked DIFFERS, and the run fails at the end.)
     #[arg(long)]
     no_verify: bool,
     /// Schedules: unfused (each stencil its own loop nest, as written), optimised
