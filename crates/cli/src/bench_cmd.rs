@@ -38,7 +38,7 @@ pub struct BenchArgs {
     /// Timed calls per program variant (median reported).
     #[arg(long, default_value_t = 20)]
     runs: usize,
-    /// Skip the verification against the reference. (With it, a result whose outputs
+    /// Skip the verification against the reference. (Verified, a result whose outputs
     /// differ keeps its time, is marked DIFFERS, and the run fails at the end.)
     #[arg(long)]
     no_verify: bool,
