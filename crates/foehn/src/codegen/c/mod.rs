@@ -129,7 +129,7 @@ pub fn generate(
         };
         let mut header = g.prologue(&snapshot)?;
         if let Some(n) = warps {
-            let columns = n * (32 / g.warp_lanes);
+            let columns = n * g.columns_per_warp();
             header.insert_str(0, &format!("    enum {{ FOEHN_COLUMNS = {columns} }};\n"));
         }
         let k_block = g.k_block;

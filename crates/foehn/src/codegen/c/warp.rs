@@ -270,6 +270,11 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Columns a warp runs (32 lanes shared evenly).
+    pub(super) fn columns_per_warp(&self) -> u32 {
+        32 / self.warp_lanes
+    }
+
     /// A barrier of the lanes of this column: the whole warp with one column a warp,
     /// else the column's lanes (they take the same branches; other columns may not).
     fn warp_sync(&mut self) {
@@ -295,7 +300,7 @@ impl<'a> Gen<'a> {
     pub(super) fn warps(&self, levels: usize) -> Result<u32, String> {
         let declared = |f: &&FieldId| self.reads.contains(f) || self.writes.contains(f);
         let per_column = self.warp_arrays + self.local.iter().filter(declared).count();
-        let arrays = per_column * (32 / self.warp_lanes as usize);
+        let arrays = per_column * self.columns_per_warp() as usize;
         match warps_per_block(arrays, levels) {
             Some(n) => Ok(n as u32),
             None => Err(format!(
