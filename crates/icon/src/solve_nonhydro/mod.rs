@@ -71,6 +71,7 @@ pub fn entries() -> Vec<Entry> {
         entry::update_mass_flux_weighted(),
         entry::compute_exner_from_rhotheta(),
         entry::update_theta_and_exner_in_halo(),
+        entry::update_theta_and_exner_in_halo_on_all_cells(),
         substep::entry(),
     ]
 }
@@ -224,6 +225,20 @@ pub mod entry {
     /// after every substep, 5 times per step.
     pub fn update_theta_and_exner_in_halo() -> Entry {
         entry!(update_theta_and_exner_in_halo, 5.0)
+    }
+
+    /// The same program on every cell, as ICON4Py's `StencilTest` runs (and GT4Py's
+    /// time was measured): a comparable benchmark on a grid of one process, whose halo
+    /// is empty. ICON does not call it so: 0 per step.
+    pub fn update_theta_and_exner_in_halo_on_all_cells() -> Entry {
+        use super::stencils::update_theta_and_exner_in_halo as p;
+        Entry::new(
+            p::NAME_ON_ALL_CELLS,
+            p::program_on_all_cells,
+            inputs::update_theta_and_exner_in_halo::inputs,
+            references::update_theta_and_exner_in_halo::reference_on_all_cells,
+        )
+        .calls_per_step(0.0)
     }
 
     /// [`compute_rayleigh_damping_factor`](super::stencils::compute_rayleigh_damping_factor):

@@ -16,6 +16,15 @@ pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result
     reference_on(grid, args, Zone::Halo(1), Zone::End)
 }
 
+/// The reference on every cell (the program `program_on_all_cells`).
+pub fn reference_on_all_cells(
+    _program: &ir::Program,
+    grid: &Grid,
+    args: &mut Args,
+) -> Result<()> {
+    reference_on(grid, args, Zone::LateralBoundary(1), Zone::End)
+}
+
 /// The reference on cells `[start(from), end(to))` × levels `[0, nlev)` (the
 /// program's `program_on`).
 pub fn reference_on(grid: &Grid, args: &mut Args, from: Zone, to: Zone) -> Result<()> {

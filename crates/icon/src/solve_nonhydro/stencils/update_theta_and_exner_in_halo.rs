@@ -21,7 +21,11 @@
 //! ([`RD_O_P0REF`]) are compiled in, as in ICON4Py. `exner_new` is in/out, `theta_v_new`
 //! only written. A grid without halo cells (every grid of one process, both test grids
 //! included) has an empty domain; [`program_on`] gives the same program on other cells,
-//! which the tests use to check the math. One variant.
+//! which the tests use to check the math. [`program_on_all_cells`]
+//! ([`NAME_ON_ALL_CELLS`]) runs it on every cell, as ICON4Py's `StencilTest` does
+//! (`horizontal_start = 0`, `horizontal_end = num_cells`): the setting GT4Py's time for
+//! this program was measured in, so `foehn bench` has a comparable figure on a grid of
+//! one process. One variant.
 
 use crate::common::constants::RD_O_CVD;
 use crate::solve_nonhydro::{CVD_O_RD, RD_O_P0REF};
@@ -29,6 +33,9 @@ use foehn::dsl::prelude::*;
 
 /// Program name.
 pub const NAME: &str = "update_theta_and_exner_in_halo";
+
+/// Name of the catalog entry that runs the program on every cell ([`program_on_all_cells`]).
+pub const NAME_ON_ALL_CELLS: &str = "update_theta_and_exner_in_halo_on_all_cells";
 
 /// The program's fields (ICON4Py's names; `(Cell, K)` unless stated).
 pub struct Handles<'a> {
@@ -78,7 +85,18 @@ pub fn add_stencils(b: &mut ProgramBuilder, f: &Handles<'_>) {
 /// The program on cells `[start(from), end(to))`, with ICON4Py's arguments in its order
 /// ([`program`] is ICON's `[HALO, END)`).
 pub fn program_on(from: Zone, to: Zone) -> ProgramDef {
-    ProgramDef::new(NAME, move |b| {
+    named_program_on(NAME, from, to)
+}
+
+/// The program on every cell `[0, END)`, named [`NAME_ON_ALL_CELLS`] (the catalog entry
+/// that compares with ICON4Py's `StencilTest` timing).
+pub fn program_on_all_cells() -> ProgramDef {
+    named_program_on(NAME_ON_ALL_CELLS, Zone::LateralBoundary(1), Zone::End)
+}
+
+/// The program named `name` on cells `[start(from), end(to))`.
+fn named_program_on(name: &'static str, from: Zone, to: Zone) -> ProgramDef {
+    ProgramDef::new(name, move |b| {
         let mask_prog_halo_c = b.input("mask_prog_halo_c", CELL, BOOL);
         let rho_now = b.input("rho_now", (CELL, K), F64);
         let rho_new = b.input("rho_new", (CELL, K), F64);
