@@ -149,6 +149,11 @@ impl Cache {
         self.root.join(key).join(ARTIFACT)
     }
 
+    /// Whether `key` has a verified entry (what [`Cache::get_or_build`] would reuse).
+    pub fn contains(&self, key: &str) -> bool {
+        matches!(self.verify(key), Verified::Ok)
+    }
+
     /// Returns the verified artifact path for `key`, building it with `build` (which
     /// writes the artifact into the given file) when absent or corrupt.
     pub fn get_or_build(

@@ -351,7 +351,7 @@ pub fn bench_cuda(
             schedule: &schedule,
             grid,
             nlev,
-            args: &args,
+            args: foehn::runtime::tune::Inputs::Given(&args),
         };
         schedule = foehn::runtime::tune::tuned(cuda, &case)?;
     }

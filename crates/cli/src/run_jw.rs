@@ -92,8 +92,10 @@ pub struct JwArgs {
     /// auto (GPU if present, else CPU), cpu or cuda (default auto).
     #[arg(long, value_name = "NAME")]
     pub backend: Option<Backend>,
-    /// optimised (foehn's optimiser; default) or unfused (one loop nest per stencil,
-    /// the programs as written).
+    /// optimised (foehn's optimiser; default), tuned (optimised, and on the GPU each
+    /// program tuned on the device before its first call: minutes the first time on a
+    /// device and grid, then reused from the cache) or unfused (one loop nest per
+    /// stencil, the programs as written).
     #[arg(long, value_name = "NAME")]
     pub schedule: Option<ProgramSchedule>,
     /// Write the run's timers here: every program variant in GT4Py's metrics JSON
@@ -272,6 +274,11 @@ pub fn run(a: JwArgs) -> Result<()> {
     // and snapshots (device memory of the largest binding, not of all of them).
     if let Some(c) = &cuda {
         c.share_work_buffers();
+        if s.config.run.schedule.tunes() {
+            c.tune_programs();
+        }
+    } else if s.config.run.schedule.tunes() {
+        eprintln!("schedule tuned: tuning is for the GPU; the CPU runs the optimised programs");
     }
     let fields = timers.time("initialisation: fields", || jw_run::fields(&grid, &spec))?;
     let parts = timers.time("initialisation: state", || match &cuda {

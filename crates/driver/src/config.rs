@@ -195,8 +195,9 @@ pub struct RunSection {
     pub output_variables: Option<Vec<String>>,
     /// Where the programs run (`--backend`).
     pub backend: Backend,
-    /// How the programs are compiled (`--schedule`): `optimised` (default) or
-    /// `unfused` (one loop nest per stencil, as the programs are written).
+    /// How the programs are compiled (`--schedule`): `optimised` (default), `tuned`
+    /// (optimised, and tuned on the GPU before each program's first call) or `unfused`
+    /// (one loop nest per stencil, as the programs are written).
     pub schedule: ProgramSchedule,
     /// ICON's initial diffusion before the time loop (`linit_dyn` with `ltestcase`;
     /// ICON4Py's JW experiment leaves it off).

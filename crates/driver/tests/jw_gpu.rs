@@ -16,7 +16,12 @@
 //!   second step on the substeps' kinds, parities and scalars repeat, so the default run
 //!   replays recordings).
 //!
-//! Without a GPU the test skips, saying so (`FOEHN_REQUIRE_GPU=1` makes that a failure).
+//! - A run whose programs are tuned first (`--schedule tuned`) agrees with the untuned
+//!   device run to the same tolerance (tuning changes launch parameters and code shape,
+//!   so NVRTC may contract other products; not the arithmetic), and it tuned the
+//!   solver's, velocity advection's and the diffusion's programs.
+//!
+//! Without a GPU the tests skip, saying so (`FOEHN_REQUIRE_GPU=1` makes that a failure).
 
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
@@ -152,5 +157,59 @@ fn the_gpu_run_agrees_with_the_cpu_run_and_repeats_bitwise() {
                 "step {step}: replayed substeps and substeps program by program differ in {name}"
             );
         }
+    }
+}
+
+#[test]
+fn a_tuned_run_agrees_with_the_untuned_one_and_tunes_every_component() {
+    let what = "the tuned JW run on the GPU";
+    let Some((_dir, plain)) = foehn_testkit::gpu::cuda_backend(what) else {
+        return;
+    };
+    let Some((dir, tuned)) = foehn_testkit::gpu::cuda_backend(what) else {
+        return;
+    };
+    tuned.tune_programs();
+    let fields = jw_run::fields(grids::global(), &spec()).unwrap();
+    let want = device_run(&fields, &plain, true);
+    let got = device_run(&fields, &tuned, true);
+    for (step, (w, g)) in want.iter().zip(&got).enumerate() {
+        for ((name, w), (_, g)) in named(w).into_iter().zip(named(g)) {
+            let (w, g) = (f64s(w), f64s(g));
+            let scale = w.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            let worst = w
+                .iter()
+                .zip(g)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            eprintln!(
+                "step {step}: {name}: max |tuned − untuned| / max = {:e}",
+                worst / scale
+            );
+            assert!(
+                worst <= TOL * scale,
+                "step {step}: {name} differs by {worst:e}"
+            );
+        }
+    }
+    let tunings: Vec<String> = foehn_cache::Cache::at(dir.path())
+        .list()
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| e.meta.map(|m| m.description))
+        .filter(|d| d.starts_with("tuning "))
+        .collect();
+    for program in [
+        "diffusion_step",
+        "compute_advection_in_horizontal_momentum",
+        "compute_rho_theta_pgrad_and_update_vn",
+        "vertically_implicit_solver_at_corrector_step",
+    ] {
+        assert!(
+            tunings
+                .iter()
+                .any(|d| d.starts_with(&format!("tuning {program} "))),
+            "no tuning of `{program}` among {tunings:#?}"
+        );
     }
 }

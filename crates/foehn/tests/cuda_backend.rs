@@ -472,7 +472,7 @@ fn tuning_is_measured_once_persisted_and_preserves_results() {
         schedule: &schedule,
         grid,
         nlev: 9,
-        args: &args,
+        args: foehn::runtime::tune::Inputs::Given(&args),
     };
     let first = foehn::runtime::tune::tune(cuda, &case).unwrap();
     let again = foehn::runtime::tune::tune(cuda, &case).unwrap();

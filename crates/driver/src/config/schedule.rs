@@ -11,6 +11,11 @@ pub enum ProgramSchedule {
     /// its own, the diffusion step linked into one program and optimised.
     #[default]
     Optimised,
+    /// As [`ProgramSchedule::Optimised`], and on the GPU every program variant's launch
+    /// parameters and code options tuned on the device before its first call
+    /// (`foehn::runtime::tune`; measured once per device, grid and program, then reused
+    /// from the cache). On the CPU it runs the optimised programs.
+    Tuned,
     /// Every program as written, one loop nest (GPU kernel) per stencil: the programs
     /// as ICON4Py writes them, for comparison.
     Unfused,
@@ -20,9 +25,14 @@ impl ProgramSchedule {
     /// The components' schedule.
     pub fn components(self) -> Schedule {
         match self {
-            ProgramSchedule::Optimised => Schedule::Optimised,
+            ProgramSchedule::Optimised | ProgramSchedule::Tuned => Schedule::Optimised,
             ProgramSchedule::Unfused => Schedule::Unfused,
         }
+    }
+
+    /// Whether the GPU tunes the programs before their first call.
+    pub fn tunes(self) -> bool {
+        self == ProgramSchedule::Tuned
     }
 }
 
@@ -30,6 +40,7 @@ impl std::fmt::Display for ProgramSchedule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             ProgramSchedule::Optimised => "optimised",
+            ProgramSchedule::Tuned => "tuned",
             ProgramSchedule::Unfused => "unfused",
         })
     }
@@ -41,7 +52,10 @@ impl std::str::FromStr for ProgramSchedule {
         match s.trim().to_ascii_lowercase().as_str() {
             "optimised" | "optimized" => Ok(ProgramSchedule::Optimised),
             "unfused" => Ok(ProgramSchedule::Unfused),
-            _ => Err(format!("unknown schedule `{s}` (optimised or unfused)")),
+            "tuned" => Ok(ProgramSchedule::Tuned),
+            _ => Err(format!(
+                "unknown schedule `{s}` (optimised, tuned or unfused)"
+            )),
         }
     }
 }
@@ -52,12 +66,17 @@ mod tests {
 
     #[test]
     fn names_parse_and_print_back() {
-        for s in [ProgramSchedule::Optimised, ProgramSchedule::Unfused] {
+        for s in [
+            ProgramSchedule::Optimised,
+            ProgramSchedule::Tuned,
+            ProgramSchedule::Unfused,
+        ] {
             assert_eq!(s.to_string().parse::<ProgramSchedule>(), Ok(s));
         }
+        assert!(ProgramSchedule::Tuned.tunes() && !ProgramSchedule::Optimised.tunes());
         assert_eq!(" Optimized".parse(), Ok(ProgramSchedule::Optimised));
         let e = "fused".parse::<ProgramSchedule>().unwrap_err();
-        assert!(e.contains("optimised or unfused"), "{e}");
+        assert!(e.contains("optimised, tuned or unfused"), "{e}");
         assert_eq!(ProgramSchedule::default(), ProgramSchedule::Optimised);
         assert_eq!(ProgramSchedule::Unfused.components(), Schedule::Unfused);
     }

@@ -146,11 +146,36 @@ pub struct Tuning {
     pub origin: Origin,
 }
 
+impl Tuning {
+    /// Whether it was measured now (not reused from the cache).
+    pub fn measured_now(&self) -> bool {
+        self.origin != Origin::Hit
+    }
+
+    /// The kernels' summed times untuned and tuned, in ms.
+    pub fn total_ms(&self) -> (f64, f64) {
+        self.kernels
+            .iter()
+            .flatten()
+            .fold((0.0, 0.0), |(d, t), c| (d + c.default_ms, t + c.ms))
+    }
+}
+
 fn tune_err(p: &Program, message: String) -> Error {
     Error::Compile {
         program: p.name.clone(),
         message: format!("tuning: {message}"),
     }
+}
+
+/// The host fields a tuning measures on.
+#[derive(Clone, Copy)]
+pub enum Inputs<'a> {
+    /// These fields.
+    Given(&'a Args),
+    /// Fields made by this function, called only when the tuning is measured (not when
+    /// it is reused from the cache): realistic inputs on a large grid take seconds.
+    Made(&'a (dyn Fn() -> Args + Sync)),
 }
 
 /// What one tuning run measures: a program's resolved schedule on a grid with `nlev`
@@ -165,7 +190,7 @@ pub struct Case<'a> {
     /// Levels.
     pub nlev: usize,
     /// Host fields.
-    pub args: &'a Args,
+    pub args: Inputs<'a>,
 }
 
 /// What every measurement of one tuning run shares.
@@ -277,7 +302,15 @@ fn search(cuda: &CudaBackend, case: &Case) -> Result<Vec<Option<KernelChoice>>> 
         .par_iter()
         .filter(|(c, _)| c.block.is_none() || c.block == Some(BLOCKS[0]))
         .try_for_each(|(_, s)| cuda.compile(case.p, s, sizes).map(|_| ()))?;
-    let dev = cuda.upload(case.p, case.args)?;
+    let made;
+    let args = match case.args {
+        Inputs::Given(args) => args,
+        Inputs::Made(make) => {
+            made = make();
+            &made
+        }
+    };
+    let dev = cuda.upload(case.p, args)?;
     let bench = Bench {
         cuda,
         case,
@@ -408,19 +441,32 @@ fn decode(text: &str, n: usize) -> std::result::Result<Vec<Option<KernelChoice>>
     Ok(out)
 }
 
+/// The cache key of `case`'s tuning: program, schedule, code generator, grid size and
+/// device (not the inputs).
+fn key(cuda: &CudaBackend, case: &Case) -> String {
+    let gpu = cuda.gpu();
+    KeyBuilder::new()
+        .part("tune", TUNE_VERSION)
+        .part("codegen", crate::codegen::CODEGEN_VERSION)
+        .part("program", case.p.content_hash().to_string())
+        .part("schedule", format!("{:?}", case.schedule))
+        .part("size", crate::codegen::size_identity(case.grid, case.nlev))
+        .part("device", format!("{} {}", gpu.name(), gpu.arch()))
+        .finish()
+}
+
+/// Whether `case` was tuned before on this device (the tuning is persisted and
+/// [`tune`] reuses it without measuring).
+pub fn is_cached(cuda: &CudaBackend, case: &Case) -> bool {
+    cuda.cache().contains(&key(cuda, case))
+}
+
 /// Tunes (or loads the persisted tuning of) `case.p` from its resolved schedule on
 /// `case.grid`/`case.nlev`, measuring with `case.args` (host fields, uploaded once).
 pub fn tune(cuda: &CudaBackend, case: &Case) -> Result<Tuning> {
     let (p, schedule) = (case.p, case.schedule);
     let gpu = cuda.gpu();
-    let key = KeyBuilder::new()
-        .part("tune", TUNE_VERSION)
-        .part("codegen", crate::codegen::CODEGEN_VERSION)
-        .part("program", p.content_hash().to_string())
-        .part("schedule", format!("{schedule:?}"))
-        .part("size", crate::codegen::size_identity(case.grid, case.nlev))
-        .part("device", format!("{} {}", gpu.name(), gpu.arch()))
-        .finish();
+    let key = key(cuda, case);
     let description = format!("tuning {} [{}] on {}", p.name, p.variant, gpu.name());
     let (path, origin) = cuda
         .cache()

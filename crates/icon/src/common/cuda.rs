@@ -12,6 +12,7 @@
 
 use crate::common::component::Core;
 use crate::common::runner::{calls, Call};
+use crate::common::tuning::tuned_schedules;
 use foehn::dsl::prelude::*;
 use foehn::error::{Error, Result};
 use foehn::ir::layout::indices_fit;
@@ -24,23 +25,27 @@ use std::sync::Arc;
 
 /// The programs of `calls` compiled for `grid` with `nlev` levels on all threads (NVRTC,
 /// or loads from the cache), in their order; 32-bit indices only where every field of
-/// this grid fits them.
+/// this grid fits them; tuned first when the backend tunes programs ([`tuned_schedules`]).
 pub(crate) fn compile_calls(
     cuda: &CudaBackend,
     calls: &[&Call],
     grid: &foehn_grid::Grid,
     nlev: usize,
 ) -> Result<Vec<Arc<CudaCompiled>>> {
-    calls
-        .par_iter()
+    let schedules = calls
+        .iter()
         .map(|c| {
             let mut schedule = c.schedule.clone();
             schedule.idx32 &= indices_fit(c.program(), grid, nlev);
-            cuda.compile(
-                c.program(),
-                &schedule,
-                foehn::codegen::Sizes::of(grid, nlev),
-            )
+            schedule
+        })
+        .collect();
+    let schedules = tuned_schedules(cuda, calls, schedules, grid, nlev)?;
+    calls
+        .par_iter()
+        .zip(schedules.par_iter())
+        .map(|(c, schedule)| {
+            cuda.compile(c.program(), schedule, foehn::codegen::Sizes::of(grid, nlev))
         })
         .collect()
 }

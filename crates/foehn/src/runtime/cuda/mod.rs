@@ -12,6 +12,7 @@ use foehn_cache::{Cache, KeyBuilder, Origin};
 use foehn_gpu::{DeviceBuffer, Gpu, GpuError, Kernel, Module};
 use foehn_grid::{Connectivity, Grid};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 mod bind;
@@ -189,6 +190,9 @@ pub struct CudaBackend {
     /// Work buffers (temporaries, snapshots) bindings share, by (bytes, ordinal among
     /// the binding's work buffers of that size); `None`: each binding owns its own.
     shared_work: Mutex<Option<WorkPool>>,
+    /// Whether callers that compile programs for a run tune them first
+    /// ([`CudaBackend::tune_programs`]).
+    tune_programs: AtomicBool,
 }
 
 /// Shared work buffers by (bytes, ordinal among a binding's work buffers of that size).
@@ -204,7 +208,21 @@ impl CudaBackend {
             modules: super::Loaded::default(),
             grids: Mutex::new(BTreeMap::new()),
             shared_work: Mutex::new(None),
+            tune_programs: AtomicBool::new(false),
         })
+    }
+
+    /// From now on, callers that compile programs for a run (the dycore components) tune
+    /// each program first ([`crate::runtime::tune`]: measured once on this device and
+    /// grid, then reused from the cache). The backend only records the choice; its own
+    /// `compile` is unchanged.
+    pub fn tune_programs(&self) {
+        self.tune_programs.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`CudaBackend::tune_programs`] was called.
+    pub fn tunes_programs(&self) -> bool {
+        self.tune_programs.load(Ordering::Relaxed)
     }
 
     /// From now on, bindings share their work buffers (temporaries and snapshots): the

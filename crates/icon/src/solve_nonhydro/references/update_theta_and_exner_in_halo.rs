@@ -17,11 +17,7 @@ pub fn reference(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result
 }
 
 /// The reference on every cell (the program `program_on_all_cells`).
-pub fn reference_on_all_cells(
-    _program: &ir::Program,
-    grid: &Grid,
-    args: &mut Args,
-) -> Result<()> {
+pub fn reference_on_all_cells(_program: &ir::Program, grid: &Grid, args: &mut Args) -> Result<()> {
     reference_on(grid, args, Zone::LateralBoundary(1), Zone::End)
 }
 
