@@ -101,6 +101,9 @@ fn bad_durations_and_values_are_refused() {
     let r = jw(&["--backend", "gpu"]);
     assert_eq!(r.code, Some(2));
     assert!(r.stderr.contains("auto, cpu or cuda"), "{}", r.stderr);
+    let r = jw(&["--schedule", "fused"]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("optimised, tuned or unfused"), "{}", r.stderr);
 }
 
 #[test]
@@ -118,6 +121,8 @@ fn printed_configuration_parses_back() {
         "out.nc",
         "--output-interval",
         "1h",
+        "--schedule",
+        "tuned",
         "--print-config",
     ]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
@@ -131,6 +136,7 @@ fn printed_configuration_parses_back() {
         "output_interval = \"1h\"",
         "divdamp_fac = 0.0025",
         "hdiff_efdt_ratio = 10.0",
+        "schedule = \"tuned\"",
     ] {
         assert!(
             r.stdout.contains(line),
