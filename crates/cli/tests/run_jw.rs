@@ -103,7 +103,11 @@ fn bad_durations_and_values_are_refused() {
     assert!(r.stderr.contains("auto, cpu or cuda"), "{}", r.stderr);
     let r = jw(&["--schedule", "fused"]);
     assert_eq!(r.code, Some(2));
-    assert!(r.stderr.contains("optimised, tuned or unfused"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("optimised, tuned or unfused"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
