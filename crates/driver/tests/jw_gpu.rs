@@ -74,6 +74,25 @@ fn first_difference(a: &PrognosticState, b: &PrognosticState) -> Option<&'static
         .map(|((name, _), _)| name)
 }
 
+/// Every prognostic field of `got` agrees with `want`'s to `TOL` times its largest
+/// magnitude (`what` names the comparison in the log and the failure).
+fn assert_close(want: &PrognosticState, got: &PrognosticState, what: &str) {
+    for ((name, w), (_, g)) in named(want).into_iter().zip(named(got)) {
+        let (w, g) = (f64s(w), f64s(g));
+        let scale = w.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let worst = w
+            .iter()
+            .zip(g)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f64, f64::max);
+        eprintln!("{what}: {name}: max difference / max = {:e}", worst / scale);
+        assert!(
+            worst <= TOL * scale,
+            "{what}: {name} differs by {worst:e} (scale {scale:e})"
+        );
+    }
+}
+
 /// The prognostic state after each of [`STEPS`] steps on the device, substeps recorded
 /// as CUDA graphs where `graphs` says so.
 fn device_run(fields: &GridFields, cuda: &CudaBackend, graphs: bool) -> Vec<PrognosticState> {
@@ -128,23 +147,11 @@ fn the_gpu_run_agrees_with_the_cpu_run_and_repeats_bitwise() {
     let device = device_run(&fields, &cuda, true);
     for (step, gpu) in device.iter().enumerate() {
         host.step().unwrap();
-        for ((name, c), (_, g)) in named(host.prognostic()).into_iter().zip(named(gpu)) {
-            let (c, g) = (f64s(c), f64s(g));
-            let scale = c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-            let worst = c
-                .iter()
-                .zip(g)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0f64, f64::max);
-            eprintln!(
-                "step {step}: {name}: max |gpu − cpu| / max|cpu| = {:e}",
-                worst / scale
-            );
-            assert!(
-                worst <= TOL * scale,
-                "step {step}: {name} differs by {worst:e} (scale {scale:e})"
-            );
-        }
+        assert_close(
+            host.prognostic(),
+            gpu,
+            &format!("step {step}, gpu against cpu"),
+        );
     }
     let again = device_run(&fields, &cuda, true);
     let unrecorded = device_run(&fields, &cuda, false);
@@ -174,23 +181,7 @@ fn a_tuned_run_agrees_with_the_untuned_one_and_tunes_every_component() {
     let want = device_run(&fields, &plain, true);
     let got = device_run(&fields, &tuned, true);
     for (step, (w, g)) in want.iter().zip(&got).enumerate() {
-        for ((name, w), (_, g)) in named(w).into_iter().zip(named(g)) {
-            let (w, g) = (f64s(w), f64s(g));
-            let scale = w.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-            let worst = w
-                .iter()
-                .zip(g)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
-            eprintln!(
-                "step {step}: {name}: max |tuned − untuned| / max = {:e}",
-                worst / scale
-            );
-            assert!(
-                worst <= TOL * scale,
-                "step {step}: {name} differs by {worst:e}"
-            );
-        }
+        assert_close(w, g, &format!("step {step}, tuned against untuned"));
     }
     let tunings: Vec<String> = foehn_cache::Cache::at(dir.path())
         .list()
