@@ -4,7 +4,7 @@
 //! ([`CudaBackend::tune_programs`]).
 //!
 //! The tuner measures a program on host fields. A call is measured on its program's
-//! realistic catalog inputs ([`crate::catalog`], the inputs `foehn bench` measures on),
+//! realistic catalog inputs ([`crate::catalog()`], the inputs `foehn bench` measures on),
 //! generated for the call's own program variant and renamed to the component's field
 //! names, not on the run's state: measuring launches the kernels many times, and the state
 //! must not change. The inputs are made only when a tuning is measured (at R2B6 they take
