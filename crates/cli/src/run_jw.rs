@@ -275,7 +275,7 @@ pub fn run(a: JwArgs) -> Result<()> {
     if let Some(c) = &cuda {
         c.share_work_buffers();
         if s.config.run.schedule.tunes() {
-            c.tune_programs();
+            c.tune_programs(foehn_icon::catalog::tuning_inputs);
         }
     } else if s.config.run.schedule.tunes() {
         eprintln!("schedule tuned: tuning is for the GPU; the CPU runs the optimised programs");

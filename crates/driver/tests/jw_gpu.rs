@@ -176,7 +176,7 @@ fn a_tuned_run_agrees_with_the_untuned_one_and_tunes_every_component() {
     let Some((dir, tuned)) = foehn_testkit::gpu::cuda_backend(what) else {
         return;
     };
-    tuned.tune_programs();
+    tuned.tune_programs(foehn_icon::catalog::tuning_inputs);
     let fields = jw_run::fields(grids::global(), &spec()).unwrap();
     let want = device_run(&fields, &plain, true);
     let got = device_run(&fields, &tuned, true);

@@ -14,3 +14,19 @@ pub fn catalog() -> Vec<Entry> {
     entries.extend(crate::solve_nonhydro::entries());
     entries
 }
+
+/// Seed of the tuning inputs (fixed: the same inputs, the same measurement conditions).
+const TUNING_SEED: u64 = 0x7u64 << 40 | 0x0075_6e65;
+
+/// The realistic inputs of `program` (a catalog program's variant, under its own
+/// argument names) on `grid` with `nlev` levels: what a run tunes its programs on
+/// (`foehn::runtime::tune::InputsProvider`; `foehn run jw --schedule tuned`). `None`
+/// for a program not in the catalog.
+pub fn tuning_inputs(
+    program: &foehn::ir::Program,
+    grid: &foehn_grid::Grid,
+    nlev: usize,
+) -> Option<foehn::runtime::field::Args> {
+    let entry = catalog().into_iter().find(|e| e.name == program.name)?;
+    Some((entry.inputs)(program, grid, nlev, TUNING_SEED))
+}

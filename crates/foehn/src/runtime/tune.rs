@@ -23,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::ir::{KernelPlan, Program, Schedule, SelectHoist};
 use crate::opt::schedule::set_launch;
 use crate::runtime::cuda::CudaBackend;
+pub use crate::runtime::cuda::InputsProvider;
 use crate::runtime::field::Args;
 use foehn_cache::{KeyBuilder, Origin};
 use foehn_grid::Grid;

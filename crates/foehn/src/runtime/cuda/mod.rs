@@ -12,8 +12,7 @@ use foehn_cache::{Cache, KeyBuilder, Origin};
 use foehn_gpu::{DeviceBuffer, Gpu, GpuError, Kernel, Module};
 use foehn_grid::{Connectivity, Grid};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 mod bind;
 mod bound;
@@ -190,10 +189,16 @@ pub struct CudaBackend {
     /// Work buffers (temporaries, snapshots) bindings share, by (bytes, ordinal among
     /// the binding's work buffers of that size); `None`: each binding owns its own.
     shared_work: Mutex<Option<WorkPool>>,
-    /// Whether callers that compile programs for a run tune them first
-    /// ([`CudaBackend::tune_programs`]).
-    tune_programs: AtomicBool,
+    /// Where callers that compile programs for a run get the inputs to tune them on
+    /// ([`CudaBackend::tune_programs`]); `None`: they do not tune.
+    tuning_inputs: OnceLock<InputsProvider>,
 }
+
+/// Realistic host inputs of a program (under its own argument names) on a grid with
+/// `nlev` levels, for tuning it (`runtime::tune`); `None` where there are none. A run
+/// that tunes its programs ([`CudaBackend::tune_programs`]) gets them from whoever knows
+/// the programs (the dycore catalog).
+pub type InputsProvider = fn(&ir::Program, &Grid, usize) -> Option<Args>;
 
 /// Shared work buffers by (bytes, ordinal among a binding's work buffers of that size).
 type WorkPool = BTreeMap<(usize, usize), Arc<DeviceBuffer>>;
@@ -208,21 +213,22 @@ impl CudaBackend {
             modules: super::Loaded::default(),
             grids: Mutex::new(BTreeMap::new()),
             shared_work: Mutex::new(None),
-            tune_programs: AtomicBool::new(false),
+            tuning_inputs: OnceLock::new(),
         })
     }
 
     /// From now on, callers that compile programs for a run (the dycore components) tune
     /// each program first ([`crate::runtime::tune`]: measured once on this device and
-    /// grid, then reused from the cache). The backend only records the choice; its own
-    /// `compile` is unchanged.
-    pub fn tune_programs(&self) {
-        self.tune_programs.store(true, Ordering::Relaxed);
+    /// grid, then reused from the cache), on the inputs `inputs` gives. The backend only
+    /// records the choice; its own `compile` is unchanged. A second call keeps the first
+    /// provider.
+    pub fn tune_programs(&self, inputs: InputsProvider) {
+        let _ = self.tuning_inputs.set(inputs);
     }
 
-    /// Whether [`CudaBackend::tune_programs`] was called.
-    pub fn tunes_programs(&self) -> bool {
-        self.tune_programs.load(Ordering::Relaxed)
+    /// The inputs provider of [`CudaBackend::tune_programs`], if programs are tuned.
+    pub fn tuning_inputs(&self) -> Option<InputsProvider> {
+        self.tuning_inputs.get().copied()
     }
 
     /// From now on, bindings share their work buffers (temporaries and snapshots): the
