@@ -12,7 +12,7 @@ mod common;
 use common::{arguments, assert_written_exactly, data, zone_range};
 use foehn::runtime::field::Args;
 use foehn_grid::{Grid, Location, Zone};
-use foehn_icon::solve_nonhydro::{entry, references, stencils};
+use foehn_icon::solve_nonhydro::entry;
 use foehn_testkit::catalog::Entry;
 
 const NLEV: usize = 10;
@@ -250,20 +250,6 @@ fn exner_from_rhotheta_writes_exactly_the_boundary_cells() {
 // ---------------------------------------------------------------------------------------
 // update_theta_and_exner_in_halo
 
-/// [`update_theta_and_exner_in_halo`](stencils::update_theta_and_exner_in_halo) on every
-/// cell `[LATERAL_BOUNDARY, END)`: the test grids have no halo cells.
-fn theta_and_exner_on_every_cell() -> Entry {
-    fn program() -> foehn::dsl::ProgramDef {
-        stencils::update_theta_and_exner_in_halo::program_on(Zone::LateralBoundary(1), Zone::End)
-    }
-    fn reference(_: &foehn::ir::Program, grid: &Grid, args: &mut Args) -> foehn::error::Result<()> {
-        let (from, to) = (Zone::LateralBoundary(1), Zone::End);
-        references::update_theta_and_exner_in_halo::reference_on(grid, args, from, to)
-    }
-    let e = entry::update_theta_and_exner_in_halo();
-    Entry::new(e.name, program, e.inputs, reference)
-}
-
 #[test]
 fn theta_and_exner_in_halo_matches_reference() {
     // ICON's domain [HALO, END) is empty on both grids (one process, no halo): the
@@ -273,7 +259,7 @@ fn theta_and_exner_in_halo_matches_reference() {
         assert_eq!(halo.0, halo.1, "{}: no halo cells", grid.name);
     }
     check(&entry::update_theta_and_exner_in_halo());
-    check(&theta_and_exner_on_every_cell());
+    check(&entry::update_theta_and_exner_in_halo_on_all_cells());
 }
 
 #[test]
@@ -304,7 +290,7 @@ fn theta_and_exner_in_halo_writes_nothing_without_halo() {
 fn theta_and_exner_take_both_sides_of_the_mask() {
     // On every cell: θv everywhere; the Exner pressure only at the boundary cells
     // (mask false), where the stored θv moves to theta_v_new.
-    let e = theta_and_exner_on_every_cell();
+    let e = entry::update_theta_and_exner_in_halo_on_all_cells();
     for grid in common::grids() {
         let (before, after) = run(&e, grid);
         let nc = grid.size(Location::Cell);
