@@ -44,8 +44,9 @@ pub struct RunArgs {
     /// auto (GPU if present, else CPU), cpu or cuda.
     #[arg(long, default_value = "auto")]
     backend: String,
-    /// unfused (one program per diffusion program), fused (the step as one program) or
-    /// optimised (the fused step after the optimiser, compiled for this grid; the default).
+    /// unfused (one program per diffusion program), fused (the step as one program),
+    /// optimised (the fused step after the optimiser, compiled for this grid; the default)
+    /// or tuned (optimised, and on the GPU tuned on the device before its first call).
     #[arg(long, default_value = "optimised")]
     schedule: String,
     /// Surface height the metric fields are computed over: flat, or jw (the
@@ -89,11 +90,12 @@ pub fn run(a: RunArgs) -> Result<()> {
     if a.component != "diffusion" {
         bail!("unknown component `{}` (available: diffusion)", a.component);
     }
-    let schedule = match a.schedule.as_str() {
-        "fused" => Schedule::Fused,
-        "unfused" => Schedule::Unfused,
-        "optimised" | "optimized" => Schedule::Optimised,
-        other => bail!("unknown schedule `{other}` (fused, unfused or optimised)"),
+    let (schedule, tuned) = match a.schedule.as_str() {
+        "fused" => (Schedule::Fused, false),
+        "unfused" => (Schedule::Unfused, false),
+        "optimised" | "optimized" => (Schedule::Optimised, false),
+        "tuned" => (Schedule::Optimised, true),
+        other => bail!("unknown schedule `{other}` (fused, unfused, optimised or tuned)"),
     };
     let grid = grid_load::load(&a.grid)?;
     let config = DiffusionConfig {
@@ -121,6 +123,13 @@ pub fn run(a: RunArgs) -> Result<()> {
         "cuda" => Some(CudaBackend::open(Cache::from_env())?),
         other => bail!("unknown backend `{other}` (auto, cpu or cuda)"),
     };
+    match &cuda {
+        Some(c) if tuned => c.tune_programs(foehn_icon::catalog::tuning_inputs),
+        None if tuned => {
+            eprintln!("schedule tuned: tuning is for the GPU; the CPU runs the optimised step")
+        }
+        _ => {}
+    }
     let cpu = CpuBackend::default();
     let engine = match &cuda {
         Some(c) => Engine::Cuda(c),
