@@ -46,6 +46,19 @@ fn second_lookup_hits_and_does_not_rebuild() {
     assert_eq!(cache.list().unwrap().len(), 1);
 }
 
+/// `contains` says what `get_or_build` would reuse: nothing before the build, the entry
+/// after it, and not a corrupt one (which would be rebuilt).
+#[test]
+fn contains_only_verified_entries() {
+    let (_dir, cache) = fresh_cache();
+    assert!(!cache.contains("k5"));
+    let (p, _) = get_or_write(&cache, "k5", b"a long enough artifact");
+    assert!(cache.contains("k5") && !cache.contains("k6"));
+    let f = fs::OpenOptions::new().write(true).open(&p).unwrap();
+    f.set_len(5).unwrap();
+    assert!(!cache.contains("k5"));
+}
+
 #[test]
 fn truncated_entry_is_detected_and_rebuilt() {
     let (_dir, cache) = fresh_cache();
