@@ -177,9 +177,13 @@ fn a_short_run_writes_its_outputs_and_keeps_the_dry_mass() {
         out,
         "--output-interval",
         "1 steps",
+        // Tuning is for the GPU: on the CPU the optimised programs run, and it says so.
+        "--schedule",
+        "tuned",
     ]);
     assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("2 steps"), "{}", r.stdout);
+    assert!(r.stderr.contains("tuning is for the GPU"), "{}", r.stderr);
     let drift: f64 = r
         .stdout
         .split("relative dry-mass change ")
