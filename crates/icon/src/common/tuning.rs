@@ -67,18 +67,25 @@ pub(crate) fn tuned_schedules(
                 (first && !cached(i)).then(|| renamed_inputs(provider, calls[i], grid, nlev))
             })
             .collect();
-        for (&i, made) in chunk.iter().zip(made) {
-            let make = || renamed_inputs(provider, calls[i], grid, nlev).unwrap_or_default();
-            let inputs = match &made {
-                Some(None) => {
+        // Programs the provider has no inputs for run untuned (said once a batch).
+        let without: Vec<_> = (0..chunk.len())
+            .filter(|&n| matches!(made[n], Some(None)))
+            .map(|n| hashes[n])
+            .collect();
+        for (n, (&i, made)) in chunk.iter().zip(made).enumerate() {
+            if without.contains(&hashes[n]) {
+                if matches!(made, Some(None)) {
                     eprintln!(
                         "tuning: `{}` has no inputs to measure on; it runs untuned",
                         calls[i].ir.name
                     );
-                    continue;
                 }
+                continue;
+            }
+            let make = || renamed_inputs(provider, calls[i], grid, nlev).unwrap_or_default();
+            let inputs = match &made {
                 Some(Some(args)) => tune::Inputs::Given(args),
-                None => tune::Inputs::Made(&make),
+                _ => tune::Inputs::Made(&make),
             };
             let case = case_of(calls[i], &fixed[i], grid, nlev, inputs);
             let tuning = tune::tune(cuda, &case)?;
