@@ -11,6 +11,7 @@ use clap::Args as ClapArgs;
 use foehn::runtime::cpu::CpuBackend;
 use foehn::runtime::cuda::CudaBackend;
 use foehn_cache::Cache;
+use foehn_driver::config::schedule::ProgramSchedule;
 use foehn_icon::diffusion::component::{
     realistic_dtime, Diffusion, DiffusionState, Engine, Schedule,
 };
@@ -123,12 +124,8 @@ pub fn run(a: RunArgs) -> Result<()> {
         "cuda" => Some(CudaBackend::open(Cache::from_env())?),
         other => bail!("unknown backend `{other}` (auto, cpu or cuda)"),
     };
-    match &cuda {
-        Some(c) if tuned => c.tune_programs(foehn_icon::catalog::tuning_inputs),
-        None if tuned => {
-            eprintln!("schedule tuned: tuning is for the GPU; the CPU runs the optimised step")
-        }
-        _ => {}
+    if tuned {
+        ProgramSchedule::Tuned.prepare(cuda.as_ref());
     }
     let cpu = CpuBackend::default();
     let engine = match &cuda {

@@ -274,12 +274,8 @@ pub fn run(a: JwArgs) -> Result<()> {
     // and snapshots (device memory of the largest binding, not of all of them).
     if let Some(c) = &cuda {
         c.share_work_buffers();
-        if s.config.run.schedule.tunes() {
-            c.tune_programs(foehn_icon::catalog::tuning_inputs);
-        }
-    } else if s.config.run.schedule.tunes() {
-        eprintln!("schedule tuned: tuning is for the GPU; the CPU runs the optimised programs");
     }
+    s.config.run.schedule.prepare(cuda.as_ref());
     let fields = timers.time("initialisation: fields", || jw_run::fields(&grid, &spec))?;
     let parts = timers.time("initialisation: state", || match &cuda {
         Some(c) => jw_run::parts(&fields, &spec, Engine::Cuda(c)),

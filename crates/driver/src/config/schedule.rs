@@ -1,5 +1,6 @@
 //! `[run] schedule`: how the dycore's programs are compiled (`--schedule`).
 
+use foehn::runtime::cuda::CudaBackend;
 use foehn_icon::common::runner::Schedule;
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +34,19 @@ impl ProgramSchedule {
     /// Whether the GPU tunes the programs before their first call.
     pub fn tunes(self) -> bool {
         self == ProgramSchedule::Tuned
+    }
+
+    /// Readies `cuda` (the run's device; none: the CPU) for the schedule: under
+    /// [`ProgramSchedule::Tuned`] the programs compiled on it are tuned first, on the
+    /// catalog's inputs; on the CPU the optimised programs run, and a line says so.
+    pub fn prepare(self, cuda: Option<&CudaBackend>) {
+        match cuda {
+            Some(c) if self.tunes() => c.tune_programs(foehn_icon::catalog::tuning_inputs),
+            None if self.tunes() => eprintln!(
+                "schedule tuned: tuning is for the GPU; the CPU runs the optimised programs"
+            ),
+            _ => {}
+        }
     }
 }
 

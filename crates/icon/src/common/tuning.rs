@@ -30,77 +30,100 @@ use rayon::prelude::*;
 const BATCH: usize = 4;
 
 /// The schedules `calls` are compiled with (each call's own, `idx32` already decided):
-/// tuned when the backend tunes programs, else `schedules` unchanged. A tuning measured
-/// now prints a line on stderr (a reused one says nothing: a run binds each program
-/// several times). A call whose program has no inputs keeps its schedule, and a line on
-/// stderr says so.
+/// tuned when the backend tunes programs, else `schedules` unchanged. A program called
+/// several times under one schedule is tuned once. A tuning measured now prints a line
+/// on stderr (a reused one says nothing: a run binds each program several times). A
+/// program without inputs keeps its schedule, and a line on stderr says so.
 pub(crate) fn tuned_schedules(
     cuda: &CudaBackend,
     calls: &[&Call],
-    mut schedules: Vec<ir::Schedule>,
+    schedules: Vec<ir::Schedule>,
     grid: &Grid,
     nlev: usize,
 ) -> Result<Vec<ir::Schedule>> {
     let Some(provider) = cuda.tuning_inputs() else {
         return Ok(schedules);
     };
-    let fixed = schedules.clone();
-    let case = |i: usize, args| case_of(calls[i], &fixed[i], grid, nlev, args);
-    let none = Args::new;
-    let cached = |i: usize| tune::is_cached(cuda, &case(i, tune::Inputs::Made(&none)));
-    // Those measured before first: their tunings are only read.
-    let mut order: Vec<usize> = (0..calls.len()).collect();
-    order.sort_by_key(|&i| !cached(i));
-    for chunk in order.chunks(BATCH) {
-        // Inputs for the batch's programs not measured before, once per program (a
-        // program called twice is measured once: the second call finds the first's
-        // tuning in the cache; should it not, it makes its own inputs then).
-        let hashes: Vec<_> = chunk
-            .iter()
-            .map(|&i| calls[i].program().content_hash())
-            .collect();
-        let made: Vec<Option<Option<Args>>> = chunk
-            .par_iter()
-            .enumerate()
-            .map(|(n, &i)| {
-                let first = !hashes[..n].contains(&hashes[n]);
-                (first && !cached(i)).then(|| renamed_inputs(provider, calls[i], grid, nlev))
-            })
-            .collect();
-        // Programs the provider has no inputs for run untuned (said once a batch).
-        let without: Vec<_> = (0..chunk.len())
-            .filter(|&n| matches!(made[n], Some(None)))
-            .map(|n| hashes[n])
-            .collect();
-        for (n, (&i, made)) in chunk.iter().zip(made).enumerate() {
-            if without.contains(&hashes[n]) {
-                if matches!(made, Some(None)) {
-                    eprintln!(
-                        "tuning: `{}` has no inputs to measure on; it runs untuned",
-                        calls[i].ir.name
+    // The distinct (program, schedule) pairs, by their first call; `of[i]`: call `i`'s.
+    let hashes: Vec<_> = calls.iter().map(|c| c.program().content_hash()).collect();
+    let mut distinct: Vec<usize> = Vec::new();
+    let mut of = Vec::with_capacity(calls.len());
+    for i in 0..calls.len() {
+        let same = |&j: &usize| hashes[j] == hashes[i] && schedules[j] == schedules[i];
+        of.push(distinct.iter().position(same).unwrap_or_else(|| {
+            distinct.push(i);
+            distinct.len() - 1
+        }));
+    }
+    let make = |i: usize| renamed_inputs(provider, calls[i], grid, nlev);
+    let mut tuned: Vec<Option<ir::Schedule>> = vec![None; distinct.len()];
+    // Tunings measured before are only read; their inputs are made only should the
+    // cache entry be gone by then.
+    let measured_before = |i: usize| {
+        let case = case_of(
+            calls[i],
+            &schedules[i],
+            grid,
+            nlev,
+            tune::Inputs::Made(&Args::new),
+        );
+        tune::is_cached(cuda, &case)
+    };
+    let (hits, misses): (Vec<usize>, Vec<usize>) =
+        (0..distinct.len()).partition(|&d| measured_before(distinct[d]));
+    for d in hits {
+        let i = distinct[d];
+        let inputs = || make(i).unwrap_or_default();
+        let case = case_of(
+            calls[i],
+            &schedules[i],
+            grid,
+            nlev,
+            tune::Inputs::Made(&inputs),
+        );
+        tuned[d] = Some(tuned_schedule(cuda, &case)?);
+    }
+    for batch in misses.chunks(BATCH) {
+        let made: Vec<Option<Args>> = batch.par_iter().map(|&d| make(distinct[d])).collect();
+        for (&d, args) in batch.iter().zip(&made) {
+            let i = distinct[d];
+            match args {
+                Some(args) => {
+                    let case = case_of(
+                        calls[i],
+                        &schedules[i],
+                        grid,
+                        nlev,
+                        tune::Inputs::Given(args),
                     );
+                    tuned[d] = Some(tuned_schedule(cuda, &case)?);
                 }
-                continue;
+                None => eprintln!(
+                    "tuning: `{}` has no inputs to measure on; it runs untuned",
+                    calls[i].ir.name
+                ),
             }
-            let make = || renamed_inputs(provider, calls[i], grid, nlev).unwrap_or_default();
-            let inputs = match &made {
-                Some(Some(args)) => tune::Inputs::Given(args),
-                _ => tune::Inputs::Made(&make),
-            };
-            let case = case_of(calls[i], &fixed[i], grid, nlev, inputs);
-            let tuning = tune::tune(cuda, &case)?;
-            if tuning.measured_now() {
-                let (untuned, tuned) = tuning.total_ms();
-                let p = case.p;
-                eprintln!(
-                    "tuned {} [{}]: {untuned:.3} ms → {tuned:.3} ms over its kernels",
-                    p.name, p.variant
-                );
-            }
-            schedules[i] = tune::apply(case.p, case.schedule, &tuning);
         }
     }
-    Ok(schedules)
+    Ok(schedules
+        .into_iter()
+        .zip(of)
+        .map(|(schedule, d)| tuned[d].clone().unwrap_or(schedule))
+        .collect())
+}
+
+/// `case` tuned (measured now, with a line on stderr, or read from the cache) and its
+/// schedule with the choices applied.
+fn tuned_schedule(cuda: &CudaBackend, case: &tune::Case) -> Result<ir::Schedule> {
+    let tuning = tune::tune(cuda, case)?;
+    if tuning.measured_now() {
+        let (untuned, tuned) = tuning.total_ms();
+        eprintln!(
+            "tuned {} [{}]: {untuned:.3} ms → {tuned:.3} ms over its kernels",
+            case.p.name, case.p.variant
+        );
+    }
+    Ok(tune::apply(case.p, case.schedule, &tuning))
 }
 
 /// What the tuner measures of `call` under `schedule`.
