@@ -34,7 +34,7 @@ pub(crate) fn drv<T>(what: &str, r: Result<T, result::DriverError>) -> Result<T,
 
 /// One CUDA device with its primary context and the stream all work goes to.
 pub struct Gpu {
-    ctx: Arc<CudaContext>,
+    pub(crate) ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     name: String,
     arch: (i32, i32),
@@ -233,7 +233,7 @@ impl Module {
 
 /// A kernel ready to launch.
 pub struct Kernel {
-    raw: sys::CUfunction,
+    pub(crate) raw: sys::CUfunction,
     _f: CudaFunction,
 }
 

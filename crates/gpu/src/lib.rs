@@ -10,6 +10,7 @@ mod bandwidth;
 mod compile;
 mod device;
 mod graph;
+mod l2;
 mod memory;
 mod require;
 

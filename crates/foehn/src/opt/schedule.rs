@@ -40,6 +40,7 @@ pub fn resolve(p: &Program, groups: Vec<Vec<usize>>, opts: &OptOptions) -> Sched
         idx32: opts.idx32,
         fixed_sizes: opts.fixed_sizes,
         level_fastest: level_fastest(opts),
+        slabs: Vec::new(),
     }
 }
 

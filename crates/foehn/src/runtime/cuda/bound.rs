@@ -26,6 +26,9 @@ pub(super) struct BoundStencil {
     pub(super) copies: Vec<(usize, usize)>,
     /// Dynamic shared memory per block (staged values).
     pub(super) shared: u32,
+    /// A persisting L2 window for the launch (pointer, bytes, hit ratio): the rings of
+    /// a slab group (ADR 0034).
+    pub(super) window: Option<(foehn_gpu::DevicePtr, usize, f32)>,
 }
 
 /// One kernel launch of a bound program.
@@ -60,6 +63,8 @@ pub struct Bound<'a> {
     pub(super) _pooled: Vec<std::sync::Arc<DeviceBuffer>>,
     /// Block lists and positions of staged kernels.
     pub(super) _stage_tables: Vec<DeviceBuffer>,
+    /// The allocation of the slab groups' rings, if any.
+    pub(super) _rings: Option<DeviceBuffer>,
     pub(super) err: DeviceBuffer,
     /// The launches recorded as CUDA graphs, one per set of scalar values.
     pub(super) replays: Replays,
@@ -241,14 +246,13 @@ impl Bound<'_> {
         // SAFETY: the argument block matches the generated foehn_ctx layout (all
         // members 8 bytes, arrays sized for this program) and the buffers it points to
         // live as long as this binding.
+        let kernel = &self.compiled.functions()[st.kernel];
+        let block = (st.threads, 1, 1);
         unsafe {
-            gpu.launch_shared(
-                &self.compiled.functions()[st.kernel],
-                st.grid,
-                (st.threads, 1, 1),
-                st.shared,
-                &mut params,
-            )
+            match st.window {
+                Some(w) => gpu.launch_in_window(kernel, st.grid, block, st.shared, &mut params, w),
+                None => gpu.launch_shared(kernel, st.grid, block, st.shared, &mut params),
+            }
         }
         .map_err(gpu_err(&self.program))
     }
