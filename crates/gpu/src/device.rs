@@ -39,6 +39,9 @@ pub struct Gpu {
     name: String,
     arch: (i32, i32),
     nvrtc: (i32, i32),
+    /// The kernel that returns persisting L2 lines to normal, compiled at first use
+    /// (see `l2.rs`).
+    pub(crate) l2_reset: std::sync::OnceLock<(Module, Kernel)>,
 }
 
 impl Gpu {
@@ -74,6 +77,7 @@ impl Gpu {
                 name,
                 arch,
                 nvrtc,
+                l2_reset: std::sync::OnceLock::new(),
             })
         });
         match opened {

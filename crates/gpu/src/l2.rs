@@ -29,19 +29,65 @@ impl Gpu {
     /// [`Gpu::launch_shared`] with an access window: the kernel's accesses to `bytes`
     /// bytes from `ptr` persist in the set-aside L2 (a `hit_ratio` share of them where
     /// the window exceeds it). The window is the launch's own, so a CUDA graph recording
-    /// the launch keeps it.
+    /// the launch keeps it. Persisting lines stay so after the kernel: return them to
+    /// normal with [`Gpu::end_persisting_window`] once the window's work is done.
     ///
     /// # Safety
     /// As [`Gpu::launch_shared`].
-    #[allow(clippy::too_many_arguments)]
     pub unsafe fn launch_in_window(
         &self,
         kernel: &Kernel,
-        grid: (u32, u32, u32),
-        block: (u32, u32, u32),
-        shared_bytes: u32,
+        launch: Launch,
         params: &mut [*mut c_void],
         window: (DevicePtr, usize, f32),
+    ) -> Result<(), GpuError> {
+        let persisting = sys::CUaccessProperty::CU_ACCESS_PROPERTY_PERSISTING;
+        // SAFETY: as the caller guarantees.
+        unsafe { self.launch_with_policy(kernel, launch, params, window, persisting) }
+    }
+
+    /// Returns the L2 lines of `[ptr, ptr + bytes)` that persist to normal, in stream
+    /// order: a kernel touches one byte of each 128-byte line under a window that
+    /// resets them. Without it, lines a window left persisting would hold the set-aside
+    /// L2 from every later kernel.
+    pub fn end_persisting_window(&self, ptr: DevicePtr, bytes: usize) -> Result<(), GpuError> {
+        const LINE: usize = 128;
+        const THREADS: u32 = 256;
+        let (_, kernel) = match self.l2_reset.get() {
+            Some(k) => k,
+            None => {
+                let module = self.compile(RESET_SOURCE, "foehn_l2_reset.cu", &[])?;
+                let kernel = module.kernel("foehn_l2_reset")?;
+                let _ = self.l2_reset.set((module, kernel));
+                self.l2_reset.get().expect("just set")
+            }
+        };
+        let lines = bytes.div_ceil(LINE);
+        let blocks = u32::try_from(lines.div_ceil(THREADS as usize)).unwrap_or(u32::MAX);
+        let (mut p, mut n) = (ptr, bytes as u64);
+        let mut params = [
+            &mut p as *mut DevicePtr as *mut c_void,
+            &mut n as *mut u64 as *mut c_void,
+        ];
+        let normal = sys::CUaccessProperty::CU_ACCESS_PROPERTY_NORMAL;
+        let launch = Launch {
+            grid: (blocks.max(1), 1, 1),
+            block: (THREADS, 1, 1),
+            shared_bytes: 0,
+        };
+        // SAFETY: the kernel's two parameters are a pointer and a byte count; it reads
+        // only inside `[ptr, ptr + bytes)`, which the caller's allocation holds.
+        unsafe { self.launch_with_policy(kernel, launch, &mut params, (ptr, bytes, 1.0), normal) }
+    }
+
+    /// A launch with an access-policy window whose hits get `hit_prop`.
+    unsafe fn launch_with_policy(
+        &self,
+        kernel: &Kernel,
+        launch: Launch,
+        params: &mut [*mut c_void],
+        window: (DevicePtr, usize, f32),
+        hit_prop: sys::CUaccessProperty,
     ) -> Result<(), GpuError> {
         let (ptr, bytes, hit_ratio) = window;
         // SAFETY: an all-zero attribute is valid; its window is set below.
@@ -51,17 +97,17 @@ impl Gpu {
             base_ptr: ptr as *mut c_void,
             num_bytes: bytes,
             hitRatio: hit_ratio.clamp(0.0, 1.0),
-            hitProp: sys::CUaccessProperty::CU_ACCESS_PROPERTY_PERSISTING,
+            hitProp: hit_prop,
             missProp: sys::CUaccessProperty::CU_ACCESS_PROPERTY_NORMAL,
         };
         let config = sys::CUlaunchConfig {
-            gridDimX: grid.0,
-            gridDimY: grid.1,
-            gridDimZ: grid.2,
-            blockDimX: block.0,
-            blockDimY: block.1,
-            blockDimZ: block.2,
-            sharedMemBytes: shared_bytes,
+            gridDimX: launch.grid.0,
+            gridDimY: launch.grid.1,
+            gridDimZ: launch.grid.2,
+            blockDimX: launch.block.0,
+            blockDimY: launch.block.1,
+            blockDimZ: launch.block.2,
+            sharedMemBytes: launch.shared_bytes,
             hStream: self.raw_stream(),
             attrs: &mut attr,
             numAttrs: 1,
@@ -79,3 +125,22 @@ impl Gpu {
         drv("cuLaunchKernelEx", r.result())
     }
 }
+
+/// A launch's shape: blocks, threads per block, dynamic shared memory per block.
+#[derive(Debug, Clone, Copy)]
+pub struct Launch {
+    /// Blocks.
+    pub grid: (u32, u32, u32),
+    /// Threads per block.
+    pub block: (u32, u32, u32),
+    /// Dynamic shared memory per block (bytes).
+    pub shared_bytes: u32,
+}
+
+/// Touches one byte of every 128-byte line of `[p, p + n)`.
+const RESET_SOURCE: &str = r#"
+extern "C" __global__ void foehn_l2_reset(const volatile unsigned char* p, unsigned long long n) {
+    const unsigned long long i = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) * 128ull;
+    if (i < n) { (void)p[i]; }
+}
+"#;

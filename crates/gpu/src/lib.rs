@@ -18,6 +18,7 @@ pub use bandwidth::{copy_bandwidth, CopyBandwidth};
 pub use compile::{compile_cubin, nvrtc_version, CompileError};
 pub use device::{Gpu, GpuError, Kernel, Module, Timer};
 pub use graph::{Graph, Recordings};
+pub use l2::Launch;
 pub use memory::DeviceBuffer;
 pub use require::{gpu_required, skip_without_gpu, REQUIRE_GPU_VAR};
 

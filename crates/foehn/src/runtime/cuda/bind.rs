@@ -227,6 +227,7 @@ impl CudaBackend {
                 copies,
                 shared,
                 window: None,
+                reset_after: None,
             });
         }
         let stencils = super::slabs::interleave(compiled, stencils, &rings, decls.len());

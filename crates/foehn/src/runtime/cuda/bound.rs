@@ -29,6 +29,9 @@ pub(super) struct BoundStencil {
     /// A persisting L2 window for the launch (pointer, bytes, hit ratio): the rings of
     /// a slab group (ADR 0034).
     pub(super) window: Option<(foehn_gpu::DevicePtr, usize, f32)>,
+    /// After the launch, the lines of this window that persist in L2 are returned to
+    /// normal (the last launch of a slab group).
+    pub(super) reset_after: Option<(foehn_gpu::DevicePtr, usize)>,
 }
 
 /// One kernel launch of a bound program.
@@ -247,14 +250,24 @@ impl Bound<'_> {
         // members 8 bytes, arrays sized for this program) and the buffers it points to
         // live as long as this binding.
         let kernel = &self.compiled.functions()[st.kernel];
-        let block = (st.threads, 1, 1);
+        let launch = foehn_gpu::Launch {
+            grid: st.grid,
+            block: (st.threads, 1, 1),
+            shared_bytes: st.shared,
+        };
         unsafe {
             match st.window {
-                Some(w) => gpu.launch_in_window(kernel, st.grid, block, st.shared, &mut params, w),
-                None => gpu.launch_shared(kernel, st.grid, block, st.shared, &mut params),
+                Some(w) => gpu.launch_in_window(kernel, launch, &mut params, w),
+                None => gpu.launch_shared(kernel, st.grid, launch.block, st.shared, &mut params),
             }
         }
-        .map_err(gpu_err(&self.program))
+        .map_err(gpu_err(&self.program))?;
+        match st.reset_after {
+            Some((ptr, bytes)) => gpu
+                .end_persisting_window(ptr, bytes)
+                .map_err(gpu_err(&self.program)),
+            None => Ok(()),
+        }
     }
 
     /// The launched kernels, in launch order (kernels without points are not launched).

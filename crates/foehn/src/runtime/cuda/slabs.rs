@@ -52,7 +52,17 @@ impl CudaBackend {
             });
         }
         let buffer = self.work_buffer(total, ordinals, pooled).map_err(&fail)?;
-        let reserved = self.gpu.reserve_persisting_l2().map_err(&fail)?;
+        // `FOEHN_L2_PERSIST=0`: rings without a window; `reserve`: the set-aside L2
+        // reserved, no window (diagnostics of ADR 0034).
+        let persist = std::env::var("FOEHN_L2_PERSIST").unwrap_or_default();
+        let reserved = match persist.as_str() {
+            "0" => 0,
+            "reserve" => {
+                self.gpu.reserve_persisting_l2().map_err(&fail)?;
+                0
+            }
+            _ => self.gpu.reserve_persisting_l2().map_err(&fail)?,
+        };
         let base = buffer.ptr();
         let fields = layout
             .into_iter()
@@ -100,6 +110,7 @@ pub(super) fn interleave(
                 Some((f.0 as usize, (ptr, per_level)))
             })
             .collect();
+        let before = out.len();
         for s in 0..top.div_ceil(g.levels) {
             let (a, b) = ((s * g.levels) as i64, ((s + 1) * g.levels) as i64);
             for bs in &group {
@@ -135,8 +146,14 @@ pub(super) fn interleave(
                     copies: Vec::new(),
                     shared: bs.shared,
                     window: rings.window,
+                    reset_after: None,
                 });
             }
+        }
+        // The group's last launch returns its persisting lines to normal.
+        if let (true, Some((ptr, bytes, _))) = (out.len() > before, rings.window) {
+            let last = out.last_mut().expect("a launch of the group");
+            last.reset_after = Some((ptr, bytes));
         }
     }
     out.extend(rest);
