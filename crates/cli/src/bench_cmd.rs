@@ -57,9 +57,7 @@ pub struct BenchArgs {
     /// the lane-0 scan loops of its warp-per-column kernels), `optimised/with-levelfastest/warpcols4`
     /// (four columns in each warp of those kernels, their lane-0 steps side by side),
     /// `optimised/recompute-rho_explicit_term` (that temporary recomputed in its
-    /// consumers, whatever the inliner's load factor says), `optimised/slab8` (runs of
-    /// kernels launched slab by slab over 8 levels, their temporaries held for one slab
-    /// in L2; ADR 0034); opt-in passes:
+    /// consumers, whatever the inliner's load factor says); opt-in passes:
     /// `optimised/with-selecthoistindices` (under slot selection
     /// only the indices of both slots hoisted, not their values), `optimised/with-prefetch`
     /// (lockstep level windows one level ahead, ADR 0030) (several `/` parts allowed).

@@ -45,10 +45,6 @@ pub struct ExplainArgs {
     /// `foehn bench --schedule optimised/recompute-<name>`).
     #[arg(long, value_delimiter = ',')]
     recompute: Vec<String>,
-    /// Runs of kernels launched slab by slab over this many levels on the GPU (as
-    /// `foehn bench --schedule optimised/slab<N>`; ADR 0034).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    slab: Option<u32>,
     /// Print the optimised IR too (and generate code from it with --code).
     #[arg(long)]
     optimised: bool,
@@ -186,7 +182,6 @@ pub fn run(a: ExplainArgs) -> Result<()> {
         opts.max_inline_cost = c;
     }
     opts.recompute.extend(a.recompute.iter().cloned());
-    opts.slab_levels = a.slab.map(|n| n as usize);
     for variant in entry.variants_with(&chosen)? {
         let ir = entry.specialize(&variant)?;
         println!("=== {} [{}]  hash {}", ir.name, variant, ir.content_hash());

@@ -34,14 +34,11 @@ pub(crate) fn drv<T>(what: &str, r: Result<T, result::DriverError>) -> Result<T,
 
 /// One CUDA device with its primary context and the stream all work goes to.
 pub struct Gpu {
-    pub(crate) ctx: Arc<CudaContext>,
+    ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     name: String,
     arch: (i32, i32),
     nvrtc: (i32, i32),
-    /// The kernel that returns persisting L2 lines to normal, compiled at first use
-    /// (see `l2.rs`).
-    pub(crate) l2_reset: std::sync::OnceLock<(Module, Kernel)>,
 }
 
 impl Gpu {
@@ -77,7 +74,6 @@ impl Gpu {
                 name,
                 arch,
                 nvrtc,
-                l2_reset: std::sync::OnceLock::new(),
             })
         });
         match opened {
@@ -237,7 +233,7 @@ impl Module {
 
 /// A kernel ready to launch.
 pub struct Kernel {
-    pub(crate) raw: sys::CUfunction,
+    raw: sys::CUfunction,
     _f: CudaFunction,
 }
 

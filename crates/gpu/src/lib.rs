@@ -10,7 +10,6 @@ mod bandwidth;
 mod compile;
 mod device;
 mod graph;
-mod l2;
 mod memory;
 mod require;
 
@@ -18,7 +17,6 @@ pub use bandwidth::{copy_bandwidth, CopyBandwidth};
 pub use compile::{compile_cubin, nvrtc_version, CompileError};
 pub use device::{Gpu, GpuError, Kernel, Module, Timer};
 pub use graph::{Graph, Recordings};
-pub use l2::Launch;
 pub use memory::DeviceBuffer;
 pub use require::{gpu_required, skip_without_gpu, REQUIRE_GPU_VAR};
 

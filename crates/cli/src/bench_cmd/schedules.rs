@@ -55,7 +55,7 @@ pub(crate) fn without(passes: &[String], with: &[String]) -> Result<foehn::opt::
 /// A numbered part of a schedule (`optimised/unroll4`): its prefix and the option its
 /// number sets. Labels list them in this order.
 type SetNumber = fn(&mut foehn::opt::OptOptions, u32);
-const NUMBERED: [(&str, SetNumber); 8] = [
+const NUMBERED: [(&str, SetNumber); 7] = [
     ("inline", |o, n| o.inline_load_factor = n as usize),
     ("cost", |o, n| o.max_inline_cost = n as usize),
     ("unroll", |o, n| o.unroll = n),
@@ -63,7 +63,6 @@ const NUMBERED: [(&str, SetNumber); 8] = [
     ("lockunroll", |o, n| o.lockstep_unroll = Some(n)),
     ("maxreg", |o, n| o.kernel_registers = Some(n)),
     ("warpcols", |o, n| o.warp_columns = Some(n)),
-    ("slab", |o, n| o.slab_levels = Some(n as usize)),
 ];
 
 /// The number of a schedule part `<prefix><N>` (`inline8`, `cost1024`, `unroll4`);
@@ -111,7 +110,7 @@ pub(super) fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                     numbers[i] = Some(n?);
                 } else {
                     bail!(
-                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, recompute-<temporary>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N>, maxreg<N>, warpcols<N> or slab<N>"
+                        "`{p}` in schedule `{s}`: expected without-<pass>, with-<pass>, recompute-<temporary>, inline<N>, cost<N>, unroll<N>, lockreg<N>, lockunroll<N>, maxreg<N> or warpcols<N>"
                     );
                 }
             }
@@ -124,9 +123,6 @@ pub(super) fn configs(a: &BenchArgs) -> Result<Vec<BenchConfig>> {
                 if let Some(n) = n {
                     if *prefix == "warpcols" && !(n.is_power_of_two() && n <= 32) {
                         bail!("`warpcols{n}` in schedule `{s}`: columns per warp must be 1, 2, 4, 8, 16 or 32");
-                    }
-                    if *prefix == "slab" && n == 0 {
-                        bail!("`slab0` in schedule `{s}`: a slab holds at least one level");
                     }
                     set(&mut opts, n);
                     label.push(format!("{prefix}{n}"));

@@ -32,7 +32,6 @@ mod program;
 pub(crate) use canonical::canonicalize;
 pub mod schedule;
 pub mod semantics;
-pub mod slab;
 pub mod types;
 mod variant;
 pub mod verify;
@@ -44,9 +43,7 @@ pub use domain::{
 pub use hash::ContentHash;
 pub use node::{BinaryOp, ExprId, FieldId, Node, ReduceOp, ScalarId, ScanDir, UnaryOp};
 pub use program::{FieldDecl, Program, Role, ScalarDecl, SrcLoc, Stencil};
-pub use schedule::{
-    KernelPlan, Lockstep, LockstepEntry, LockstepPart, Schedule, SelectHoist, SlabGroup,
-};
+pub use schedule::{KernelPlan, Lockstep, LockstepEntry, LockstepPart, Schedule, SelectHoist};
 pub use types::{DType, Dim, Dims, DimsConflict, FieldType, Scalar, ShiftError, Type, VKind};
 pub use variant::{StaticValue, Variant};
 pub use verify::{verify, VerifyError, VerifyErrorKind};

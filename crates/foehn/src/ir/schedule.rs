@@ -176,28 +176,6 @@ pub struct Schedule {
     /// layout is unchanged, so an experiment only (results on host data are not
     /// comparable; ADR 0027).
     pub level_fastest: bool,
-    /// Runs of consecutive kernels the GPU runs slab by slab over the levels (ADR 0034);
-    /// empty: every kernel over all its levels before the next.
-    pub slabs: Vec<SlabGroup>,
-}
-
-/// Consecutive kernels the GPU runs slab by slab over the levels (ADR 0034): for each
-/// slab of `levels` levels, every kernel of the group over the slab's levels, in order,
-/// so what they pass each other stays in L2. The C target runs the kernels whole, one
-/// after another: the order of the levels within a kernel does not change a result.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SlabGroup {
-    /// The group's first kernel (index into [`Schedule::kernels`]).
-    pub first: usize,
-    /// One past its last kernel.
-    pub end: usize,
-    /// Levels per slab, a multiple of every member's k-block; slab `s` holds the levels
-    /// `[s·levels, (s+1)·levels)`.
-    pub levels: usize,
-    /// Temporaries written and read only inside the group and only at their own level:
-    /// the GPU holds one slab of each (a ring every slab reuses, under a persisting L2
-    /// window) instead of all their levels.
-    pub rings: BTreeSet<FieldId>,
 }
 
 impl Schedule {
@@ -211,7 +189,6 @@ impl Schedule {
             idx32: false,
             fixed_sizes: false,
             level_fastest: false,
-            slabs: Vec::new(),
         }
     }
 
@@ -273,11 +250,6 @@ impl Schedule {
                     k.snapshots, needed
                 ));
             }
-        }
-        let mut after = 0;
-        for g in &self.slabs {
-            crate::ir::slab::check_group(p, self, g, after)?;
-            after = g.end;
         }
         Ok(())
     }

@@ -168,22 +168,6 @@ pub enum Decision {
         /// Why.
         reason: super::lockstep::LockstepRefusal,
     },
-    /// Consecutive kernels run slab by slab over the levels on the GPU (ADR 0034).
-    Slabs {
-        /// The kernels' names.
-        kernels: Vec<String>,
-        /// Levels per slab.
-        levels: usize,
-        /// The temporaries held for one slab only.
-        rings: Vec<String>,
-    },
-    /// A kernel ends a run of kernels that could go slab by slab, or runs whole.
-    SlabsRefused {
-        /// The kernel.
-        kernel: String,
-        /// Why.
-        reason: String,
-    },
     /// A stencil starts a new kernel.
     FusionRejected {
         /// The stencil.
@@ -457,27 +441,6 @@ impl fmt::Display for Decision {
                 f,
                 "column kernel `{kernel}` runs member by member: {reason}"
             ),
-            Decision::Slabs {
-                kernels,
-                levels,
-                rings,
-            } => write!(
-                f,
-                "on the GPU, slabs of {levels} levels through kernels {}; held for one slab, in L2: {}",
-                kernels
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if rings.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    rings.join(", ")
-                }
-            ),
-            Decision::SlabsRefused { kernel, reason } => {
-                write!(f, "kernel `{kernel}` runs over all its levels: {reason}")
-            }
         }
     }
 }

@@ -19,7 +19,6 @@ pub mod fuse;
 mod inline;
 pub mod lockstep;
 pub mod schedule;
-pub mod slab;
 mod specialise;
 
 pub use column::ColumnRejectReason;
@@ -157,10 +156,6 @@ pub struct OptOptions {
     /// allows, whatever `inline_load_factor` says: an ablation that asks what storing
     /// one temporary costs (`optimised/recompute-<name>` in bench); empty by default.
     pub recompute: std::collections::BTreeSet<String>,
-    /// Runs of kernels the GPU runs slab by slab over this many levels, so what they
-    /// pass each other stays in L2 ([`crate::ir::SlabGroup`], ADR 0034); none: every
-    /// kernel over all its levels (an experiment, `optimised/slab<N>` in bench).
-    pub slab_levels: Option<usize>,
 }
 
 impl Default for OptOptions {
@@ -209,7 +204,6 @@ impl Default for OptOptions {
             level_fastest: false,
             stage_slots: false,
             recompute: Default::default(),
-            slab_levels: None,
         }
     }
 }
@@ -250,7 +244,6 @@ impl OptOptions {
             level_fastest: false,
             stage_slots: false,
             recompute: Default::default(),
-            slab_levels: None,
         }
     }
 }
@@ -308,7 +301,6 @@ pub fn optimise_scheduled(program: &Program, opts: &OptOptions) -> (Program, Sch
         if opts.lockstep {
             lockstep::choose(&p, &mut schedule, opts, &mut report);
         }
-        slab::plan(&p, &mut schedule, opts, &mut report);
         schedule
     } else {
         schedule::per_stencil(&p, opts)

@@ -40,7 +40,6 @@ pub fn resolve(p: &Program, groups: Vec<Vec<usize>>, opts: &OptOptions) -> Sched
         idx32: opts.idx32,
         fixed_sizes: opts.fixed_sizes,
         level_fastest: level_fastest(opts),
-        slabs: Vec::new(),
     }
 }
 

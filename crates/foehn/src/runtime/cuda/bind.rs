@@ -23,32 +23,12 @@ impl CudaBackend {
         // bindings, see `share_work_buffers`).
         let mut temps = BTreeMap::new();
         let (mut ordinals, mut pooled) = (BTreeMap::new(), Vec::new());
-        // Ring temporaries of slab groups hold one slab of levels (ADR 0034).
-        let rings = self.allocate_rings(
-            program,
-            compiled,
-            |f| {
-                let d = program.field(f);
-                let shape = Field::grid_shape(grid, nlev, d.ty.dims);
-                ir::layout::strides_of(d.ty.dims, &shape).2 * d.ty.dtype.size_bytes()
-            },
-            &mut ordinals,
-            &mut pooled,
-        )?;
-        for (i, d) in program.fields.iter().enumerate() {
-            if d.role != Role::Temp {
-                continue;
-            }
+        for d in program.fields.iter().filter(|d| d.role == Role::Temp) {
             let shape = Field::grid_shape(grid, nlev, d.ty.dims);
             let bytes = shape.iter().product::<usize>() * d.ty.dtype.size_bytes();
-            let buf = match rings.fields.get(&i) {
-                // SAFETY: the rings' allocation lives as long as the binding; kernels
-                // reach only the slab of levels the pointers are moved to.
-                Some(&(ptr, _, ring_bytes)) => unsafe { DeviceBuffer::borrowed(ptr, ring_bytes) },
-                None => self
-                    .work_buffer(bytes, &mut ordinals, &mut pooled)
-                    .map_err(&fail)?,
-            };
+            let buf = self
+                .work_buffer(bytes, &mut ordinals, &mut pooled)
+                .map_err(&fail)?;
             temps.insert(
                 d.name.clone(),
                 DeviceField {
@@ -226,11 +206,8 @@ impl CudaBackend {
                 threads,
                 copies,
                 shared,
-                window: None,
-                reset_after: None,
             });
         }
-        let stencils = super::slabs::interleave(compiled, stencils, &rings, decls.len());
         let key = program_key(program, "cuda");
         let metrics = (foehn_metrics::level() > 0).then(|| foehn_metrics::global().slot(&key));
         // Kernel timing events are created once per binding, not per call.
@@ -259,7 +236,6 @@ impl CudaBackend {
             _temps: temps,
             _pooled: pooled,
             _stage_tables: stage_tables,
-            _rings: rings.buffer,
             err,
             replays,
         })

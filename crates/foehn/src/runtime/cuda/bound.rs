@@ -26,12 +26,6 @@ pub(super) struct BoundStencil {
     pub(super) copies: Vec<(usize, usize)>,
     /// Dynamic shared memory per block (staged values).
     pub(super) shared: u32,
-    /// A persisting L2 window for the launch (pointer, bytes, hit ratio): the rings of
-    /// a slab group (ADR 0034).
-    pub(super) window: Option<(foehn_gpu::DevicePtr, usize, f32)>,
-    /// After the launch, the lines of this window that persist in L2 are returned to
-    /// normal (the last launch of a slab group).
-    pub(super) reset_after: Option<(foehn_gpu::DevicePtr, usize)>,
 }
 
 /// One kernel launch of a bound program.
@@ -66,8 +60,6 @@ pub struct Bound<'a> {
     pub(super) _pooled: Vec<std::sync::Arc<DeviceBuffer>>,
     /// Block lists and positions of staged kernels.
     pub(super) _stage_tables: Vec<DeviceBuffer>,
-    /// The allocation of the slab groups' rings, if any.
-    pub(super) _rings: Option<DeviceBuffer>,
     pub(super) err: DeviceBuffer,
     /// The launches recorded as CUDA graphs, one per set of scalar values.
     pub(super) replays: Replays,
@@ -249,25 +241,16 @@ impl Bound<'_> {
         // SAFETY: the argument block matches the generated foehn_ctx layout (all
         // members 8 bytes, arrays sized for this program) and the buffers it points to
         // live as long as this binding.
-        let kernel = &self.compiled.functions()[st.kernel];
-        let launch = foehn_gpu::Launch {
-            grid: st.grid,
-            block: (st.threads, 1, 1),
-            shared_bytes: st.shared,
-        };
         unsafe {
-            match st.window {
-                Some(w) => gpu.launch_in_window(kernel, launch, &mut params, w),
-                None => gpu.launch_shared(kernel, st.grid, launch.block, st.shared, &mut params),
-            }
+            gpu.launch_shared(
+                &self.compiled.functions()[st.kernel],
+                st.grid,
+                (st.threads, 1, 1),
+                st.shared,
+                &mut params,
+            )
         }
-        .map_err(gpu_err(&self.program))?;
-        match st.reset_after {
-            Some((ptr, bytes)) => gpu
-                .end_persisting_window(ptr, bytes)
-                .map_err(gpu_err(&self.program)),
-            None => Ok(()),
-        }
+        .map_err(gpu_err(&self.program))
     }
 
     /// The launched kernels, in launch order (kernels without points are not launched).

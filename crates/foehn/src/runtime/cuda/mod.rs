@@ -16,7 +16,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 mod bind;
 mod bound;
-mod slabs;
 
 pub use bound::{scalar_bits, Bound, Launch};
 
@@ -58,8 +57,6 @@ pub struct CudaCompiled {
     /// This variant's region bounds (`ctx->bounds`): the module's code may be shared
     /// with a variant whose bounds differ.
     bounds: Vec<(ir::IndexDim, ir::Bound)>,
-    /// Kernels run slab by slab over the levels (ADR 0034).
-    slabs: Vec<ir::SlabGroup>,
 }
 
 impl CudaCompiled {
@@ -340,7 +337,6 @@ impl CudaBackend {
             fixed_for,
             blocks: schedule.kernels.iter().map(|k| k.block).collect(),
             bounds: code.bounds.clone(),
-            slabs: schedule.slabs.clone(),
         };
         Ok(self.compiled.insert(alias.clone(), alias, c))
     }
