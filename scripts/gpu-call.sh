@@ -12,9 +12,7 @@
 #   bench:NAME                 `foehn bench` with the arguments in $BENCH_<NAME> (result NAME.json)
 # Results: $OUT/logs.tgz (every log, series and timer file) and the NetCDF tarballs.
 set -u
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 B=${GPU_BIN:-gpu-bin}
 export FOEHN_CACHE_DIR=/tmp/foehn-cache
 START=$SECONDS

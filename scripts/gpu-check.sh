@@ -3,9 +3,7 @@
 # GPU tests, cold compile of the test suite, and `foehn bench` on R2B6/80 levels.
 # Usage: scripts/gpu-check.sh [grid] [levels]   (results under $OUT)
 set -uo pipefail
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 GRID=${1:-r2b6}
 LEVELS=${2:-80}
 OUT=${OUT:-/tmp/foehn-out}

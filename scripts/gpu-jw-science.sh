@@ -9,9 +9,7 @@
 # each may run until 20 s before it ends; PNG=0 leaves the maps behind (8 files come back at
 # most). Results and logs under $OUT.
 set -u
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 B=${GPU_BIN:-gpu-bin}
 export FOEHN_CACHE_DIR=/tmp/foehn-cache
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv > "$OUT/device.txt"

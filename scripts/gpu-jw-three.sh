@@ -9,9 +9,7 @@
 #   PART=2: R2B6 from its last checkpoint to day 9, then the report (days 4, 6, 8, 9).
 # Binaries: gpu-bin from scripts/build-gpu-bin.sh. Results: $OUT/logs.tgz, $OUT/report.tgz.
 set -u
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 B=${GPU_BIN:-gpu-bin}
 R=gpu-bin-runs
 export FOEHN_CACHE_DIR=$PWD/$R/cache

@@ -3,9 +3,7 @@
 # SolveNonhydro's GPU tests (FOEHN_REQUIRE_GPU=1), then the JW baroclinic wave on the GPU
 # (R2B6 × 80 levels by default, state on the device) for a few steps. Results under $OUT.
 set -u
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 B=${GPU_BIN:-gpu-bin}
 export FOEHN_REQUIRE_GPU=1 FOEHN_CACHE_DIR=/tmp/foehn-cache
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv > "$OUT/device.txt"

@@ -4,9 +4,7 @@
 #   scripts/gpu-ncu.sh NAME bench-arguments...   → $OUT/ncu-NAME.csv and a summary line per kernel
 # Clocks are left as they are (`--clock-control none`), as in the timed benchmarks.
 set -u
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 NAME=$1; shift
 B=${GPU_BIN:-gpu-bin}
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)

@@ -6,9 +6,7 @@
 #   part: tests | bench | ablation | all (default)        (results under $OUT; the run
 #   machine returns 8 files a call: run the parts in separate calls)
 set -uo pipefail
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 GRID=${1:-r2b6}
 LEVELS=${2:-80}
 PART=${3:-all}

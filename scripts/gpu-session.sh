@@ -5,9 +5,7 @@
 # CUDA graphs for the host column), the velocity advection on the ~45k-cell cap, and the
 # cold compile of the whole catalog (CUDA). Results under $OUT.
 set -u
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 B=${GPU_BIN:-gpu-bin}
 export FOEHN_REQUIRE_GPU=1 FOEHN_CACHE_DIR=/tmp/foehn-cache
 rm -rf "$FOEHN_CACHE_DIR"

@@ -5,9 +5,7 @@
 # the solve_nonhydro programs on R2B6 × 80 in the variants GT4Py's figures were measured in
 # (peer-systems.md §10), verified. Results under $OUT.
 set -u
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 B=${GPU_BIN:-gpu-bin}
 export FOEHN_REQUIRE_GPU=1 FOEHN_CACHE_DIR=/tmp/foehn-cache
 rm -rf "$FOEHN_CACHE_DIR"

@@ -3,9 +3,7 @@
 # components, then the velocity-advection programs and steps on R2B6 and a ~45k-cell
 # limited area, optimised with and without fusion across clips (results under $OUT).
 set -u
-# Large allocations on transparent huge pages: making R2B6 inputs faults in far fewer
-# pages (a P10 bench at R2B6 on 2 cores takes about a quarter less time).
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+source "$(dirname "$0")/gpu-env.sh"
 export FOEHN_REQUIRE_GPU=1 FOEHN_CACHE_DIR=/tmp/foehn-cache
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv > "$OUT/device.txt"
 P=compute_diagnostics_from_normal_wind,compute_advection_in_predictor_vertical_momentum,compute_advection_in_horizontal_momentum,compute_advection_in_corrector_vertical_momentum,velocity_advection_predictor_step,velocity_advection_corrector_step
