@@ -336,3 +336,45 @@ fn on_the_gpu_a_restart_from_a_file_continues_bit_for_bit() {
     assert!(largest_abs(&want, "current_w") > 1e-4);
     assert!(want.clock.ndyn_substeps_var >= 5 && want.clock.steps_done == STEPS);
 }
+
+/// The engines compute bit for bit alike (`jw_gpu.rs`), so a checkpoint is not tied to
+/// the engine that wrote it: a CPU run's checkpoint continued on the GPU, and a GPU run's
+/// continued on the CPU, both end bitwise equal to the uninterrupted GPU run, every slot.
+#[test]
+fn on_the_gpu_a_checkpoint_of_either_engine_continues_on_the_other_bit_for_bit() {
+    let Some((_cache, cuda)) = foehn_testkit::gpu::cuda_backend("the cross-engine restart test")
+    else {
+        return;
+    };
+    let want = device_run(&cuda, None, STEPS);
+    let dir = tempfile::tempdir().unwrap();
+
+    // One CPU step from the same jolted state, then the rest on the GPU.
+    let mut cpu_run = dycore();
+    cpu_run.step().unwrap();
+    let path = dir.path().join("cpu.ckpt");
+    cpu_run.checkpoint(&description()).write(&path).unwrap();
+    let got = device_run(&cuda, Some(Checkpoint::read(&path).unwrap()), STEPS - 1);
+    assert_eq!(
+        got.first_difference(&want),
+        None,
+        "CPU checkpoint continued on the GPU vs the GPU's straight run"
+    );
+
+    // One GPU step, then the rest on the CPU.
+    let path = dir.path().join("gpu.ckpt");
+    device_run(&cuda, None, 1).write(&path).unwrap();
+    let mut second = dycore();
+    second
+        .restore(Checkpoint::read(&path).unwrap(), &description())
+        .unwrap();
+    while second.clock().steps_done() < STEPS {
+        second.step().unwrap();
+    }
+    assert_eq!(
+        second.checkpoint(&description()).first_difference(&want),
+        None,
+        "GPU checkpoint continued on the CPU vs the GPU's straight run"
+    );
+    assert!(largest_abs(&want, "current_w") > 1e-4);
+}
