@@ -105,6 +105,34 @@ pub fn assert_fields_agree(
     }
 }
 
+/// Asserts that every field of `want` (the interpreter's result) is bit for bit equal in
+/// `got` (backend `backend`'s result; NaNs of any payload alike); a failure names the
+/// field, how many elements differ, the largest relative difference and the first one.
+pub fn assert_fields_bitwise(what: &str, backend: &str, want: &Args, got: &Args) {
+    for (name, fa) in want.fields() {
+        let fb = got.field(name).unwrap();
+        assert_eq!(fa.shape(), fb.shape(), "{what}: {name}");
+        let (da, db) = (fa.data(), fb.data());
+        let differ: Vec<(usize, f64, f64)> = (0..da.len())
+            .map(|i| (i, da.get(i).as_f64(), db.get(i).as_f64()))
+            .filter(|&(_, x, y)| x.to_bits() != y.to_bits() && !(x.is_nan() && y.is_nan()))
+            .collect();
+        if let Some(&(i, x, y)) = differ.first() {
+            let worst = differ
+                .iter()
+                .map(|&(_, x, y)| (x - y).abs() / x.abs().max(y.abs()))
+                .fold(0.0f64, f64::max);
+            panic!(
+                "{what}: field `{name}` differs from the interpreter's bits in {} of {} \
+                 elements (largest relative difference {worst:e}); first, element {i}: \
+                 interpreter {x:e}, {backend} {y:e}",
+                differ.len(),
+                da.len()
+            );
+        }
+    }
+}
+
 /// A field's values as f64 (integers and booleans converted).
 fn values(f: &Field) -> Vec<f64> {
     let data = f.data();

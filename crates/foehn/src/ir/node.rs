@@ -105,6 +105,18 @@ impl UnaryOp {
         matches!(self, UnaryOp::IsFinite | UnaryOp::IsNan | UnaryOp::IsInf)
     }
 
+    /// True where every engine (interpreter, C, CUDA) gives the same bits for the same
+    /// operand: exact operations and IEEE 754's correctly rounded square root. The other
+    /// math functions come from each engine's math library (the host's libm for the
+    /// interpreter and the C backend, CUDA's on the GPU), which may round differently.
+    pub fn is_exact_on_every_engine(self) -> bool {
+        use UnaryOp::*;
+        matches!(
+            self,
+            Neg | Not | Abs | Sqrt | Floor | Ceil | Trunc | IsFinite | IsNan | IsInf | Stage
+        )
+    }
+
     /// The element type of the result for an operand of element type `operand`; `Err`
     /// says what operand the operator needs (`not` a bool, `neg`/`abs` a numeric one,
     /// math functions a float; `stage` takes any).
@@ -193,6 +205,13 @@ impl BinaryOp {
     /// True for logical operators (`bool` operands).
     pub fn is_logical(self) -> bool {
         matches!(self, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor)
+    }
+
+    /// True where every engine gives the same bits for the same operands: all but `pow`,
+    /// which comes from each engine's math library (see
+    /// [`UnaryOp::is_exact_on_every_engine`]).
+    pub fn is_exact_on_every_engine(self) -> bool {
+        self != BinaryOp::Pow
     }
 
     /// The element type of the result for operands of (the common) element type

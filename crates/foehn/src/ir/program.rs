@@ -170,6 +170,25 @@ impl Program {
         &self.nodes[id.index()]
     }
 
+    /// The math-library functions the program calls (`exp`, `log`, `pow`, …: those not
+    /// exact on every engine), sorted, each once. Where this is empty, the interpreter,
+    /// the C backend and CUDA compute the program bit for bit alike; otherwise the GPU may
+    /// differ from the host in the last bits of these functions' results.
+    pub fn math_library_functions(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = self
+            .nodes
+            .iter()
+            .filter_map(|n| match n {
+                Node::Unary(op, _) if !op.is_exact_on_every_engine() => Some(op.name()),
+                Node::Binary(op, _, _) if !op.is_exact_on_every_engine() => Some(op.symbol()),
+                _ => None,
+            })
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
     /// The type of node `id`.
     pub fn ty(&self, id: ExprId) -> &Type {
         &self.types[id.index()]
