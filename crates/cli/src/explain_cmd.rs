@@ -193,6 +193,15 @@ pub fn run(a: ExplainArgs) -> Result<()> {
             a.levels,
             bytes as f64 / 1e6
         );
+        let libm = ir.math_library_functions();
+        if libm.is_empty() {
+            println!("engines: bit for bit alike (interpreter, CPU, CUDA; docs/adr/0035)");
+        } else {
+            println!(
+                "engines: interpreter and CPU bit for bit alike; CUDA's {} may round differently (docs/adr/0035)",
+                libm.join(", ")
+            );
+        }
         let (opt, schedule, report) = foehn::opt::optimise_scheduled(&ir, &opts);
         println!(
             "schedule unfused: {} kernel(s), one per stencil, at {gbs:.0} GB/s:",

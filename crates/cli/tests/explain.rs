@@ -1,7 +1,8 @@
 //! `foehn explain`: the optimised schedule's code choices are listed, among them the
 //! upwind `where`s computed once at the selected neighbour slot (ADR 0023), and
 //! `--without slotselect` takes that choice away; an unknown pass is refused before
-//! anything is printed.
+//! anything is printed. It also says whether the engines compute the program bit for
+//! bit alike (ADR 0035).
 
 mod support;
 use support::foehn;
@@ -63,4 +64,31 @@ fn an_unknown_pass_is_refused_before_anything_is_printed() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let run = explain_with("--without", "selecthoist,lockstep,column,windows");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
+/// It says whether the engines compute the program bit for bit alike (ADR 0035), naming
+/// the math-library functions that make CUDA an exception.
+#[test]
+fn it_says_which_math_functions_may_round_differently_on_the_gpu() {
+    let text = explain(&[]);
+    assert!(
+        text.contains("engines: bit for bit alike (interpreter, CPU, CUDA"),
+        "{text}"
+    );
+    let run = foehn(&[
+        "explain",
+        "compute_exner_from_rhotheta",
+        "--grid",
+        "r2b1",
+        "--levels",
+        "6",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "engines: interpreter and CPU bit for bit alike; CUDA's exp, log may round differently"
+        ),
+        "{}",
+        run.stdout
+    );
 }
