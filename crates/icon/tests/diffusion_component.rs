@@ -1,7 +1,8 @@
 //! The diffusion component: unfused on the interpreter, unfused and fused on the CPU
 //! backend, the chained plain-Rust references, the initial run, other configurations,
 //! the catalog entry, and (where a device exists) the CUDA backend, on a small global
-//! (R2B2) and a small limited-area grid with 10 levels.
+//! (R2B2) and a small limited-area grid with 10 levels; the CUDA results equal the CPU's
+//! bit for bit (ADR 0035).
 
 mod common;
 
@@ -349,11 +350,12 @@ fn cuda_schedules_agree_with_the_cpu() {
             device.run(dtime, true).unwrap();
             device.run(dtime, false).unwrap();
             device.download(&mut state).unwrap();
+            // Bit for bit (ADR 0035; tolerance 0, `±0` alike).
             assert_close(
                 &format!("{} {schedule:?}: cpu vs cuda", grid.name),
                 &want,
                 &state,
-                1e-12,
+                0.0,
             );
         }
         // The per-call engine (upload, launch, download in every run).
@@ -362,11 +364,11 @@ fn cuda_schedules_agree_with_the_cpu() {
             &format!("{}: cpu vs Engine::Cuda", grid.name),
             &want,
             &per_call,
-            1e-12,
+            0.0,
         );
     }
     eprintln!(
-        "{}: the diffusion component agrees with the CPU",
+        "{}: the diffusion component equals the CPU's bit for bit",
         cuda.gpu().name()
     );
 }
