@@ -21,7 +21,7 @@ tar cf - -C "$BIN/libs" . | xz -T2 -6 > "$BIN/nclibs.tar.xz" && rm -rf "$BIN/lib
 cargo test --release -p foehn -p foehn-gpu -p foehn-icon -p foehn-driver --no-run --message-format=json 2>/dev/null \
   | python3 -c '
 import sys, json, shutil
-keep = {"cuda_backend", "device", "shared_code", "slot_select", "lockstep", "lockstep_random", "diffusion_gpu", "diffusion_component", "velocity_advection_component", "cuda_graphs", "solve_nonhydro_gpu", "solve_nonhydro_uniform", "jw_gpu", "restart"}
+keep = {"cuda_backend", "portable_math", "device", "shared_code", "slot_select", "lockstep", "lockstep_random", "diffusion_gpu", "diffusion_component", "velocity_advection_component", "cuda_graphs", "solve_nonhydro_gpu", "solve_nonhydro_uniform", "jw_gpu", "restart"}
 for line in sys.stdin:
     try:
         m = json.loads(line)

@@ -2,9 +2,10 @@
 //! substep) on the GPU agrees with its plain-Rust reference (global and limited-area
 //! grids), as written and optimised (fused, staged, hoisted, k-blocked, sizes fixed), and
 //! is bit for bit equal to the interpreter's result (hence to the CPU backend's:
-//! `engines_bitwise.rs`) — except where a program calls a math-library function
-//! (`exp`, `log`, `pow`, …: [`foehn::ir::Program::math_library_functions`]), whose CUDA
-//! and host implementations may round differently: there to 1e-14 relative. Skips,
+//! `engines_bitwise.rs`; `exp` and `log` are foehn's own). A program that called a
+//! math-library function (`pow`, trigonometric, …:
+//! [`foehn::ir::Program::math_library_functions`]; none does today), whose CUDA and host
+//! implementations may round differently, would be checked to 1e-14 relative. Skips,
 //! saying so, where no CUDA device is present.
 
 mod common;

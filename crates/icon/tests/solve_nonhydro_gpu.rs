@@ -18,13 +18,11 @@
 //! - `time_step` on the CUDA engine (upload, substep, download) with a host exchange
 //!   hook that sees ICON's four exchange points.
 //!
-//! On the global grid every field of the state and the CFL maximum are bitwise equal to
-//! the CPU's (ADR 0035). On the limited-area grid `compute_exner_from_rhotheta` diagnoses
-//! the Exner pressure of the lateral boundary with `exp` and `log`, whose CUDA and host
-//! implementations may round differently: there the Exner pressure and what is derived
-//! from it agree to [`LAM_TOL`] of each field's largest magnitude (measured: at most
-//! 3.5e-13, session 19, call 7). Without a GPU the device tests skip, saying so (and fail
-//! with `FOEHN_REQUIRE_GPU=1`).
+//! Every field of the state and the CFL maximum are bitwise equal to the CPU's, on both
+//! grids (ADR 0035; on the limited-area grid `compute_exner_from_rhotheta` diagnoses the
+//! boundary's Exner pressure with foehn's own `exp` and `log`, the same bits on every
+//! engine). Without a GPU the device tests skip, saying so (and fail with
+//! `FOEHN_REQUIRE_GPU=1`).
 
 mod common;
 
@@ -49,42 +47,14 @@ use foehn_icon::solve_nonhydro::config::{second_order_divdamp_factor, NonHydrost
 use foehn_icon::solve_nonhydro::grid_state;
 use foehn_icon::solve_nonhydro::stencils::compute_perturbed_quantities_and_interpolation as p5;
 
-/// Agreement of the device with the CPU on the limited-area grid, relative to each
-/// field's largest magnitude (math-library rounding in the boundary's Exner pressure).
-const LAM_TOL: f64 = 1e-12;
-
-/// How the device's results must agree with the CPU's on a grid.
-#[derive(Clone, Copy)]
-enum Agreement {
-    /// Bit for bit (no math-library function has a non-empty domain).
-    Bitwise,
-    /// To [`LAM_TOL`] (limited-area grids).
-    RoundOff,
-}
-
-impl Agreement {
-    fn on(grid: &Grid) -> Agreement {
-        if grid.is_limited_area() {
-            Agreement::RoundOff
-        } else {
-            Agreement::Bitwise
-        }
-    }
-
-    /// Field `name` of the device (`y`) against the CPU's (`x`).
-    fn check(self, what: &str, name: &str, x: &[f64], y: &[f64]) {
-        assert_eq!(x.len(), y.len(), "{what}: `{name}`");
-        let scale = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        for (i, (p, q)) in x.iter().zip(y).enumerate() {
-            let ok = match self {
-                Agreement::Bitwise => p.to_bits() == q.to_bits(),
-                Agreement::RoundOff => (p - q).abs() <= LAM_TOL * scale,
-            };
-            assert!(
-                ok,
-                "{what}: `{name}`[{i}] cpu {p:e} device {q:e} (largest {scale:e})"
-            );
-        }
+/// Field `name` of the device (`y`) equals the CPU's (`x`) bit for bit.
+fn check(what: &str, name: &str, x: &[f64], y: &[f64]) {
+    assert_eq!(x.len(), y.len(), "{what}: `{name}`");
+    for (i, (p, q)) in x.iter().zip(y).enumerate() {
+        assert!(
+            p.to_bits() == q.to_bits(),
+            "{what}: `{name}`[{i}] cpu {p:e} device {q:e}"
+        );
     }
 }
 /// Substeps per step.
@@ -130,7 +100,6 @@ fn substep(config: &NonHydrostaticConfig, i: usize, dtime: f64) -> Substep {
 /// with the state on the device, comparing after each substep.
 fn compare_runs(
     what: &str,
-    agreement: Agreement,
     cpu: &mut SolveNonhydro,
     device: &mut SolveNonhydro,
     cuda: &CudaBackend,
@@ -172,33 +141,27 @@ fn compare_runs(
             .unwrap_or_else(|e| panic!("{what}: device substep {i}: {e}"));
         dev.download(&mut got)
             .unwrap_or_else(|e| panic!("{what}: download after substep {i}: {e}"));
-        assert_states_agree(&format!("{what} substep {i}"), agreement, &host, &got);
+        assert_states_agree(&format!("{what} substep {i}"), &host, &got);
         host.swap_prognostic();
         dev.swap_prognostic();
     }
     // The state on the device swapped as the host's: the slots download in place.
     dev.download(&mut got).unwrap();
-    assert_states_agree(&format!("{what} at the end"), agreement, &host, &got);
+    assert_states_agree(&format!("{what} at the end"), &host, &got);
 }
 
-/// Every f64 slot and the CFL maximum agree as `agreement` says; the other slots are
-/// equal.
-fn assert_states_agree(
-    what: &str,
-    agreement: Agreement,
-    want: &SolveNonhydroState,
-    got: &SolveNonhydroState,
-) {
+/// Every slot and the CFL maximum are bitwise equal.
+fn assert_states_agree(what: &str, want: &SolveNonhydroState, got: &SolveNonhydroState) {
     for slot in SolveNonhydroState::names() {
         let (a, b) = (want.field(slot).unwrap(), got.field(slot).unwrap());
         let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) else {
             assert_eq!(a, b, "{what}: `{slot}`");
             continue;
         };
-        agreement.check(what, slot, x, y);
+        check(what, slot, x, y);
     }
     let (a, b) = (want.max_vertical_cfl, got.max_vertical_cfl);
-    agreement.check(what, "max_vertical_cfl", &[a], &[b]);
+    check(what, "max_vertical_cfl", &[a], &[b]);
 }
 
 /// 10 levels up to 75 km with the catalog's `nflatlev`, `nrdmax` and `kstart_moist`
@@ -264,7 +227,6 @@ fn substeps_on_the_random_state_agree_with_the_cpu() {
         let what = format!("{} random", grid.name);
         compare_runs(
             &what,
-            Agreement::on(grid),
             &mut cpu,
             &mut device,
             &cuda,
@@ -314,12 +276,7 @@ fn substeps_on_the_random_state_agree_with_the_cpu() {
                 &mut hook,
             )
             .unwrap();
-        assert_states_agree(
-            &format!("{what} time_step"),
-            Agreement::on(grid),
-            &want,
-            &got,
-        );
+        assert_states_agree(&format!("{what} time_step"), &want, &got);
         assert_eq!(hook.0.len(), 8, "{what}: {:?}", hook.0);
         // Host views are refused on the CUDA engine.
         let mut max = 0.0;
@@ -363,15 +320,7 @@ fn substeps_on_the_grid_state_agree_with_the_cpu() {
             .map(|i| substep(&config, i, dtime))
             .collect();
         let what = format!("{} grid state", grid.name);
-        compare_runs(
-            &what,
-            Agreement::on(grid),
-            &mut cpu,
-            &mut device,
-            &cuda,
-            state,
-            &substeps,
-        );
+        compare_runs(&what, &mut cpu, &mut device, &cuda, state, &substeps);
     }
 }
 
@@ -471,13 +420,13 @@ fn a_time_step_with_the_diffusion_on_the_solvers_device_buffers_agrees_with_the_
             dev.swap_prognostic();
             let mut got = state.clone();
             dev.download(&mut got).unwrap();
-            assert_states_agree(&format!("{what} {n}"), Agreement::on(grid), &host, &got);
+            assert_states_agree(&format!("{what} {n}"), &host, &got);
             let mut got_d = dstate.clone();
             dev.download_diffusion(&mut got_d).unwrap();
             for name in ["hdef_ic", "div_ic"] {
                 let (a, b) = (hd.field(name).unwrap(), got_d.field(name).unwrap());
                 let (x, y) = (a.as_f64().unwrap(), b.as_f64().unwrap());
-                Agreement::on(grid).check(&format!("{what} {n}: diffusion"), name, x, y);
+                check(&format!("{what} {n}: diffusion"), name, x, y);
             }
         }
     }

@@ -28,6 +28,7 @@ mod hash;
 pub mod layout;
 pub mod link;
 mod node;
+pub mod portable_math;
 mod program;
 pub(crate) use canonical::canonicalize;
 pub mod schedule;

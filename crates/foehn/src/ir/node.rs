@@ -106,14 +106,26 @@ impl UnaryOp {
     }
 
     /// True where every engine (interpreter, C, CUDA) gives the same bits for the same
-    /// operand: exact operations and IEEE 754's correctly rounded square root. The other
-    /// math functions come from each engine's math library (the host's libm for the
-    /// interpreter and the C backend, CUDA's on the GPU), which may round differently.
-    pub fn is_exact_on_every_engine(self) -> bool {
+    /// operand: exact operations, IEEE 754's correctly rounded square root, and foehn's
+    /// own `exp` and `log` ([`crate::ir::portable_math`]). The other math functions come
+    /// from each engine's math library (the host's libm for the interpreter and the C
+    /// backend, CUDA's on the GPU), which may round differently.
+    pub fn same_bits_on_every_engine(self) -> bool {
         use UnaryOp::*;
         matches!(
             self,
-            Neg | Not | Abs | Sqrt | Floor | Ceil | Trunc | IsFinite | IsNan | IsInf | Stage
+            Neg | Not
+                | Abs
+                | Sqrt
+                | Exp
+                | Log
+                | Floor
+                | Ceil
+                | Trunc
+                | IsFinite
+                | IsNan
+                | IsInf
+                | Stage
         )
     }
 
@@ -209,8 +221,8 @@ impl BinaryOp {
 
     /// True where every engine gives the same bits for the same operands: all but `pow`,
     /// which comes from each engine's math library (see
-    /// [`UnaryOp::is_exact_on_every_engine`]).
-    pub fn is_exact_on_every_engine(self) -> bool {
+    /// [`UnaryOp::same_bits_on_every_engine`]).
+    pub fn same_bits_on_every_engine(self) -> bool {
         self != BinaryOp::Pow
     }
 

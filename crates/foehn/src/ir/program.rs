@@ -170,8 +170,8 @@ impl Program {
         &self.nodes[id.index()]
     }
 
-    /// The math-library functions the program calls (`exp`, `log`, `pow`, …: those not
-    /// exact on every engine), sorted, each once. Where this is empty, the interpreter,
+    /// The math-library functions the program calls (`pow`, trigonometric, …: those that
+    /// may round differently on different engines), sorted, each once. Where this is empty, the interpreter,
     /// the C backend and CUDA compute the program bit for bit alike; otherwise the GPU may
     /// differ from the host in the last bits of these functions' results.
     pub fn math_library_functions(&self) -> Vec<&'static str> {
@@ -179,8 +179,8 @@ impl Program {
             .nodes
             .iter()
             .filter_map(|n| match n {
-                Node::Unary(op, _) if !op.is_exact_on_every_engine() => Some(op.name()),
-                Node::Binary(op, _, _) if !op.is_exact_on_every_engine() => Some(op.symbol()),
+                Node::Unary(op, _) if !op.same_bits_on_every_engine() => Some(op.name()),
+                Node::Binary(op, _, _) if !op.same_bits_on_every_engine() => Some(op.symbol()),
                 _ => None,
             })
             .collect();

@@ -1,19 +1,20 @@
 //! The meaning of unary and binary operators on scalar values, shared by the
 //! interpreter and constant folding; code generators must match it (C semantics:
-//! IEEE floats, `fmin`/`fmax`, `fmod`; wrapping `i32` arithmetic).
+//! IEEE floats, `fmin`/`fmax`, `fmod`; wrapping `i32` arithmetic; `exp` and `log` are
+//! foehn's own, [`portable_math`], the same bits on every engine).
 
-use super::{BinaryOp, Scalar, UnaryOp};
+use super::{portable_math, BinaryOp, Scalar, UnaryOp};
 
 macro_rules! float_unary {
-    ($op:expr, $x:expr, $wrap:path) => {{
+    ($op:expr, $x:expr, $wrap:path, $exp:path, $log:path) => {{
         let x = $x;
         match $op {
             UnaryOp::Neg => $wrap(-x),
             UnaryOp::Abs => $wrap(x.abs()),
             UnaryOp::Sqrt => $wrap(x.sqrt()),
             UnaryOp::Cbrt => $wrap(x.cbrt()),
-            UnaryOp::Exp => $wrap(x.exp()),
-            UnaryOp::Log => $wrap(x.ln()),
+            UnaryOp::Exp => $wrap($exp(x)),
+            UnaryOp::Log => $wrap($log(x)),
             UnaryOp::Sin => $wrap(x.sin()),
             UnaryOp::Cos => $wrap(x.cos()),
             UnaryOp::Tan => $wrap(x.tan()),
@@ -40,8 +41,14 @@ macro_rules! float_unary {
 /// Applies a unary operator (types were checked when the program was built).
 pub fn unary(op: UnaryOp, x: Scalar) -> Scalar {
     match x {
-        Scalar::F64(v) => float_unary!(op, v, Scalar::F64),
-        Scalar::F32(v) => float_unary!(op, v, Scalar::F32),
+        Scalar::F64(v) => float_unary!(op, v, Scalar::F64, portable_math::exp, portable_math::log),
+        Scalar::F32(v) => float_unary!(
+            op,
+            v,
+            Scalar::F32,
+            portable_math::exp_f32,
+            portable_math::log_f32
+        ),
         Scalar::I32(v) => match op {
             UnaryOp::Neg => Scalar::I32(v.wrapping_neg()),
             UnaryOp::Abs => Scalar::I32(v.wrapping_abs()),

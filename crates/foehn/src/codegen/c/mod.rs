@@ -34,7 +34,7 @@ pub use slots::slot_selected_wheres;
 mod stage;
 
 use ops::{cast, conn_index, ctype, literal, storage_type};
-use prelude::{cuda_ctx, CUDA_PRELUDE, C_PRELUDE, HELPERS};
+use prelude::{cuda_ctx, portable_math, CUDA_PRELUDE, C_PRELUDE, HELPERS};
 
 /// Generates the source of `prog` for `target` as `schedule` says (the one entry point
 /// of the generators): the kernels in launch order, each with the k-block, unroll,
@@ -185,6 +185,7 @@ pub fn generate(
         }
     };
     source.push_str(HELPERS);
+    source.push_str(&portable_math());
     source.push_str(&functions);
     Ok(CProgram {
         source,

@@ -67,6 +67,11 @@ impl Gen<'_> {
             UnaryOp::IsFinite => format!("(isfinite({a}) != 0)"),
             UnaryOp::IsNan => format!("(isnan({a}) != 0)"),
             UnaryOp::IsInf => format!("(isinf({a}) != 0)"),
+            // foehn's own, the same bits on every engine (ir::portable_math).
+            UnaryOp::Exp | UnaryOp::Log if f32s => {
+                format!("((float)foehn_{}((double)({a})))", op.name())
+            }
+            UnaryOp::Exp | UnaryOp::Log => format!("foehn_{}({a})", op.name()),
             op => math(op.name()),
         }
     }
