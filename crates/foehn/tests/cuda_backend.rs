@@ -20,7 +20,8 @@ fn cuda_shim() -> String {
          void __syncthreads();\n\
          void __syncwarp(unsigned mask = 0xffffffffu);\n\
          struct foehn_dim3 { unsigned x, y, z; };\nextern foehn_dim3 blockIdx, blockDim, threadIdx;\n\
-         int atomicExch(int* p, int v);\nfloat __int_as_float(int x);\n",
+         int atomicExch(int* p, int v);\nfloat __int_as_float(int x);\n\
+         long long __double_as_longlong(double x);\ndouble __longlong_as_double(long long x);\n",
     );
     let unary = [
         "sqrt", "cbrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
