@@ -171,9 +171,10 @@ impl Program {
     }
 
     /// The math-library functions the program calls (`pow`, trigonometric, …: those that
-    /// may round differently on different engines), sorted, each once. Where this is empty, the interpreter,
-    /// the C backend and CUDA compute the program bit for bit alike; otherwise the GPU may
-    /// differ from the host in the last bits of these functions' results.
+    /// may round differently on different engines), sorted, each once. Where this is
+    /// empty, the interpreter, the C backend and CUDA compute the program bit for bit
+    /// alike; otherwise the GPU may differ from the host in the last bits of these
+    /// functions' results.
     pub fn math_library_functions(&self) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = self
             .nodes
