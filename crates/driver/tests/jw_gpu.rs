@@ -7,11 +7,10 @@
 //! - After every step each prognostic field is **bitwise** equal to the CPU run's. Both
 //!   engines compile the same IR in the same operation order, neither contracts `a·b + c`
 //!   into a fused multiply-add (NVRTC `--fmad=false`, the C compiler
-//!   `-ffp-contract=off`), division and square root are correctly rounded on both, the
-//!   global run's programs call no transcendental function (`exp`/`log` appear only in
-//!   the limited-area and halo programs, where CUDA's and the host's libm may differ in
-//!   the last bit), and no reduction depends on the order of its terms (the CFL maximum
-//!   is a maximum). A failure names the field, the largest difference and where it is.
+//!   `-ffp-contract=off`), division and square root are correctly rounded on both,
+//!   `exp` and `log` are foehn's own and no program calls a math-library function, and
+//!   no reduction depends on the order of its terms (the CFL maximum is a maximum; ADR
+//!   0035). A failure names the field, the largest difference and where it is.
 //!   At scale: the checkpoints of a 1-day R2B4 × 35 run and of 96 R2B5 × 35 steps on
 //!   both engines are byte-identical, every slot
 //!   (`bench/results/2026-11-25-h100-session19/call4-engines.log`).
