@@ -3,6 +3,7 @@
 mod bench_cmd;
 mod bench_driver;
 mod cache_cmd;
+mod checkpoint_cmd;
 mod compare_cmd;
 mod compile_cmd;
 mod exec_cmd;
@@ -55,6 +56,9 @@ enum Command {
     /// Inspect or clear the compiled-program cache (FOEHN_CACHE_DIR).
     #[command(subcommand)]
     Cache(cache_cmd::CacheCommand),
+    /// Inspect a run's checkpoint, or compare two bit for bit, field by field.
+    #[command(subcommand)]
+    Checkpoint(checkpoint_cmd::CheckpointCommand),
 }
 
 fn main() {
@@ -81,6 +85,7 @@ fn main() {
         Command::Compare(a) => compare_cmd::run(a),
         Command::Plot(a) => plot_cmd::run(a),
         Command::JwReport(a) => jw_report_cmd::run(a),
+        Command::Checkpoint(cmd) => checkpoint_cmd::run(cmd),
     };
     // Per-program metrics (FOEHN_METRICS ≥ 1): table on stderr, GT4Py-layout JSON.
     if let Err(e) = foehn_metrics::finish() {

@@ -2,7 +2,9 @@
 //! stopped after 2 steps and restarted from its checkpoint end in byte-identical
 //! checkpoint files and write the same NetCDF output after the restart; a restart on
 //! other levels, past its end, or a checkpoint path that is someone else's file are
-//! refused with clear errors.
+//! refused with clear errors. `foehn checkpoint diff` finds the two end checkpoints
+//! identical and names the fields in which the half-way one differs; `foehn checkpoint
+//! info` lists a checkpoint's run, clock and fields.
 
 mod support;
 
@@ -78,6 +80,45 @@ fn a_restarted_run_ends_bit_for_bit_where_the_uninterrupted_run_ends() {
     let (want, got) = (std::fs::read(&full).unwrap(), std::fs::read(&end).unwrap());
     assert!(want.len() > 100_000, "a checkpoint of R2B2 × 10 levels");
     assert!(want == got, "the restarted run's checkpoint differs");
+
+    // `foehn checkpoint diff` says so, and names what differs from the half-way one.
+    let r = foehn(&["checkpoint", "diff", s(&full), s(&end)]);
+    ok(&r);
+    assert!(r.stdout.contains("identical, bit for bit"), "{}", r.stdout);
+    let r = foehn(&["checkpoint", "diff", s(&half), s(&end)]);
+    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    for part in [
+        "clock:",
+        "field `current_vn`:",
+        "elements differ",
+        "difference(s)",
+    ] {
+        assert!(
+            r.stdout.contains(part),
+            "`{part}` missing from: {}",
+            r.stdout
+        );
+    }
+    let r = foehn(&["checkpoint", "info", s(&end)]);
+    ok(&r);
+    for part in [
+        "grid: r2b2",
+        "levels: 10",
+        "4 steps done",
+        "current_theta_v",
+    ] {
+        assert!(
+            r.stdout.contains(part),
+            "`{part}` missing from: {}",
+            r.stdout
+        );
+    }
+    // Something that is not a checkpoint: an error naming the file.
+    let stray = stopped.path().join("jw_series.csv");
+    refused(
+        &foehn(&["checkpoint", "diff", s(&stray), s(&end)]),
+        &["jw_series.csv"],
+    );
 
     if cfg!(feature = "netcdf") {
         // The restart continues the output: the files after it, and only those.
