@@ -2,14 +2,20 @@
 //!
 //! ```text
 //! "FOEHNCKP"                      8 bytes, the magic
-//! version                         u32, little-endian (1)
+//! version                         u32, little-endian (2)
 //! header length                   u64, little-endian
 //! header                          TOML: identity, clock, scalars (f64 as the hex of
-//!                                 their bits), and per field its name, dtype, shape
-//!                                 and byte count, in the order of the data
-//! data                            each field's values, little-endian (bool: 1 byte)
+//!                                 their bits), and per field its name, dtype, shape,
+//!                                 byte count and whether it is uniform, in the order
+//!                                 of the data
+//! data                            each field's values, little-endian (bool: 1 byte);
+//!                                 a uniform field (every value the same bits: the
+//!                                 zero-filled tendencies and increments of a JW run)
+//!                                 as its one value
 //! checksum                        BLAKE3 (32 bytes) of everything before it
 //! ```
+//!
+//! Version 1 (no uniform fields) is still read.
 //!
 //! The header can be read with `head -c`; the f64 numbers of the clock are stored as
 //! their bits, so that a restart continues from exactly the same time.
@@ -24,8 +30,10 @@ use std::path::Path;
 
 /// The first bytes of every checkpoint file.
 pub const MAGIC: [u8; 8] = *b"FOEHNCKP";
-/// The format version this foehn writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this foehn writes (it also reads [`OLDEST_VERSION`] and later).
+pub const VERSION: u32 = 2;
+/// The oldest format version this foehn reads.
+pub const OLDEST_VERSION: u32 = 1;
 /// Bytes of the checksum at the end.
 const HASH_LEN: u64 = 32;
 /// Bytes before the header.
@@ -67,7 +75,35 @@ struct FieldEntry {
     name: String,
     dtype: String,
     shape: Vec<usize>,
+    /// Bytes in the data section: every value's, or one value's if `uniform`.
     bytes: u64,
+    /// Every value has the same bits; the data section holds it once.
+    #[serde(default)]
+    uniform: bool,
+}
+
+/// Whether every value of `data` has the same bits as the first (and there are two or
+/// more).
+fn uniform(data: &FieldData) -> bool {
+    fn same<T: Copy>(v: &[T], bits: impl Fn(T) -> u64) -> bool {
+        v.len() > 1 && v.iter().all(|&x| bits(x) == bits(v[0]))
+    }
+    match data {
+        FieldData::F64(v) => same(v, f64::to_bits),
+        FieldData::F32(v) => same(v, |x| u64::from(x.to_bits())),
+        FieldData::I32(v) => same(v, |x| x as u32 as u64),
+        FieldData::Bool(v) => same(v, u64::from),
+    }
+}
+
+/// The first value of `data`, as one-value data.
+fn first_value(data: &FieldData) -> FieldData {
+    match data {
+        FieldData::F64(v) => FieldData::F64(v[..1].to_vec()),
+        FieldData::F32(v) => FieldData::F32(v[..1].to_vec()),
+        FieldData::I32(v) => FieldData::I32(v[..1].to_vec()),
+        FieldData::Bool(v) => FieldData::Bool(v[..1].to_vec()),
+    }
 }
 
 /// The type name and bytes per value of `data`.
@@ -190,11 +226,13 @@ pub(super) fn write(c: &Checkpoint, path: &Path) -> Result<()> {
             .iter()
             .map(|f| {
                 let (dtype, size) = dtype_of(&f.data);
+                let uniform = uniform(&f.data);
                 FieldEntry {
                     name: f.name.clone(),
                     dtype: dtype.into(),
                     shape: f.shape.clone(),
-                    bytes: size * f.data.len() as u64,
+                    bytes: size * if uniform { 1 } else { f.data.len() as u64 },
+                    uniform,
                 }
             })
             .collect(),
@@ -212,9 +250,16 @@ pub(super) fn write(c: &Checkpoint, path: &Path) -> Result<()> {
     w.write_all(&(text.len() as u64).to_le_bytes())
         .map_err(io_err)?;
     w.write_all(text.as_bytes()).map_err(io_err)?;
-    for f in &c.fields {
+    for (f, entry) in c.fields.iter().zip(&header.fields) {
+        let one;
+        let data = if entry.uniform {
+            one = first_value(&f.data);
+            &one
+        } else {
+            &f.data
+        };
         let mut result = Ok(());
-        for_each_chunk(&f.data, |bytes| {
+        for_each_chunk(data, |bytes| {
             if result.is_ok() {
                 result = w.write_all(bytes);
             }
@@ -264,12 +309,12 @@ pub(super) fn read(path: &Path) -> Result<Checkpoint> {
         return Err(not_a_checkpoint(path));
     }
     let version = u32::from_le_bytes(preamble[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(fail(
             path,
             format!(
-                "format version {version}; this foehn reads version {VERSION} (restart with \
-                 the foehn that wrote it)"
+                "format version {version}; this foehn reads versions {OLDEST_VERSION} to \
+                 {VERSION} (restart with the foehn that wrote it)"
             ),
         ));
     }
@@ -345,16 +390,26 @@ fn not_a_checkpoint(path: &Path) -> Error {
 /// Reads the values of `entry` from `r`.
 fn read_field(r: &mut impl Read, entry: &FieldEntry) -> std::result::Result<SavedField, String> {
     let n: usize = entry.shape.iter().product();
+    if entry.uniform && n < 2 {
+        return Err(format!(
+            "corrupt header: field `{}` of shape {:?} cannot be uniform",
+            entry.name, entry.shape
+        ));
+    }
+    let stored = if entry.uniform { 1 } else { n };
     let size = match entry.dtype.as_str() {
         "f64" => 8,
         "f32" | "i32" => 4,
         "bool" => 1,
         other => return Err(format!("field `{}`: unknown dtype {other:?}", entry.name)),
     };
-    if (n as u64) * size != entry.bytes {
+    if (stored as u64) * size != entry.bytes {
         return Err(format!(
-            "corrupt header: field `{}` of shape {:?} cannot be {} bytes",
-            entry.name, entry.shape, entry.bytes
+            "corrupt header: field `{}` of shape {:?}{} cannot be {} bytes",
+            entry.name,
+            entry.shape,
+            if entry.uniform { ", uniform," } else { "" },
+            entry.bytes
         ));
     }
     let mut bytes = vec![0u8; entry.bytes as usize];
@@ -383,9 +438,119 @@ fn read_field(r: &mut impl Read, entry: &FieldEntry) -> std::result::Result<Save
                 .collect::<std::result::Result<_, _>>()?,
         ),
     };
+    let data = if entry.uniform {
+        match data {
+            FieldData::F64(v) => FieldData::F64(vec![v[0]; n]),
+            FieldData::F32(v) => FieldData::F32(vec![v[0]; n]),
+            FieldData::I32(v) => FieldData::I32(vec![v[0]; n]),
+            FieldData::Bool(v) => FieldData::Bool(vec![v[0]; n]),
+        }
+    } else {
+        data
+    };
     Ok(SavedField {
         name: entry.name.clone(),
         shape: entry.shape.clone(),
         data,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small checkpoint: a varying f64 field, uniform fields of every type, a
+    /// one-value field (never called uniform), and a field of -0.0 and +0.0 (not
+    /// uniform: their bits differ).
+    fn checkpoint() -> Checkpoint {
+        let field = |name: &str, data: FieldData| SavedField {
+            name: name.into(),
+            shape: vec![data.len()],
+            data,
+        };
+        Checkpoint {
+            identity: Identity {
+                grid: "g".into(),
+                cells: 1,
+                edges: 2,
+                vertices: 3,
+                levels: 4,
+                settings: "s".into(),
+                solver: "v".into(),
+                constants: "c".into(),
+                run: "r".into(),
+            },
+            clock: ClockState {
+                steps_done: 3,
+                time: 900.0,
+                cfl_watch_active: false,
+                ndyn_substeps_var: 5,
+            },
+            max_vertical_cfl: 0.25,
+            dtime_previous_substep: 60.0,
+            fields: vec![
+                field(
+                    "varying",
+                    FieldData::F64((0..1000).map(f64::from).collect()),
+                ),
+                field("zeros", FieldData::F64(vec![0.0; 5000])),
+                field("f32s", FieldData::F32(vec![1.5; 300])),
+                field("i32s", FieldData::I32(vec![-7; 300])),
+                field("bools", FieldData::Bool(vec![true; 300])),
+                field("one", FieldData::F64(vec![2.0])),
+                field("signed_zeros", FieldData::F64(vec![0.0, -0.0, 0.0])),
+            ],
+            source: None,
+        }
+    }
+
+    #[test]
+    fn uniform_fields_are_stored_once_and_read_back_bit_for_bit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.ckpt");
+        let c = checkpoint();
+        c.write(&path).unwrap();
+        let read = Checkpoint::read(&path).unwrap();
+        assert_eq!(read.first_difference(&c), None);
+        let full: usize = c
+            .fields
+            .iter()
+            .map(|f| f.data.len() * dtype_of(&f.data).1 as usize)
+            .sum();
+        let len = std::fs::metadata(&path).unwrap().len() as usize;
+        assert!(len < full / 4, "{len} bytes for {full} bytes of fields");
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        assert_eq!(text.matches("uniform = true").count(), 4, "{text}");
+    }
+
+    #[test]
+    fn a_version_1_file_is_still_read() {
+        // Version 1 as it was written: no uniform fields, no `uniform` keys.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v1.ckpt");
+        let mut c = checkpoint();
+        c.fields.retain(|f| !uniform(&f.data));
+        c.write(&path).unwrap();
+        let v2 = std::fs::read(&path).unwrap();
+        let header_len = u64::from_le_bytes(v2[12..20].try_into().unwrap()) as usize;
+        let header = std::str::from_utf8(&v2[20..20 + header_len]).unwrap();
+        let header = header.replace("uniform = false\n", "");
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend(1u32.to_le_bytes());
+        bytes.extend((header.len() as u64).to_le_bytes());
+        bytes.extend(header.as_bytes());
+        bytes.extend(&v2[20 + header_len..v2.len() - HASH_LEN as usize]);
+        let hash = blake3::hash(&bytes);
+        bytes.extend(hash.as_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(Checkpoint::read(&path).unwrap().first_difference(&c), None);
+        // A later version is refused, saying which this foehn reads.
+        bytes[8..12].copy_from_slice(&(VERSION + 1).to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let e = Checkpoint::read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("format version 3") && e.contains("versions 1 to 2"),
+            "{e}"
+        );
+    }
 }
