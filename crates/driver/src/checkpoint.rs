@@ -28,6 +28,7 @@
 //! (a temporary beside the target, fsynced and renamed); an existing file that is not
 //! a foehn checkpoint is never overwritten.
 
+mod compare;
 pub mod file;
 mod resume;
 
@@ -304,41 +305,10 @@ impl Checkpoint {
         Ok(clock)
     }
 
-    /// The first field or number in which `other` differs from this one bit for bit
-    /// (`None`: identical), for tests and checks of a restart.
+    /// The first of [`Checkpoint::differences`] (`None`: identical bit for bit), for
+    /// tests and checks of a restart.
     pub fn first_difference(&self, other: &Checkpoint) -> Option<String> {
-        if self.identity != other.identity {
-            return Some("identity".into());
-        }
-        let clock = |c: &ClockState| {
-            (
-                c.steps_done,
-                c.time.to_bits(),
-                c.cfl_watch_active,
-                c.ndyn_substeps_var,
-            )
-        };
-        if clock(&self.clock) != clock(&other.clock) {
-            return Some(format!("clock: {:?} vs {:?}", self.clock, other.clock));
-        }
-        let scalars = |c: &Checkpoint| {
-            (
-                c.max_vertical_cfl.to_bits(),
-                c.dtime_previous_substep.to_bits(),
-            )
-        };
-        if scalars(self) != scalars(other) {
-            return Some("max_vertical_cfl or dtime_previous_substep".into());
-        }
-        if self.fields.len() != other.fields.len() {
-            return Some("the number of fields".into());
-        }
-        for (a, b) in self.fields.iter().zip(&other.fields) {
-            if a.name != b.name || a.shape != b.shape || !file::same_bits(&a.data, &b.data) {
-                return Some(format!("field `{}`", a.name));
-            }
-        }
-        None
+        self.differences(other).into_iter().next()
     }
 
     /// Writes it to `path` atomically (see [`file`](mod@file)); refuses to replace a file that is

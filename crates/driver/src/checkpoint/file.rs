@@ -138,19 +138,6 @@ pub(super) fn for_each_chunk(data: &FieldData, mut f: impl FnMut(&[u8])) {
     }
 }
 
-/// Whether `a` and `b` hold the same values bit for bit (NaNs included).
-pub(super) fn same_bits(a: &FieldData, b: &FieldData) -> bool {
-    match (a, b) {
-        (FieldData::F64(x), FieldData::F64(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
-        }
-        (FieldData::F32(x), FieldData::F32(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
-        }
-        _ => a == b,
-    }
-}
-
 fn hex(x: f64) -> String {
     format!("{:016x}", x.to_bits())
 }

@@ -185,7 +185,7 @@ pub fn generate(
         }
     };
     source.push_str(HELPERS);
-    source.push_str(&portable_math());
+    source.push_str(portable_math());
     source.push_str(&functions);
     Ok(CProgram {
         source,

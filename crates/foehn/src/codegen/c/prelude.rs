@@ -81,8 +81,13 @@ pub(super) fn cuda_ctx(prog: &Program, n_bounds: usize, max_members: usize) -> S
 
 /// The C twins of [`crate::ir::portable_math`]'s `exp` and `log`: the same operations in
 /// the same order and the same constants (printed shortest round-trip), so C, CUDA and
-/// the interpreter give the same bits (ADR 0035).
-pub(super) fn portable_math() -> String {
+/// the interpreter give the same bits (ADR 0035). Formatted once per process.
+pub(super) fn portable_math() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(portable_math_text)
+}
+
+fn portable_math_text() -> String {
     let horner = |var: &str, coeffs: &[f64], x: &str| {
         let (last, rest) = coeffs.split_last().expect("coefficients");
         let mut out = format!("    double {var} = {last:e};\n");
